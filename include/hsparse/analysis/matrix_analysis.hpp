@@ -1,0 +1,57 @@
+#pragma once
+// What `hsparse info` reports about a matrix: shape, symmetry, row-length
+// statistics, bandwidth and diagonals, the best BCSR block size and its fill,
+// SELL-C-sigma chunk occupancy, and the bytes each storage format would take.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hsparse/analysis/row_statistics.hpp"
+#include "hsparse/formats/csr.hpp"
+
+namespace hsparse {
+
+struct BcsrFill {
+  int block = 1;
+  std::int64_t blocks = 0;
+  double fill_ratio = 1;  // stored block entries / nonzeros (>= 1)
+  std::size_t bytes = 0;
+};
+
+struct SellOccupancy {
+  int chunk = 32;            // C
+  std::int64_t sigma = 1;    // sorting scope (1: no sorting)
+  double beta = 1;           // nnz / stored entries, eq. (3) of the SELL-C-sigma paper
+  std::size_t bytes = 0;
+};
+
+struct FormatBytes {
+  std::string format;
+  std::size_t bytes = 0;
+  std::string detail;
+};
+
+struct MatrixAnalysis {
+  std::int64_t rows = 0, cols = 0;
+  std::size_t nnz = 0;
+  std::string symmetry;  // general, structurally symmetric, symmetric, skew-symmetric, hermitian, (non-square)
+  RowStatistics row_lengths;
+  std::int64_t lower_bandwidth = 0;  // max(i - j) over entries
+  std::int64_t upper_bandwidth = 0;  // max(j - i)
+  std::int64_t diagonals = 0;        // distinct j - i offsets holding entries
+  std::int64_t hyb_ell_width = 0;    // ELL width of HYB by the Bell-Garland rule
+  std::vector<BcsrFill> bcsr;        // block sizes 1..8, 16, 32
+  int best_bcsr_block = 1;           // the block size that needs the fewest bytes
+  std::vector<SellOccupancy> sell;
+  std::vector<FormatBytes> formats;  // bytes for the value type analysed, int32 indices
+};
+
+template <class V, class I>
+MatrixAnalysis analyze_matrix(const Csr<V, I>& a);
+
+// HYB split (Bell and Garland, as implemented in cusp): the ELL width is the
+// smallest K at which fewer than max(4096, rows / 3) rows have more than K
+// entries; entries beyond column K go to COO. Matrices under 4096 rows get K = 0.
+std::int64_t hyb_ell_width(const std::vector<std::int64_t>& row_length_histogram, std::int64_t rows);
+
+}  // namespace hsparse

@@ -1,0 +1,82 @@
+#pragma once
+// The CUDA backend's host-side interface: device detection, RAII device
+// arrays and device-resident matrices. No CUDA header is included here, so
+// CPU-only code can include it; the functions exist only in CUDA builds
+// (HSPARSE_HAVE_CUDA), except device_available(), which every build has.
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hsparse/formats/csr.hpp"
+
+namespace hsparse::cuda {
+
+// False when hsparse was built without CUDA or no device is visible.
+bool device_available();
+// "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB)" or why there is none.
+std::string device_description();
+
+namespace detail {
+void* allocate(std::size_t bytes);  // throws Error(out_of_memory) naming the size and the free memory
+void release(void* p) noexcept;
+void copy_to_device(void* dst, const void* src, std::size_t bytes);
+void copy_to_host(void* dst, const void* src, std::size_t bytes);
+void synchronize();
+}  // namespace detail
+
+// An owning device buffer of n elements of T (trivially copyable).
+template <class T>
+class DeviceArray {
+ public:
+  DeviceArray() = default;
+  explicit DeviceArray(std::size_t n) : data_(static_cast<T*>(n ? detail::allocate(n * sizeof(T)) : nullptr)), size_(n) {}
+  explicit DeviceArray(const std::vector<T>& host) : DeviceArray(host.size()) { upload(host.data(), host.size()); }
+  DeviceArray(DeviceArray&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+  DeviceArray& operator=(DeviceArray&& o) noexcept {
+    if (this != &o) {
+      detail::release(data_);
+      data_ = std::exchange(o.data_, nullptr);
+      size_ = std::exchange(o.size_, 0);
+    }
+    return *this;
+  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  ~DeviceArray() { detail::release(data_); }
+
+  void upload(const T* host, std::size_t n) { detail::copy_to_device(data_, host, n * sizeof(T)); }
+  std::vector<T> download() const {
+    std::vector<T> host(size_);
+    detail::copy_to_host(host.data(), data_, size_ * sizeof(T));
+    return host;
+  }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// A CSR matrix resident on the device; same layout as hsparse::Csr.
+template <class V, class I>
+struct DeviceCsr {
+  I rows = 0, cols = 0;
+  DeviceArray<I> row_ptr, col_idx;
+  DeviceArray<V> values;
+  std::size_t nnz() const { return values.size(); }
+
+  static DeviceCsr upload(const Csr<V, I>& a) {
+    DeviceCsr d;
+    d.rows = a.rows;
+    d.cols = a.cols;
+    d.row_ptr = DeviceArray<I>(a.row_ptr);
+    d.col_idx = DeviceArray<I>(a.col_idx);
+    d.values = DeviceArray<V>(a.values);
+    return d;
+  }
+};
+
+}  // namespace hsparse::cuda

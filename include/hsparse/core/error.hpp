@@ -1,0 +1,39 @@
+#pragma once
+// The one error type of hsparse. Every failure the library detects (bad input
+// files, inconsistent sizes, index overflow, CUDA errors, out of memory)
+// throws hsparse::Error; the code says which kind, the message says where
+// (file and line when there is one) and why.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace hsparse {
+
+enum class ErrorCode {
+  invalid_argument,  // a caller passed inconsistent sizes or an unknown option
+  parse,             // a malformed input file (Matrix Market, generator spec)
+  io,                // a file could not be opened, read or written
+  corrupt,           // a binary file failed its checksum or header checks
+  overflow,          // a size does not fit the chosen index type
+  invalid_matrix,    // a container failed validation
+  out_of_memory,     // host or device allocation failed
+  cuda,              // any other CUDA runtime failure
+  unsupported,       // a feature this build does not have (CUDA, libarchive)
+};
+
+const char* to_string(ErrorCode code);
+
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorCode code, const std::string& message);
+  ErrorCode code() const noexcept { return code_; }
+
+ private:
+  ErrorCode code_;
+};
+
+// "file:line: reason" — the form every parse error takes.
+[[noreturn]] void throw_parse_error(const std::string& file, std::int64_t line,
+                                    const std::string& reason);
+
+}  // namespace hsparse

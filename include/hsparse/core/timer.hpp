@@ -1,0 +1,49 @@
+#pragma once
+// The one timing helper: wall-clock seconds of a callable, repeated, with the
+// median reported (medians resist the odd slow run of a shared machine).
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+namespace hsparse {
+
+class Stopwatch {
+ public:
+  Stopwatch() : start_(clock::now()) {}
+  void restart() { start_ = clock::now(); }
+  double seconds() const { return std::chrono::duration<double>(clock::now() - start_).count(); }
+
+ private:
+  using clock = std::chrono::steady_clock;
+  clock::time_point start_;
+};
+
+struct TimingSummary {
+  double median_s = 0, min_s = 0, max_s = 0;
+  int repetitions = 0;
+};
+
+// Runs fn() `warmup` times untimed, then `repetitions` times timed.
+// `sync` is called after each run before the clock stops (a device sync for GPU work).
+template <class Fn, class Sync = void (*)()>
+TimingSummary time_repeated(Fn&& fn, int repetitions, int warmup = 1, Sync sync = [] {}) {
+  for (int i = 0; i < warmup; ++i) { fn(); sync(); }
+  std::vector<double> times;
+  times.reserve(static_cast<std::size_t>(repetitions));
+  for (int i = 0; i < repetitions; ++i) {
+    Stopwatch watch;
+    fn();
+    sync();
+    times.push_back(watch.seconds());
+  }
+  TimingSummary s;
+  s.repetitions = repetitions;
+  if (times.empty()) return s;
+  std::sort(times.begin(), times.end());
+  s.min_s = times.front();
+  s.max_s = times.back();
+  s.median_s = times[times.size() / 2];
+  return s;
+}
+
+}  // namespace hsparse

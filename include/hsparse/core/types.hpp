@@ -1,0 +1,51 @@
+#pragma once
+// Value and index types hsparse is instantiated for, and their traits.
+// Templates are declared in headers and explicitly instantiated in the .cpp
+// files for exactly these types, so headers stay light (Ginkgo's approach).
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+namespace hsparse {
+
+template <class T> struct is_complex : std::false_type {};
+template <class T> struct is_complex<std::complex<T>> : std::true_type {};
+template <class T> inline constexpr bool is_complex_v = is_complex<T>::value;
+
+template <class T> struct real_type { using type = T; };
+template <class T> struct real_type<std::complex<T>> { using type = T; };
+template <class T> using real_type_t = typename real_type<T>::type;
+
+template <class T> constexpr T conj_value(T v) {
+  if constexpr (is_complex_v<T>) return std::conj(v); else return v;
+}
+
+// Names used in messages, the binary format and benchmark output.
+template <class T> constexpr const char* type_name();
+template <> constexpr const char* type_name<float>() { return "float"; }
+template <> constexpr const char* type_name<double>() { return "double"; }
+template <> constexpr const char* type_name<std::complex<float>>() { return "complex<float>"; }
+template <> constexpr const char* type_name<std::complex<double>>() { return "complex<double>"; }
+template <> constexpr const char* type_name<std::int32_t>() { return "int32"; }
+template <> constexpr const char* type_name<std::int64_t>() { return "int64"; }
+
+// True when v (a non-negative count or size) fits the index type I.
+template <class I> constexpr bool fits_index(std::uint64_t v) {
+  return v <= static_cast<std::uint64_t>(std::numeric_limits<I>::max());
+}
+
+}  // namespace hsparse
+
+// The single list of instantiated (value, index) pairs. A .cpp file defines
+// HSPARSE_INSTANTIATE(V, I) and expands this list once.
+#define HSPARSE_FOR_EACH_VALUE_INDEX(X)  \
+  X(float, std::int32_t)                 \
+  X(float, std::int64_t)                 \
+  X(double, std::int32_t)                \
+  X(double, std::int64_t)                \
+  X(std::complex<float>, std::int32_t)   \
+  X(std::complex<float>, std::int64_t)   \
+  X(std::complex<double>, std::int32_t)  \
+  X(std::complex<double>, std::int64_t)

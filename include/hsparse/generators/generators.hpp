@@ -1,0 +1,65 @@
+#pragma once
+// Deterministic matrix generators that stand in for the large matrices of
+// the papers (which we cannot download). The same spec and seed give the
+// same matrix on every machine: randomness comes from a counter-based hash
+// (splitmix64 of seed, row, column), not from <random>'s distributions,
+// whose output differs between standard libraries.
+//
+// A generator spec is NAME[:key=value[,key=value...]], for example
+//   stencil3d:n=160,points=27     fem:n=40,block=3     powerlaw:rows=1e6
+// `hsparse info --generators` lists every generator with its keys and defaults.
+// Symmetric structures (stencils, fem, banded, dense) get symmetric values
+// with a dominant diagonal, so they are SPD and usable by CG.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hsparse/formats/csr.hpp"
+
+namespace hsparse::generators {
+
+struct GeneratorSpec {
+  std::string name;
+  std::map<std::string, std::string> params;
+};
+
+struct GeneratorInfo {
+  std::string name;
+  std::string description;
+  std::vector<std::pair<std::string, std::string>> keys;  // key, default
+};
+
+const std::vector<GeneratorInfo>& generator_catalog();
+
+// Throws Error(parse) naming the spec and the problem (unknown generator or key, bad number).
+GeneratorSpec parse_spec(std::string_view text);
+
+// True when `text` names a known generator (NAME or NAME:...).
+bool is_generator_spec(std::string_view text);
+
+template <class V, class I>
+Csr<V, I> generate(std::string_view spec);
+
+// The individual generators.
+template <class V, class I> Csr<V, I> stencil_2d(std::int64_t nx, std::int64_t ny, int points);
+template <class V, class I> Csr<V, I> stencil_3d(std::int64_t nx, std::int64_t ny, std::int64_t nz, int points);
+template <class V, class I> Csr<V, I> fem_blocks(std::int64_t nx, std::int64_t ny, std::int64_t nz, int block, std::uint64_t seed);
+struct PowerLawOptions {
+  std::int64_t rows = 1000000;
+  double min_length = 1;       // Pareto scale x_m
+  double exponent = 1.5;       // Pareto shape a: P(len > x) = (x_m / x)^a, mean a x_m / (a - 1)
+  std::int64_t long_rows = 2;  // extra very long rows (webbase/dc1-like)
+  double long_fraction = 0.05; // each long row holds this fraction of the columns
+  std::uint64_t seed = 1;
+};
+template <class V, class I> Csr<V, I> power_law(const PowerLawOptions& options);
+template <class V, class I> Csr<V, I> random_uniform(std::int64_t rows, std::int64_t cols, std::int64_t per_row, std::uint64_t seed);
+template <class V, class I> Csr<V, I> banded(std::int64_t n, std::int64_t half_bandwidth, std::uint64_t seed);
+template <class V, class I> Csr<V, I> dense(std::int64_t rows, std::int64_t cols, std::uint64_t seed);
+// `copies` copies of `base` on the block diagonal, plus about `couplings`
+// random entries per copy linking it to the next copy (cyclically).
+template <class V, class I> Csr<V, I> replicate(const Csr<V, I>& base, std::int64_t copies, std::int64_t couplings, std::uint64_t seed);
+
+}  // namespace hsparse::generators

@@ -1,0 +1,63 @@
+#include <cstdio>
+#include <string>
+
+#include "check.cuh"
+#include "hsparse/backends/cuda/device.hpp"
+
+namespace hsparse::cuda {
+
+bool device_available() {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+}
+
+std::string device_description() {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess || count == 0) {
+    return std::string("no CUDA device (") + (status != cudaSuccess ? cudaGetErrorString(status) : "none found") + ")";
+  }
+  int device = 0;
+  HSPARSE_CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp p{};
+  HSPARSE_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, "%s (sm_%d%d, %d SMs, %.1f GiB, L2 %.0f MiB)", p.name, p.major, p.minor,
+                p.multiProcessorCount, static_cast<double>(p.totalGlobalMem) / (1 << 30),
+                static_cast<double>(p.l2CacheSize) / (1 << 20));
+  return buffer;
+}
+
+namespace detail {
+
+void* allocate(std::size_t bytes) {
+  void* p = nullptr;
+  const cudaError_t status = cudaMalloc(&p, bytes);
+  if (status == cudaErrorMemoryAllocation) {
+    cudaGetLastError();  // clear the sticky-free error state
+    std::size_t free_bytes = 0, total_bytes = 0;
+    cudaMemGetInfo(&free_bytes, &total_bytes);
+    throw Error(ErrorCode::out_of_memory, "device allocation of " + std::to_string(bytes) + " bytes failed (" +
+                                              std::to_string(free_bytes) + " of " + std::to_string(total_bytes) +
+                                              " bytes free)");
+  }
+  check(status, "cudaMalloc");
+  return p;
+}
+
+void release(void* p) noexcept {
+  if (p != nullptr) cudaFree(p);
+}
+
+void copy_to_device(void* dst, const void* src, std::size_t bytes) {
+  if (bytes) HSPARSE_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+}
+
+void copy_to_host(void* dst, const void* src, std::size_t bytes) {
+  if (bytes) HSPARSE_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+}
+
+void synchronize() { HSPARSE_CUDA_CHECK(cudaDeviceSynchronize()); }
+
+}  // namespace detail
+}  // namespace hsparse::cuda

@@ -1,0 +1,124 @@
+// Irregular generators: power-law rows, uniform random, and replication of a
+// real matrix on the block diagonal.
+#include <cmath>
+
+#include "hsparse/generators/generators.hpp"
+#include "row_builder.hpp"
+
+namespace hsparse::generators {
+
+namespace {
+
+double signed_value(std::uint64_t seed, std::int64_t r, std::int64_t c) {
+  return 2.0 * hash_uniform(seed ^ 0x5bd1e995ULL, static_cast<std::uint64_t>(r), static_cast<std::uint64_t>(c)) - 1.0;
+}
+
+// `count` distinct-ish random columns of [0, cols): sampled with replacement
+// when sparse (repeats are merged by build_rows), or by one Bernoulli pass
+// over all columns when dense, so a long row never loops for long.
+void random_columns(std::uint64_t seed, std::int64_t r, std::int64_t count, std::int64_t cols, RowEntries& e) {
+  if (cols == 0 || count <= 0) return;
+  if (count * 8 > cols) {
+    const double p = std::min(1.0, static_cast<double>(count) / static_cast<double>(cols));
+    for (std::int64_t c = 0; c < cols; ++c) {
+      if (hash_uniform(seed, static_cast<std::uint64_t>(r), static_cast<std::uint64_t>(c) | (1ULL << 62)) < p) {
+        e.emplace_back(c, signed_value(seed, r, c));
+      }
+    }
+    return;
+  }
+  for (std::int64_t k = 0; k < count; ++k) {
+    const auto c = static_cast<std::int64_t>(hash_uniform(seed, static_cast<std::uint64_t>(r), static_cast<std::uint64_t>(k)) * static_cast<double>(cols));
+    e.emplace_back(c, signed_value(seed, r, c));
+  }
+}
+
+}  // namespace
+
+template <class V, class I>
+Csr<V, I> random_uniform(std::int64_t rows, std::int64_t cols, std::int64_t per_row, std::uint64_t seed) {
+  if (per_row < 0) throw Error(ErrorCode::invalid_argument, "random: per_row must be non-negative");
+  return build_rows<V, I>(rows, cols, [=](std::int64_t r, RowEntries& e) { random_columns(seed, r, per_row, cols, e); });
+}
+
+template <class V, class I>
+Csr<V, I> power_law(const PowerLawOptions& o) {
+  if (o.exponent <= 0 || o.min_length < 0 || o.long_rows < 0 || o.long_fraction < 0 || o.long_fraction > 1) {
+    throw Error(ErrorCode::invalid_argument, "powerlaw: need exponent > 0, min_length >= 0, long_rows >= 0, long_fraction in [0, 1]");
+  }
+  const std::int64_t n = o.rows;
+  return build_rows<V, I>(n, n, [=](std::int64_t r, RowEntries& e) {
+    if (n == 0) return;
+    // The long rows sit at hash-chosen positions (spread, not clustered at the top).
+    const auto long_slot = hash3(o.seed, 7, static_cast<std::uint64_t>(r)) % static_cast<std::uint64_t>(n);
+    if (static_cast<std::int64_t>(long_slot) < o.long_rows) {
+      random_columns(o.seed, r, static_cast<std::int64_t>(o.long_fraction * static_cast<double>(n)), n, e);
+      return;
+    }
+    // Pareto row length x_m * u^(-1/a), capped at n.
+    const double u = 1.0 - hash_uniform(o.seed, 11, static_cast<std::uint64_t>(r));
+    const double len = std::min(static_cast<double>(n), std::floor(o.min_length * std::pow(u, -1.0 / o.exponent)));
+    const auto count = static_cast<std::int64_t>(len);
+    // Web-graph-like columns: 3/4 near the row (locality), 1/4 skewed towards
+    // low "popular" columns (u^3), so some columns are hit very often.
+    for (std::int64_t k = 0; k < count; ++k) {
+      const double v = hash_uniform(o.seed, static_cast<std::uint64_t>(r), static_cast<std::uint64_t>(k));
+      std::int64_t c;
+      if (k % 4 != 3) {
+        c = r + static_cast<std::int64_t>((v - 0.5) * 256.0);
+        c = std::clamp<std::int64_t>(c, 0, n - 1);
+      } else {
+        c = static_cast<std::int64_t>(v * v * v * static_cast<double>(n));
+      }
+      e.emplace_back(c, signed_value(o.seed, r, c));
+    }
+  });
+}
+
+template <class V, class I>
+Csr<V, I> replicate(const Csr<V, I>& base, std::int64_t copies, std::int64_t couplings, std::uint64_t seed) {
+  if (copies < 1 || couplings < 0) throw Error(ErrorCode::invalid_argument, "replicate: need copies >= 1 and couplings >= 0");
+  const std::int64_t br = base.rows, bc = base.cols, rows = br * copies;
+  if (!fits_index<I>(static_cast<std::uint64_t>(rows)) || !fits_index<I>(static_cast<std::uint64_t>(bc * copies)) ||
+      !fits_index<I>(base.nnz() * static_cast<std::uint64_t>(copies) + static_cast<std::uint64_t>(rows))) {
+    throw Error(ErrorCode::overflow, std::string("replicate: result overflows ") + type_name<I>() + " indices");
+  }
+  // Built directly (not through build_rows) so complex values are copied whole.
+  // Row r of copy k may get one coupling entry, with probability couplings / rows
+  // of the base, into a hash-chosen column of copy k+1 (cyclically).
+  const double p = br > 0 ? std::min(1.0, static_cast<double>(couplings) / static_cast<double>(br)) : 0.0;
+  auto coupling_column = [&](std::int64_t r) -> std::int64_t {
+    if (copies == 1 || bc == 0 || hash_uniform(seed, 3, static_cast<std::uint64_t>(r)) >= p) return -1;
+    const std::int64_t next = (r / br + 1) % copies;
+    return next * bc + static_cast<std::int64_t>(hash_uniform(seed, 5, static_cast<std::uint64_t>(r)) * static_cast<double>(bc));
+  };
+  Csr<V, I> a;
+  a.rows = static_cast<I>(rows);
+  a.cols = static_cast<I>(bc * copies);
+  a.row_ptr.assign(static_cast<std::size_t>(rows) + 1, 0);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    a.row_ptr[r + 1] = a.row_ptr[r] + base.row_length(static_cast<I>(r % br)) + (coupling_column(r) >= 0 ? 1 : 0);
+  }
+  a.col_idx.resize(static_cast<std::size_t>(a.row_ptr[rows]));
+  a.values.resize(a.col_idx.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int64_t copy = r / br, local = r % br, coupling = coupling_column(r);
+    I k = a.row_ptr[r];
+    auto put = [&](std::int64_t c, V v) { a.col_idx[k] = static_cast<I>(c); a.values[k] = v; ++k; };
+    const bool coupling_first = coupling >= 0 && coupling < copy * bc;  // wrapped around to copy 0
+    if (coupling_first) put(coupling, V(static_cast<real_type_t<V>>(signed_value(seed, r, coupling))));
+    for (I j = base.row_ptr[local]; j < base.row_ptr[local + 1]; ++j) put(copy * bc + base.col_idx[j], base.values[j]);
+    if (coupling >= 0 && !coupling_first) put(coupling, V(static_cast<real_type_t<V>>(signed_value(seed, r, coupling))));
+  }
+  return a;
+}
+
+#define HSPARSE_INSTANTIATE(V, I)                                                                     \
+  template Csr<V, I> random_uniform<V, I>(std::int64_t, std::int64_t, std::int64_t, std::uint64_t); \
+  template Csr<V, I> power_law<V, I>(const PowerLawOptions&);                                         \
+  template Csr<V, I> replicate(const Csr<V, I>&, std::int64_t, std::int64_t, std::uint64_t);
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+
+}  // namespace hsparse::generators

@@ -1,0 +1,392 @@
+// Matrix Market reader. One pass over the text in memory; numbers are parsed
+// with std::from_chars and entries appended to preallocated arrays, so there
+// is no allocation per entry. Line numbers are tracked for every message.
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstring>
+#include <limits>
+
+#include "hsparse/core/error.hpp"
+#include "hsparse/formats/convert.hpp"
+#include "hsparse/io/file_bytes.hpp"
+#include "hsparse/io/matrix_market.hpp"
+
+namespace hsparse::io {
+
+const char* to_string(MmLayout v) { return v == MmLayout::coordinate ? "coordinate" : "array"; }
+const char* to_string(MmField v) {
+  switch (v) {
+    case MmField::real: return "real";
+    case MmField::integer: return "integer";
+    case MmField::complex: return "complex";
+    case MmField::pattern: return "pattern";
+  }
+  return "?";
+}
+const char* to_string(MmSymmetry v) {
+  switch (v) {
+    case MmSymmetry::general: return "general";
+    case MmSymmetry::symmetric: return "symmetric";
+    case MmSymmetry::skew_symmetric: return "skew-symmetric";
+    case MmSymmetry::hermitian: return "hermitian";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string quoted(std::string_view token) {
+  if (token.size() > 40) token = token.substr(0, 40);
+  return "'" + std::string(token) + "'";
+}
+
+// A cursor over the text that knows its line number.
+class Cursor {
+ public:
+  Cursor(std::string_view text, const std::string& name)
+      : p_(text.data()), end_(text.data() + text.size()), name_(name) {}
+
+  [[noreturn]] void fail(const std::string& reason) const { throw_parse_error(name_, line_, reason); }
+
+  bool at_end() const { return p_ >= end_; }
+  std::int64_t line() const { return line_; }
+
+  void skip_blanks() {
+    while (p_ < end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\r')) ++p_;
+  }
+  bool at_line_end() const { return p_ >= end_ || *p_ == '\n'; }
+
+  // Moves past the current line's newline.
+  void next_line() {
+    const char* nl = static_cast<const char*>(std::memchr(p_, '\n', static_cast<std::size_t>(end_ - p_)));
+    p_ = nl ? nl + 1 : end_;
+    ++line_;
+  }
+
+  std::string_view rest_of_line() const {
+    const char* nl = static_cast<const char*>(std::memchr(p_, '\n', static_cast<std::size_t>(end_ - p_)));
+    std::string_view s(p_, static_cast<std::size_t>((nl ? nl : end_) - p_));
+    while (!s.empty() && (s.back() == '\r' || s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+  }
+
+  // Skips blank lines and '%' comment lines; returns false at end of text.
+  bool skip_to_data_line() {
+    for (;;) {
+      skip_blanks();
+      if (p_ >= end_) return false;
+      if (*p_ == '\n' || *p_ == '%') { next_line(); continue; }
+      return true;
+    }
+  }
+
+  std::string_view token() const {
+    const char* q = p_;
+    while (q < end_ && !std::isspace(static_cast<unsigned char>(*q))) ++q;
+    return {p_, static_cast<std::size_t>(q - p_)};
+  }
+
+  // Token number `index` (1-based) of `expected` on this line must be present.
+  void require_token(int index, int expected) {
+    skip_blanks();
+    if (at_line_end()) {
+      fail("expected " + std::to_string(expected) + " tokens, found " + std::to_string(index - 1));
+    }
+  }
+
+  std::int64_t parse_integer(const char* what) {
+    std::int64_t v = 0;
+    auto [next, ec] = std::from_chars(p_, end_, v);
+    if (ec == std::errc::result_out_of_range) fail(std::string(what) + " " + quoted(token()) + " is out of range");
+    if (ec != std::errc() || !ends_token(next)) fail(std::string(what) + " " + quoted(token()) + " is not an integer");
+    p_ = next;
+    return v;
+  }
+
+  template <class T = double>
+  T parse_real(const char* what) {
+    T v = 0;
+    const char* start = p_;
+    if (start < end_ && *start == '+') ++start;  // from_chars rejects a leading '+'
+    auto [next, ec] = std::from_chars(start, end_, v);
+    if (ec == std::errc() && next < end_ && (*next == 'd' || *next == 'D')) {
+      // Fortran exponent (1.0D+00), seen in old collection files.
+      return parse_fortran_real<T>(start, what);
+    }
+    if (ec == std::errc::result_out_of_range) fail(std::string(what) + " " + quoted(token()) + " is out of range");
+    if (ec != std::errc() || !ends_token(next)) fail(std::string(what) + " " + quoted(token()) + " is not a number");
+    p_ = next;
+    return v;
+  }
+
+  void expect_line_end(int expected) {
+    skip_blanks();
+    if (!at_line_end()) fail("expected " + std::to_string(expected) + " tokens, found more: " + quoted(token()));
+    if (p_ < end_) { ++p_; ++line_; }
+  }
+
+ private:
+  bool ends_token(const char* q) const {
+    return q >= end_ || *q == ' ' || *q == '\t' || *q == '\n' || *q == '\r';
+  }
+
+  template <class T>
+  T parse_fortran_real(const char* start, const char* what) {
+    const std::string_view tok = token();
+    char buffer[128];
+    if (tok.size() >= sizeof buffer) fail(std::string(what) + " " + quoted(tok) + " is not a number");
+    std::size_t n = 0;
+    for (const char* q = start; q < p_ + tok.size(); ++q) buffer[n++] = (*q == 'd' || *q == 'D') ? 'e' : *q;
+    T v = 0;
+    auto [next, ec] = std::from_chars(buffer, buffer + n, v);
+    if (ec != std::errc() || next != buffer + n) fail(std::string(what) + " " + quoted(tok) + " is not a number");
+    p_ += tok.size();
+    return v;
+  }
+
+  const char* p_;
+  const char* end_;
+  const std::string& name_;
+  std::int64_t line_ = 1;
+};
+
+MatrixMarketHeader parse_header(Cursor& c) {
+  MatrixMarketHeader h;
+  if (c.at_end()) c.fail("empty file: expected a %%MatrixMarket banner");
+  const std::string banner(c.rest_of_line());
+  if (banner.rfind("%%MatrixMarket", 0) != 0) {
+    c.fail("bad banner " + quoted(banner) + ": the first line must start with %%MatrixMarket");
+  }
+  std::vector<std::string> words;
+  {
+    std::size_t i = std::strlen("%%MatrixMarket");
+    while (i < banner.size()) {
+      while (i < banner.size() && std::isspace(static_cast<unsigned char>(banner[i]))) ++i;
+      std::size_t j = i;
+      while (j < banner.size() && !std::isspace(static_cast<unsigned char>(banner[j]))) ++j;
+      if (j > i) words.push_back(lower(std::string_view(banner).substr(i, j - i)));
+      i = j;
+    }
+  }
+  if (words.size() != 4) {
+    c.fail("bad banner: expected 'object format field symmetry' after %%MatrixMarket, found " +
+           std::to_string(words.size()) + " words");
+  }
+  if (words[0] != "matrix") c.fail("unknown object " + quoted(words[0]) + " (only 'matrix' is supported)");
+  if (words[1] == "coordinate") h.layout = MmLayout::coordinate;
+  else if (words[1] == "array") h.layout = MmLayout::array;
+  else c.fail("unknown format " + quoted(words[1]) + " (expected coordinate or array)");
+  if (words[2] == "real" || words[2] == "double") h.field = MmField::real;
+  else if (words[2] == "integer") h.field = MmField::integer;
+  else if (words[2] == "complex") h.field = MmField::complex;
+  else if (words[2] == "pattern") h.field = MmField::pattern;
+  else c.fail("unknown field " + quoted(words[2]) + " (expected real, integer, complex or pattern)");
+  if (words[3] == "general") h.symmetry = MmSymmetry::general;
+  else if (words[3] == "symmetric") h.symmetry = MmSymmetry::symmetric;
+  else if (words[3] == "skew-symmetric") h.symmetry = MmSymmetry::skew_symmetric;
+  else if (words[3] == "hermitian") h.symmetry = MmSymmetry::hermitian;
+  else c.fail("unknown symmetry " + quoted(words[3]) + " (expected general, symmetric, skew-symmetric or hermitian)");
+  if (h.field == MmField::pattern && h.layout == MmLayout::array) c.fail("a pattern matrix cannot use the array format");
+  if (h.field == MmField::pattern && h.symmetry == MmSymmetry::skew_symmetric) c.fail("a pattern matrix cannot be skew-symmetric");
+  if (h.symmetry == MmSymmetry::hermitian && h.field != MmField::complex) c.fail("only a complex matrix can be hermitian");
+  c.next_line();
+
+  if (!c.skip_to_data_line()) c.fail("missing size line");
+  const int tokens = h.layout == MmLayout::coordinate ? 3 : 2;
+  c.require_token(1, tokens);
+  h.rows = c.parse_integer("row count");
+  c.require_token(2, tokens);
+  h.cols = c.parse_integer("column count");
+  if (h.layout == MmLayout::coordinate) {
+    c.require_token(3, tokens);
+    h.entries = c.parse_integer("entry count");
+  }
+  if (h.rows < 0 || h.cols < 0 || h.entries < 0) c.fail("negative size on the size line");
+  if (h.symmetry != MmSymmetry::general && h.rows != h.cols) {
+    c.fail(std::string(to_string(h.symmetry)) + " matrix must be square, size line says " +
+           std::to_string(h.rows) + "x" + std::to_string(h.cols));
+  }
+  if (h.layout == MmLayout::array) {
+    const auto n = static_cast<unsigned __int128>(h.rows) * static_cast<unsigned __int128>(h.cols);
+    if (n > static_cast<unsigned __int128>(std::numeric_limits<std::int64_t>::max())) c.fail("array size overflows 64 bits");
+    const std::int64_t r = h.rows;
+    switch (h.symmetry) {
+      case MmSymmetry::general: h.entries = r * h.cols; break;
+      case MmSymmetry::symmetric:
+      case MmSymmetry::hermitian: h.entries = r * (r + 1) / 2; break;
+      case MmSymmetry::skew_symmetric: h.entries = r * (r - 1) / 2; break;
+    }
+  } else if (h.cols > 0 && h.rows > 0 &&
+             static_cast<unsigned __int128>(h.entries) >
+                 static_cast<unsigned __int128>(h.rows) * static_cast<unsigned __int128>(h.cols)) {
+    c.fail("entry count " + std::to_string(h.entries) + " exceeds rows*cols");
+  }
+  c.expect_line_end(tokens);
+  return h;
+}
+
+template <class V, class R>
+V make_value(R re, R im) {
+  if constexpr (is_complex_v<V>) return V(re, im);
+  else return re;
+}
+
+template <class V>
+V mirror_value(V v, MmSymmetry s) {
+  switch (s) {
+    case MmSymmetry::skew_symmetric: return -v;
+    case MmSymmetry::hermitian: return conj_value(v);
+    default: return v;
+  }
+}
+
+}  // namespace
+
+MatrixMarketHeader read_matrix_market_header(const std::string& path) {
+  const std::string prefix = read_file_prefix(path, 1 << 16);
+  Cursor c(prefix, path);
+  return parse_header(c);
+}
+
+template <class V, class I>
+MatrixMarketData<V, I> parse_matrix_market(std::string_view text, const std::string& name) {
+  Cursor c(text, name);
+  MatrixMarketData<V, I> out;
+  MatrixMarketHeader& h = out.header = parse_header(c);
+  const std::int64_t size_line = c.line() - 1;
+
+  if (!fits_index<I>(static_cast<std::uint64_t>(h.rows)) || !fits_index<I>(static_cast<std::uint64_t>(h.cols))) {
+    throw_parse_error(name, size_line,
+                      "size " + std::to_string(h.rows) + "x" + std::to_string(h.cols) +
+                          " overflows the " + type_name<I>() + " index type");
+  }
+  if (h.field == MmField::complex && !is_complex_v<V>) {
+    throw_parse_error(name, 1, std::string("complex matrix cannot be read into the real value type ") + type_name<V>());
+  }
+
+  Coo<V, I>& m = out.matrix;
+  m.rows = static_cast<I>(h.rows);
+  m.cols = static_cast<I>(h.cols);
+  const bool mirrored = h.symmetry != MmSymmetry::general;
+  // Reserve from the declared count, but never more than the text can hold
+  // (an entry takes at least 2 bytes), so a lying size line cannot exhaust memory.
+  const auto plausible = std::min<std::uint64_t>(static_cast<std::uint64_t>(h.entries), text.size() / 2 + 1);
+  const auto capacity = static_cast<std::size_t>(plausible * (mirrored ? 2 : 1));
+  m.row_idx.reserve(capacity);
+  m.col_idx.reserve(capacity);
+  m.values.reserve(capacity);
+
+  const bool is_complex_field = h.field == MmField::complex;
+  const bool is_integer_field = h.field == MmField::integer;
+  auto read_value = [&](int first_token, int tokens) -> V {
+    if (h.field == MmField::pattern) return V(1);
+    c.require_token(first_token, tokens);
+    // Parsed straight into the value's precision (no double rounding for float).
+    using R = real_type_t<V>;
+    R re = is_integer_field ? static_cast<R>(c.parse_integer("value")) : c.parse_real<R>("value");
+    R im = 0;
+    if (is_complex_field) {
+      c.require_token(first_token + 1, tokens);
+      im = c.parse_real<R>("imaginary part");
+    }
+    return make_value<V, R>(re, im);
+  };
+  auto add = [&](std::int64_t i, std::int64_t j, V v) {
+    m.row_idx.push_back(static_cast<I>(i));
+    m.col_idx.push_back(static_cast<I>(j));
+    m.values.push_back(v);
+    if (mirrored && i != j) {
+      m.row_idx.push_back(static_cast<I>(j));
+      m.col_idx.push_back(static_cast<I>(i));
+      m.values.push_back(mirror_value(v, h.symmetry));
+    }
+  };
+
+  std::int64_t seen = 0;
+  if (h.layout == MmLayout::coordinate) {
+    const int tokens = 2 + (h.field == MmField::pattern ? 0 : is_complex_field ? 2 : 1);
+    while (c.skip_to_data_line()) {
+      if (seen == h.entries) c.fail("more entries than the " + std::to_string(h.entries) + " declared");
+      c.require_token(1, tokens);
+      const std::int64_t i = c.parse_integer("row index");
+      c.require_token(2, tokens);
+      const std::int64_t j = c.parse_integer("column index");
+      if (i < 1 || i > h.rows) c.fail("row index " + std::to_string(i) + " outside [1, " + std::to_string(h.rows) + "]");
+      if (j < 1 || j > h.cols) c.fail("column index " + std::to_string(j) + " outside [1, " + std::to_string(h.cols) + "]");
+      const V v = read_value(3, tokens);
+      if (h.symmetry == MmSymmetry::skew_symmetric && i == j && v != V(0)) {
+        c.fail("skew-symmetric matrix has a nonzero diagonal entry");
+      }
+      c.expect_line_end(tokens);
+      add(i - 1, j - 1, v);
+      ++seen;
+    }
+  } else {
+    // Column-major; symmetric files store the lower triangle column by column.
+    const int tokens = is_complex_field ? 2 : 1;
+    std::int64_t i = 0, j = 0;
+    const std::int64_t skip = h.symmetry == MmSymmetry::skew_symmetric ? 1 : 0;
+    if (mirrored) i = skip;
+    while (c.skip_to_data_line()) {
+      if (seen == h.entries) c.fail("more entries than the " + std::to_string(h.entries) + " declared");
+      const V v = read_value(1, tokens);
+      c.expect_line_end(tokens);
+      add(i, j, v);
+      ++seen;
+      if (++i == h.rows) { ++j; i = mirrored ? j + skip : 0; }
+    }
+  }
+  if (seen < h.entries) {
+    c.fail("file ends after " + std::to_string(seen) + " of " + std::to_string(h.entries) + " declared entries");
+  }
+  return out;
+}
+
+template <class V, class I>
+MatrixMarketData<V, I> read_matrix_market(const std::string& path) {
+  const std::string text = read_file_bytes(path);
+  return parse_matrix_market<V, I>(text, path);
+}
+
+template <class V, class I>
+Csr<V, I> read_matrix_market_csr(const std::string& path) {
+  auto data = read_matrix_market<V, I>(path);
+  if (!fits_index<I>(data.matrix.nnz())) {
+    throw Error(ErrorCode::overflow, path + ": " + std::to_string(data.matrix.nnz()) +
+                                         " nonzeros overflow the " + type_name<I>() + " index type");
+  }
+  return coo_to_csr(data.matrix);
+}
+
+template <class V>
+std::vector<V> read_matrix_market_vector(const std::string& path) {
+  auto data = read_matrix_market<V, std::int64_t>(path);
+  const auto& m = data.matrix;
+  if (m.rows != 1 && m.cols != 1) {
+    throw Error(ErrorCode::invalid_argument, path + ": expected a vector (n x 1 or 1 x n), found " +
+                                                 std::to_string(m.rows) + "x" + std::to_string(m.cols));
+  }
+  std::vector<V> v(static_cast<std::size_t>(std::max(m.rows, m.cols)), V(0));
+  for (std::size_t k = 0; k < m.nnz(); ++k) v[static_cast<std::size_t>(m.rows == 1 ? m.col_idx[k] : m.row_idx[k])] += m.values[k];
+  return v;
+}
+
+#define HSPARSE_INSTANTIATE(V, I)                                                              \
+  template MatrixMarketData<V, I> parse_matrix_market<V, I>(std::string_view, const std::string&); \
+  template MatrixMarketData<V, I> read_matrix_market<V, I>(const std::string&);                \
+  template Csr<V, I> read_matrix_market_csr<V, I>(const std::string&);
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+template std::vector<float> read_matrix_market_vector<float>(const std::string&);
+template std::vector<double> read_matrix_market_vector<double>(const std::string&);
+template std::vector<std::complex<float>> read_matrix_market_vector<std::complex<float>>(const std::string&);
+template std::vector<std::complex<double>> read_matrix_market_vector<std::complex<double>>(const std::string&);
+
+}  // namespace hsparse::io

@@ -1,0 +1,52 @@
+// hsparse convert: between Matrix Market (.mtx, .mtx.gz) and the .hsp binary
+// format; the output format follows the output file's extension.
+#include <cstdio>
+
+#include "commands.hpp"
+#include "hsparse/core/timer.hpp"
+#include "hsparse/io/binary_format.hpp"
+#include "hsparse/io/file_bytes.hpp"
+#include "hsparse/io/matrix_market.hpp"
+#include "matrix_dispatch.hpp"
+
+namespace hsparse::tool {
+
+Action add_convert_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("convert", "Convert a matrix: IN (file or generator spec) to OUT (.hsp, .mtx or .mtx.gz)");
+  struct Options {
+    std::string in, out, symmetry = "general";
+    bool single = false;
+  };
+  auto o = std::make_shared<Options>();
+  cmd->add_option("in", o->in, "Input: Matrix Market file, .hsp file or generator spec")->required();
+  cmd->add_option("out", o->out, "Output file: .hsp, .mtx or .mtx.gz")->required();
+  cmd->add_option("--symmetry", o->symmetry, "Matrix Market output: store only the lower triangle of a matrix with this symmetry (checked)")
+      ->check(CLI::IsMember({"general", "symmetric", "skew-symmetric", "hermitian"}))
+      ->capture_default_str();
+  cmd->add_flag("--single", o->single, "Store single precision values");
+  return [o]() {
+    Stopwatch watch;
+    with_matrix(o->in, o->single ? Precision::single : Precision::double_, [&](const auto& a) {
+      const double load_s = watch.seconds();
+      watch.restart();
+      if (io::ends_with(o->out, ".hsp")) {
+        io::write_hsp(o->out, a);
+      } else if (io::ends_with(o->out, ".mtx") || io::ends_with(o->out, ".mtx.gz")) {
+        io::MatrixMarketWriteOptions w;
+        w.symmetry = o->symmetry == "symmetric"        ? io::MmSymmetry::symmetric
+                     : o->symmetry == "skew-symmetric" ? io::MmSymmetry::skew_symmetric
+                     : o->symmetry == "hermitian"      ? io::MmSymmetry::hermitian
+                                                       : io::MmSymmetry::general;
+        io::write_matrix_market(o->out, a, w);
+      } else {
+        throw Error(ErrorCode::invalid_argument, o->out + ": unknown output extension (use .hsp, .mtx or .mtx.gz)");
+      }
+      std::fprintf(stderr, "converted %s -> %s: %lld x %lld, %zu nonzeros; read %.3f s, write %.3f s\n", o->in.c_str(),
+                   o->out.c_str(), static_cast<long long>(a.rows), static_cast<long long>(a.cols), a.nnz(), load_s,
+                   watch.seconds());
+    });
+    return 0;
+  };
+}
+
+}  // namespace hsparse::tool

@@ -1,0 +1,27 @@
+// hsparse: the command-line tool. Subcommands live in command_*.cpp.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "commands.hpp"
+#include "hsparse/core/error.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"hsparse: sparse matrix-vector products on CPUs and NVIDIA GPUs"};
+  app.require_subcommand(1);
+  const auto info = hsparse::tool::add_info_command(app);
+  const auto spmv = hsparse::tool::add_spmv_command(app);
+  const auto convert = hsparse::tool::add_convert_command(app);
+  CLI11_PARSE(app, argc, argv);
+  try {
+    const std::string name = app.get_subcommands().front()->get_name();
+    if (name == "info") return info();
+    if (name == "spmv") return spmv();
+    return convert();
+  } catch (const hsparse::Error& e) {
+    std::fprintf(stderr, "hsparse: %s: %s\n", hsparse::to_string(e.code()), e.what());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "hsparse: out of host memory\n");
+    return 2;
+  }
+}
