@@ -127,11 +127,16 @@ MatrixAnalysis analyze_matrix(const Csr<V, I>& a) {
   const auto best = std::min_element(m.bcsr.begin(), m.bcsr.end(), [](const auto& x, const auto& y) { return x.bytes < y.bytes; });
   m.best_bcsr_block = best->block;
 
-  for (int chunk : {4, 8, 32}) {
-    for (std::int64_t sigma : {std::int64_t{1}, std::int64_t{256}, std::int64_t{4096}, static_cast<std::int64_t>(a.rows)}) {
-      if (sigma > 1 && (sigma > a.rows || sigma % chunk != 0) && sigma != a.rows) continue;
-      m.sell.push_back(sell_occupancy(a, chunk, std::max<std::int64_t>(sigma, 1)));
+  // Sorting scopes: none, two windows, and the whole matrix (duplicates and
+  // windows beyond the row count dropped).
+  std::vector<std::int64_t> sigmas;
+  for (std::int64_t sigma : {std::int64_t{1}, std::int64_t{256}, std::int64_t{4096}, static_cast<std::int64_t>(a.rows)}) {
+    if (sigma >= 1 && (sigma == 1 || sigma <= a.rows) && std::find(sigmas.begin(), sigmas.end(), sigma) == sigmas.end()) {
+      sigmas.push_back(sigma);
     }
+  }
+  for (int chunk : {4, 8, 32}) {
+    for (std::int64_t sigma : sigmas) m.sell.push_back(sell_occupancy(a, chunk, sigma));
   }
 
   const std::size_t vb = sizeof(V), ib = kIndexBytes, nnz = a.nnz(), rows = static_cast<std::size_t>(a.rows);

@@ -42,8 +42,9 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+// A token or line for a message, cut at 80 characters (a corrupt file may hold one huge line).
 std::string quoted(std::string_view token) {
-  if (token.size() > 40) token = token.substr(0, 40);
+  if (token.size() > 80) return "'" + std::string(token.substr(0, 80)) + "...'";
   return "'" + std::string(token) + "'";
 }
 

@@ -1,0 +1,47 @@
+#pragma once
+// Shared helpers of the tests: the shared matrix folder and its manifest,
+// small hand-built matrices, edge cases, and a checker of SpMV results.
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hsparse/formats/csr.hpp"
+
+namespace hsparse::test {
+
+// The folder of shared SuiteSparse matrices, or nullopt when absent.
+std::optional<std::string> shared_matrix_dir();
+
+struct ManifestEntry {
+  std::string name, field, symmetry;
+  std::int64_t rows = 0, cols = 0, nnz = 0, entries = 0;
+};
+// Parsed from MANIFEST.md in the shared folder.
+std::vector<ManifestEntry> read_manifest(const std::string& dir);
+
+std::string test_data(const std::string& relative);
+// A fresh path in the test's temporary folder.
+std::string temp_path(const std::string& name);
+
+// Named generated matrices covering the edge cases the standards list:
+// 0x0, 1x1, empty rows, rectangular both ways, explicit zeros, one very long
+// row holding half the nonzeros, stencils, power-law.
+struct NamedMatrix {
+  std::string name;
+  Csr<double, std::int64_t> matrix;
+};
+std::vector<NamedMatrix> edge_case_matrices();
+
+// Deterministic, non-constant vector in [-1, 1] (or complex) of length n.
+template <class V>
+std::vector<V> test_vector(std::size_t n, std::uint64_t seed);
+
+// A dense row-major copy of a (small) matrix.
+template <class V, class I>
+std::vector<V> to_dense(const Csr<V, I>& a);
+
+}  // namespace hsparse::test

@@ -1,0 +1,145 @@
+// COO and CSR containers: validation, COO <-> CSR conversion, transpose.
+#include <gtest/gtest.h>
+
+#include "hsparse/core/error.hpp"
+#include "hsparse/formats/convert.hpp"
+#include "support/test_support.hpp"
+
+namespace hsparse {
+namespace {
+
+Csr<double, int> small_csr() {
+  // [1 0 2]
+  // [0 0 0]
+  // [3 4 0]
+  Csr<double, int> a;
+  a.rows = 3;
+  a.cols = 3;
+  a.row_ptr = {0, 2, 2, 4};
+  a.col_idx = {0, 2, 0, 1};
+  a.values = {1, 2, 3, 4};
+  return a;
+}
+
+void expect_invalid(const Csr<double, int>& a, const std::string& fragment) {
+  try {
+    a.validate();
+    FAIL() << "validate() accepted an invalid matrix, expected: " << fragment;
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_matrix);
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+TEST(Csr, ValidMatrixPasses) { EXPECT_NO_THROW(small_csr().validate()); }
+
+TEST(Csr, ValidationNamesEachViolation) {
+  auto a = small_csr();
+  a.row_ptr = {0, 2, 1, 4};
+  expect_invalid(a, "row_ptr decreases at row 1");
+  a = small_csr();
+  a.col_idx = {2, 0, 0, 1};
+  expect_invalid(a, "not strictly increasing");
+  a = small_csr();
+  a.col_idx = {0, 0, 0, 1};
+  expect_invalid(a, "not strictly increasing");
+  a = small_csr();
+  a.col_idx[3] = 3;
+  expect_invalid(a, "column index 3 outside [0, 3)");
+  a = small_csr();
+  a.row_ptr = {1, 2, 2, 4};
+  expect_invalid(a, "row_ptr[0] is 1");
+  a = small_csr();
+  a.row_ptr = {0, 2, 2, 3};
+  expect_invalid(a, "row_ptr[rows] is 3");
+  a = small_csr();
+  a.row_ptr.pop_back();
+  expect_invalid(a, "expected rows + 1");
+  a = small_csr();
+  a.values.pop_back();
+  expect_invalid(a, "col_idx has 4 entries but values has 3");
+}
+
+TEST(Coo, ToCsrSortsAndSumsDuplicates) {
+  Coo<double, int> coo;
+  coo.rows = 2;
+  coo.cols = 3;
+  coo.row_idx = {1, 0, 1, 0, 1};
+  coo.col_idx = {2, 1, 0, 1, 2};
+  coo.values = {1.0, 2.0, 3.0, 4.0, 0.5};
+  const auto csr = coo_to_csr(coo);
+  EXPECT_NO_THROW(csr.validate());
+  EXPECT_EQ(csr.row_ptr, (std::vector<int>{0, 1, 3}));
+  EXPECT_EQ(csr.col_idx, (std::vector<int>{1, 0, 2}));
+  EXPECT_EQ(csr.values, (std::vector<double>{6.0, 3.0, 1.5}));
+}
+
+TEST(Coo, ExplicitZerosAreKept) {
+  Coo<double, int> coo;
+  coo.rows = 2;
+  coo.cols = 2;
+  coo.row_idx = {0, 1};
+  coo.col_idx = {1, 0};
+  coo.values = {0.0, 0.0};
+  EXPECT_EQ(coo_to_csr(coo).nnz(), 2u);
+}
+
+TEST(Coo, OutOfRangeEntryIsAnError) {
+  Coo<double, int> coo;
+  coo.rows = 2;
+  coo.cols = 2;
+  coo.row_idx = {0, 2};
+  coo.col_idx = {1, 0};
+  coo.values = {1.0, 1.0};
+  EXPECT_THROW(coo_to_csr(coo), Error);
+}
+
+TEST(Coo, CanonicalizeSortsAndMerges) {
+  Coo<float, std::int64_t> coo;
+  coo.rows = 3;
+  coo.cols = 3;
+  coo.row_idx = {2, 0, 2};
+  coo.col_idx = {1, 0, 1};
+  coo.values = {1.f, 2.f, 3.f};
+  EXPECT_FALSE(coo.is_canonical());
+  coo.canonicalize();
+  EXPECT_TRUE(coo.is_canonical());
+  EXPECT_EQ(coo.values, (std::vector<float>{2.f, 4.f}));
+}
+
+TEST(Convert, CsrCooRoundTripIsExactOnEdgeCases) {
+  for (const auto& [name, a] : test::edge_case_matrices()) {
+    const auto back = coo_to_csr(csr_to_coo(a));
+    EXPECT_EQ(back.row_ptr, a.row_ptr) << name;
+    EXPECT_EQ(back.col_idx, a.col_idx) << name;
+    EXPECT_EQ(back.values, a.values) << name;
+  }
+}
+
+TEST(Convert, TransposeTwiceIsIdentityAndMatchesDense) {
+  for (const auto& [name, a] : test::edge_case_matrices()) {
+    if (a.rows * a.cols > 4'000'000) continue;
+    const auto t = transpose(a);
+    EXPECT_NO_THROW(t.validate()) << name;
+    const auto d = test::to_dense(a), dt = test::to_dense(t);
+    for (std::int64_t r = 0; r < a.rows; ++r)
+      for (std::int64_t c = 0; c < a.cols; ++c) ASSERT_EQ(d[r * a.cols + c], dt[c * a.rows + r]) << name;
+    const auto tt = transpose(t);
+    EXPECT_EQ(tt.col_idx, a.col_idx) << name;
+    EXPECT_EQ(tt.values, a.values) << name;
+  }
+}
+
+TEST(Convert, TypeConversionChecksIndexOverflow) {
+  Csr<double, std::int64_t> big;
+  big.rows = std::int64_t{3} << 31;
+  big.cols = 1;
+  EXPECT_THROW((convert_types<double, std::int32_t>(big)), Error);
+  const auto a = test::edge_case_matrices()[3].matrix;
+  const auto f = convert_types<float, std::int32_t>(a);
+  EXPECT_NO_THROW(f.validate());
+  EXPECT_EQ(f.nnz(), a.nnz());
+}
+
+}  // namespace
+}  // namespace hsparse

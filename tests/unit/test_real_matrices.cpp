@@ -1,0 +1,76 @@
+// Every shared SuiteSparse matrix: read and checked against MANIFEST.md,
+// written and re-read identical (general, and with its symmetry kept), and
+// the OpenMP SpMV checked against the reference in single and double
+// precision. Skips with a message when ../shared/matrices is absent.
+#include <gtest/gtest.h>
+
+#include "hsparse/analysis/spmv_check.hpp"
+#include "hsparse/formats/convert.hpp"
+#include "hsparse/io/matrix_market.hpp"
+#include "hsparse/kernels/csr_spmv.hpp"
+#include "support/test_support.hpp"
+
+namespace hsparse {
+namespace {
+
+using io::MmField;
+using io::MmSymmetry;
+
+template <class V>
+void check_one(const std::string& path, const test::ManifestEntry& m) {
+  const auto data = io::read_matrix_market<V, std::int32_t>(path);
+  const auto& h = data.header;
+  EXPECT_EQ(h.rows, m.rows) << m.name;
+  EXPECT_EQ(h.cols, m.cols) << m.name;
+  EXPECT_EQ(h.entries, m.entries) << m.name;
+  EXPECT_EQ(to_string(h.field), m.field) << m.name;
+  EXPECT_EQ(to_string(h.symmetry), m.symmetry) << m.name;
+  EXPECT_EQ(static_cast<std::int64_t>(data.matrix.nnz()), m.nnz) << m.name;
+  const auto a = coo_to_csr(data.matrix);
+  ASSERT_NO_THROW(a.validate()) << m.name;
+
+  // Written and re-read identical: as general, and with the file's field and symmetry kept.
+  for (const bool keep : {false, true}) {
+    io::MatrixMarketWriteOptions options;
+    if (keep) {
+      options.field = h.field;
+      options.symmetry = h.symmetry;
+    }
+    const std::string text = io::format_matrix_market(a, options);
+    const auto again = coo_to_csr(io::parse_matrix_market<V, std::int32_t>(text, m.name + " (rewritten)").matrix);
+    EXPECT_EQ(again.row_ptr, a.row_ptr) << m.name << (keep ? " kept" : " general");
+    EXPECT_EQ(again.col_idx, a.col_idx) << m.name;
+    EXPECT_EQ(again.values, a.values) << m.name;
+  }
+
+  // SpMV: OpenMP (both schedules) against the double-precision reference, in V and its single-precision twin.
+  auto spmv_check = [&](const auto& mat) {
+    using W = typename std::decay_t<decltype(mat)>::value_type;
+    const auto x = test::test_vector<W>(static_cast<std::size_t>(mat.cols), 11);
+    for (const auto schedule : {openmp::Schedule::static_rows, openmp::Schedule::guided_rows}) {
+      std::vector<W> y(static_cast<std::size_t>(mat.rows), W(std::numeric_limits<real_type_t<W>>::quiet_NaN()));
+      openmp::csr_spmv<W, std::int32_t>(W(1), mat, x, W(0), y, schedule);
+      const auto c = check_spmv_result<W, std::int32_t>(mat, x, W(1), W(0), {}, y);
+      EXPECT_TRUE(c.passed) << m.name << " " << type_name<W>() << ": " << c.message;
+    }
+  };
+  spmv_check(a);
+  if constexpr (is_complex_v<V>) spmv_check(convert_types<std::complex<float>, std::int32_t>(a));
+  else spmv_check(convert_types<float, std::int32_t>(a));
+}
+
+TEST(RealMatrices, AllSharedMatricesReadWriteAndMultiply) {
+  const auto dir = test::shared_matrix_dir();
+  if (!dir) GTEST_SKIP() << "skipped: shared matrices folder not found (set HSPARSE_MATRICES)";
+  const auto manifest = test::read_manifest(*dir);
+  ASSERT_GE(manifest.size(), 100u) << "MANIFEST.md could not be parsed";
+  for (const auto& m : manifest) {
+    SCOPED_TRACE(m.name);
+    const std::string path = *dir + "/" + m.name + ".mtx.gz";
+    if (m.field == "complex") check_one<std::complex<double>>(path, m);
+    else check_one<double>(path, m);
+  }
+}
+
+}  // namespace
+}  // namespace hsparse
