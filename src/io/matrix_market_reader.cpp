@@ -59,7 +59,7 @@ class Cursor {
   bool at_end() const { return p_ >= end_; }
   std::int64_t line() const { return line_; }
 
-  void skip_blanks() {
+  [[gnu::always_inline]] void skip_blanks() {
     while (p_ < end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\r')) ++p_;
   }
   bool at_line_end() const { return p_ >= end_ || *p_ == '\n'; }
@@ -79,7 +79,7 @@ class Cursor {
   }
 
   // Skips blank lines and '%' comment lines; returns false at end of text.
-  bool skip_to_data_line() {
+  [[gnu::always_inline]] bool skip_to_data_line() {
     for (;;) {
       skip_blanks();
       if (p_ >= end_) return false;
@@ -95,14 +95,27 @@ class Cursor {
   }
 
   // Token number `index` (1-based) of `expected` on this line must be present.
-  void require_token(int index, int expected) {
+  [[gnu::always_inline]] void require_token(int index, int expected) {
     skip_blanks();
     if (at_line_end()) {
       fail("expected " + std::to_string(expected) + " tokens, found " + std::to_string(index - 1));
     }
   }
 
-  std::int64_t parse_integer(const char* what) {
+  [[gnu::always_inline]] std::int64_t parse_integer(const char* what) {
+    // Fast path: up to 18 plain digits cannot overflow int64 (the common case
+    // by far); anything else (signs, long numbers, errors) goes to from_chars.
+    const char* q = p_;
+    std::uint64_t acc = 0;
+    while (q < end_ && q - p_ < 18 && static_cast<unsigned>(*q - '0') < 10) acc = acc * 10 + static_cast<unsigned>(*q++ - '0');
+    if (q > p_ && ends_token(q)) {
+      p_ = q;
+      return static_cast<std::int64_t>(acc);
+    }
+    return parse_integer_slow(what);
+  }
+
+  std::int64_t parse_integer_slow(const char* what) {
     std::int64_t v = 0;
     auto [next, ec] = std::from_chars(p_, end_, v);
     if (ec == std::errc::result_out_of_range) fail(std::string(what) + " " + quoted(token()) + " is out of range");
@@ -112,7 +125,7 @@ class Cursor {
   }
 
   template <class T = double>
-  T parse_real(const char* what) {
+  [[gnu::always_inline]] T parse_real(const char* what) {
     T v = 0;
     const char* start = p_;
     if (start < end_ && *start == '+') ++start;  // from_chars rejects a leading '+'
@@ -127,14 +140,14 @@ class Cursor {
     return v;
   }
 
-  void expect_line_end(int expected) {
+  [[gnu::always_inline]] void expect_line_end(int expected) {
     skip_blanks();
     if (!at_line_end()) fail("expected " + std::to_string(expected) + " tokens, found more: " + quoted(token()));
     if (p_ < end_) { ++p_; ++line_; }
   }
 
  private:
-  bool ends_token(const char* q) const {
+  [[gnu::always_inline]] bool ends_token(const char* q) const {
     return q >= end_ || *q == ' ' || *q == '\t' || *q == '\n' || *q == '\r';
   }
 
@@ -286,7 +299,7 @@ MatrixMarketData<V, I> parse_matrix_market(std::string_view text, const std::str
 
   const bool is_complex_field = h.field == MmField::complex;
   const bool is_integer_field = h.field == MmField::integer;
-  auto read_value = [&](int first_token, int tokens) -> V {
+  auto read_value = [&](int first_token, int tokens) __attribute__((always_inline)) -> V {
     if (h.field == MmField::pattern) return V(1);
     c.require_token(first_token, tokens);
     // Parsed straight into the value's precision (no double rounding for float).
@@ -299,7 +312,7 @@ MatrixMarketData<V, I> parse_matrix_market(std::string_view text, const std::str
     }
     return make_value<V, R>(re, im);
   };
-  auto add = [&](std::int64_t i, std::int64_t j, V v) {
+  auto add = [&](std::int64_t i, std::int64_t j, V v) __attribute__((always_inline)) {
     m.row_idx.push_back(static_cast<I>(i));
     m.col_idx.push_back(static_cast<I>(j));
     m.values.push_back(v);

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (the device tool): builds hsparse with CUDA for sm_90,
+# runs every test (CPU and GPU), compute-sanitizer memcheck on the GPU edge
+# cases, and the CLI on a large matrix; logs go to $OUT.
+#
+# Prepare here first (git-ignored folders it needs, named in the call's carry):
+#   scripts/gpu-prepare.sh        # third_party/ (headers, GoogleTest sources), matrices/
+# Device call:  bash scripts/gpu-check.sh   with carry ["third_party", "matrices"]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/hsparse-gpu-out}
+mkdir -p "$OUT"
+log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
+
+{
+  date -u; git rev-parse HEAD 2>/dev/null || echo "(no git)"; nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
+  nvcc --version | tail -2; g++ --version | head -1; cmake --version | head -1; nproc
+} > "$OUT/machine.txt" 2>&1
+cat "$OUT/machine.txt"
+
+log "configure + build"
+BUILD_DIR=build-gpu
+cmake -S . -B $BUILD_DIR -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DHSPARSE_SHARED_MATRICES="$PWD/matrices" > "$OUT/build.log" 2>&1 &&
+  cmake --build $BUILD_DIR -j "$(nproc)" >> "$OUT/build.log" 2>&1
+rc=$?
+tail -5 "$OUT/build.log"
+[ $rc -eq 0 ] || { log "BUILD FAILED"; tail -60 "$OUT/build.log"; exit 1; }
+
+export HSPARSE_MATRICES="$PWD/matrices"
+log "ctest (all labels)"
+(cd $BUILD_DIR && ctest --output-on-failure -j 8 > "$OUT/ctest.log" 2>&1); echo "ctest rc=$?" | tee -a "$OUT/summary.txt"
+grep -E "tests passed|Skipped|Failed|\*\*\*" "$OUT/ctest.log" | tail -25 | tee -a "$OUT/summary.txt"
+
+log "GPU tests verbose"
+$BUILD_DIR/tests/hsparse_gpu_tests > "$OUT/gpu_tests.log" 2>&1; echo "gpu tests rc=$?" | tee -a "$OUT/summary.txt"
+grep -E "PASSED|FAILED|SKIPPED" "$OUT/gpu_tests.log" | tail -5 | tee -a "$OUT/summary.txt"
+
+if command -v compute-sanitizer >/dev/null; then
+  log "compute-sanitizer memcheck (edge cases)"
+  compute-sanitizer --tool memcheck --error-exitcode 9 $BUILD_DIR/tests/hsparse_gpu_tests \
+    --gtest_filter='*EdgeCases*' > "$OUT/memcheck.log" 2>&1
+  echo "memcheck rc=$?" | tee -a "$OUT/summary.txt"
+  grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
+fi
+
+log "CLI on large matrices"
+for m in "stencil3d:n=160,points=27" "powerlaw:rows=4000000" "fem:n=50,block=3"; do
+  $BUILD_DIR/bin/hsparse spmv "$m" --backend cuda --check --repetitions 20 2>&1 | tee -a "$OUT/summary.txt"
+  $BUILD_DIR/bin/hsparse spmv "$m" --backend cpu --repetitions 5 2>&1 | tee -a "$OUT/summary.txt"
+done
+$BUILD_DIR/bin/hsparse info 2>&1 | head -4 | tee -a "$OUT/summary.txt"
