@@ -13,7 +13,7 @@ mkdir -p "$OUT"
 log() { echo "== $*" | tee -a "$OUT/summary.txt"; }
 
 {
-  date -u; git rev-parse HEAD 2>/dev/null || echo "(no git)"; nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
+  date -u; echo "commit ${HSPARSE_COMMIT:-unknown (pass HSPARSE_COMMIT=...)}"; nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
   nvcc --version | tail -2; g++ --version | head -1; cmake --version | head -1; nproc
 } > "$OUT/machine.txt" 2>&1
 cat "$OUT/machine.txt"

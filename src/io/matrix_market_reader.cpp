@@ -3,6 +3,9 @@
 // is no allocation per entry. Line numbers are tracked for every message.
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <charconv>
 #include <cstring>
 #include <limits>
@@ -134,10 +137,27 @@ class Cursor {
       // Fortran exponent (1.0D+00), seen in old collection files.
       return parse_fortran_real<T>(start, what);
     }
-    if (ec == std::errc::result_out_of_range) fail(std::string(what) + " " + quoted(token()) + " is out of range");
+    if (ec == std::errc::result_out_of_range) return parse_out_of_range_real<T>(what);
     if (ec != std::errc() || !ends_token(next)) fail(std::string(what) + " " + quoted(token()) + " is not a number");
     p_ = next;
     return v;
+  }
+
+  // from_chars reports both overflow and underflow as out of range. Underflow
+  // (4.7e-83 read into float, as in bayer03) becomes the nearest subnormal or
+  // zero, as strtod does; overflow is an error.
+  template <class T>
+  T parse_out_of_range_real(const char* what) {
+    const std::string tok(token());
+    errno = 0;
+    char* end = nullptr;
+    const double d = std::strtod(tok.c_str(), &end);
+    if (end != tok.c_str() + tok.size()) fail(std::string(what) + " " + quoted(tok) + " is not a number");
+    if (std::isinf(d) || std::abs(d) > static_cast<double>(std::numeric_limits<T>::max())) {
+      fail(std::string(what) + " " + quoted(tok) + " overflows " + type_name<T>());
+    }
+    p_ += tok.size();
+    return static_cast<T>(d);
   }
 
   [[gnu::always_inline]] void expect_line_end(int expected) {

@@ -96,6 +96,22 @@ TEST(MatrixMarket, DuplicatesAreSummed) {
   EXPECT_EQ(a.values, (std::vector<double>{3.5, 1}));
 }
 
+TEST(MatrixMarket, UnderflowBecomesSubnormalOrZeroAndOverflowIsAnError) {
+  const std::string text = "%%MatrixMarket matrix coordinate real general\n1 3 3\n1 1 4.7e-83\n1 2 1e-40\n1 3 1e-400\n";
+  const auto f = coo_to_csr(parse_matrix_market<float, int>(text, "tiny.mtx").matrix);
+  EXPECT_EQ(f.values[0], 0.0f);
+  EXPECT_EQ(f.values[1], static_cast<float>(1e-40));  // subnormal float
+  EXPECT_EQ(f.values[2], 0.0f);
+  const auto d = parse_csr(text);
+  EXPECT_EQ(d.values[0], 4.7e-83);
+  try {
+    parse_matrix_market<float, int>("%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1e39\n", "big.mtx");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "big.mtx:3: value '1e39' overflows float");
+  }
+}
+
 TEST(MatrixMarket, EmptyMatrices) {
   EXPECT_EQ(parse_csr("%%MatrixMarket matrix coordinate real general\n0 0 0\n").rows, 0);
   const auto a = parse_csr("%%MatrixMarket matrix coordinate real general\n4 5 0\n");
@@ -155,6 +171,7 @@ const BadFile kBadFiles[] = {
     {"missing_size_line.mtx", "missing_size_line.mtx:2: missing size line"},
     {"empty_file.mtx", "empty_file.mtx:1: empty file: expected a %%MatrixMarket banner"},
     {"negative_size.mtx", "negative_size.mtx:2: negative size on the size line"},
+    {"value_overflow.mtx", "value_overflow.mtx:3: value '1e400' overflows double"},
     {"pattern_array.mtx", "pattern_array.mtx:1: a pattern matrix cannot use the array format"},
 };
 
