@@ -4,6 +4,7 @@
 // precision. Skips with a message when ../shared/matrices is absent.
 #include <gtest/gtest.h>
 
+#include "hsparse/analysis/matrix_analysis.hpp"
 #include "hsparse/analysis/spmv_check.hpp"
 #include "hsparse/formats/convert.hpp"
 #include "hsparse/io/matrix_market.hpp"
@@ -28,6 +29,16 @@ void check_one(const std::string& path, const test::ManifestEntry& m) {
   EXPECT_EQ(static_cast<std::int64_t>(data.matrix.nnz()), m.nnz) << m.name;
   const auto a = coo_to_csr(data.matrix);
   ASSERT_NO_THROW(a.validate()) << m.name;
+
+  // hsparse info's analysis agrees with the file's header.
+  const MatrixAnalysis info = analyze_matrix(a);
+  EXPECT_EQ(info.rows, m.rows);
+  EXPECT_EQ(info.nnz, a.nnz());
+  EXPECT_GE(info.row_lengths.max_length, info.row_lengths.min_length);
+  EXPECT_GE(info.diagonals, info.nnz > 0 ? 1 : 0);
+  if (h.symmetry == MmSymmetry::symmetric) EXPECT_EQ(info.symmetry, "symmetric") << m.name;
+  if (h.symmetry == MmSymmetry::skew_symmetric) EXPECT_EQ(info.symmetry, "skew-symmetric") << m.name;
+  if (h.symmetry == MmSymmetry::hermitian) EXPECT_TRUE(info.symmetry == "hermitian" || info.symmetry == "symmetric") << m.name;
 
   // Written and re-read identical: as general, and with the file's field and symmetry kept.
   for (const bool keep : {false, true}) {
