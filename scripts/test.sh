@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
 # All tests: install, build, run every CTest test. GPU tests (label gpu) skip
-# with "skipped: no CUDA device" on machines without one.
+# with "skipped: no CUDA device" on machines without one; tests that need the
+# shared matrices skip with a message when ../shared/matrices is absent. The
+# reasons of all skipped tests are printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
 cd build
-ctest --output-on-failure -j "$(nproc)"
+status=0
+ctest --output-on-failure -j "$(nproc)" || status=$?
+if grep -q "skipped:" Testing/Temporary/LastTest.log 2>/dev/null; then
+  echo "Skip reasons:"
+  grep -o "skipped: .*" Testing/Temporary/LastTest.log | sort | uniq -c
+fi
+exit $status

@@ -47,8 +47,11 @@ std::string lower(std::string_view s) {
 
 // A token or line for a message, cut at 80 characters (a corrupt file may hold one huge line).
 std::string quoted(std::string_view token) {
-  if (token.size() > 80) return "'" + std::string(token.substr(0, 80)) + "...'";
-  return "'" + std::string(token) + "'";
+  std::string out(1, '\'');
+  out.append(token.substr(0, 80));
+  if (token.size() > 80) out.append("...");
+  out.push_back('\'');
+  return out;
 }
 
 // A cursor over the text that knows its line number.
