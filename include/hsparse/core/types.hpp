@@ -49,3 +49,11 @@ template <class I> constexpr bool fits_index(std::uint64_t v) {
   X(std::complex<float>, std::int64_t)   \
   X(std::complex<double>, std::int32_t)  \
   X(std::complex<double>, std::int64_t)
+
+// Real value types only: the formats whose kernels are float/double (ELL,
+// HYB, DIA, BCSR, SELL-C-sigma); COO and CSR take every value type.
+#define HSPARSE_FOR_EACH_REAL_VALUE_INDEX(X) \
+  X(float, std::int32_t)                     \
+  X(float, std::int64_t)                     \
+  X(double, std::int32_t)                    \
+  X(double, std::int64_t)

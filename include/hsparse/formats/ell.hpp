@@ -1,0 +1,51 @@
+#pragma once
+// ELLPACK (ELL): every row padded to the longest row's length `width` and
+// stored column-major, so that consecutive rows are consecutive in memory
+// (Owens lecture, "ELL"; Bell and Garland). Rows are padded to a multiple of
+// `row_alignment` (the chunk: 32 for a GPU warp, the SIMD width on CPUs).
+//
+//   entry k of row r:  values[k * padded_rows + r], col_idx[k * padded_rows + r]
+//
+// Padding entries hold value 0 and repeat the row's last real column (column 0
+// for an empty row), so they read an x entry already in cache and cost no
+// extra x traffic (SELL-C-sigma paper, section 4).
+#include <cstddef>
+#include <vector>
+
+#include "hsparse/formats/csr.hpp"
+
+namespace hsparse {
+
+template <class V, class I>
+struct Ell {
+  I rows = 0, cols = 0;
+  I padded_rows = 0;   // rows rounded up to a multiple of row_alignment
+  I width = 0;         // entries stored per row
+  I row_alignment = 1;
+  std::size_t nnz = 0; // real entries (explicit zeros included), excluding padding
+  std::vector<I> col_idx;
+  std::vector<V> values;
+  // True length of each row: padding cannot be told from an explicit zero in
+  // column 0 otherwise. Conversions (and ELLR-T style kernels) read it; the
+  // plain ELL kernel does not, so bytes() leaves it out.
+  std::vector<I> row_len;
+
+  std::size_t stored() const { return values.size(); }
+  std::size_t bytes() const { return values.size() * (sizeof(V) + sizeof(I)); }
+  void validate() const;
+};
+
+// Throws Error(invalid_argument) when padded storage would exceed
+// max_fill * nnz entries (one long row makes ELL explode; use HYB or SELL).
+template <class V, class I>
+Ell<V, I> ell_from_csr(const Csr<V, I>& a, I row_alignment = 1, double max_fill = 20.0);
+template <class V, class I>
+Csr<V, I> ell_to_csr(const Ell<V, I>& e);
+
+namespace detail {
+// The first min(length, width) entries of every row (HYB's ELL part).
+template <class V, class I>
+Ell<V, I> ell_first_entries(const Csr<V, I>& a, I width, I row_alignment);
+}  // namespace detail
+
+}  // namespace hsparse

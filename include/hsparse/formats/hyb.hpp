@@ -1,0 +1,29 @@
+#pragma once
+// HYB: an ELL part holding the first `width` entries of every row, plus a
+// COO part (sorted by row) for the entries beyond (Bell and Garland; Owens
+// lecture, "HYB"). The default width comes from the row-length histogram
+// by cusp's rule (hyb_ell_width in analysis/matrix_analysis.hpp).
+#include <optional>
+
+#include "hsparse/formats/coo.hpp"
+#include "hsparse/formats/ell.hpp"
+
+namespace hsparse {
+
+template <class V, class I>
+struct Hyb {
+  Ell<V, I> ell;
+  Coo<V, I> coo;  // canonical (sorted by row, then column)
+  I rows() const { return ell.rows; }
+  I cols() const { return ell.cols; }
+  std::size_t nnz() const { return ell.nnz + coo.nnz(); }
+  std::size_t bytes() const { return ell.bytes() + coo.nnz() * (sizeof(V) + 2 * sizeof(I)); }
+};
+
+// width: the ELL width; unset = cusp's histogram rule.
+template <class V, class I>
+Hyb<V, I> hyb_from_csr(const Csr<V, I>& a, std::optional<I> width = std::nullopt, I row_alignment = 1);
+template <class V, class I>
+Csr<V, I> hyb_to_csr(const Hyb<V, I>& h);
+
+}  // namespace hsparse

@@ -1,0 +1,67 @@
+#pragma once
+// SELL-C-sigma (Kreutzer, Hager, Wellein, Fehske, Bishop 2014, section 3):
+// rows sorted by length (descending) within windows of sigma rows, cut into
+// chunks of C rows, each chunk padded to its longest row and stored
+// column-major:
+//
+//   row j (0 <= j < C) of chunk c, entry k:  values[chunk_ptr[c] + k * C + j]
+//   chunk_len[c] = (chunk_ptr[c+1] - chunk_ptr[c]) / C
+//
+// perm[i] is the original row of sorted row i. row_len[i] is the true length
+// of sorted row i (the GPU's thread-per-row kernel stops there). Padding
+// entries hold value 0 and the row's last column (column 0 for an empty row),
+// so they touch no new x entries (section 4).
+//
+// Two ways to use it (section 3.4): with permuted_columns == false, x and y
+// are in the original ordering (the kernel scatters y through perm); with
+// permuted_columns == true the matrix is P A P^T, x and y both live in the
+// sorted ordering (for solvers that stay permuted; see permute/unpermute).
+#include <span>
+#include <vector>
+
+#include "hsparse/core/aligned_vector.hpp"
+#include "hsparse/formats/csr.hpp"
+
+namespace hsparse {
+
+template <class V, class I>
+struct SellCSigma {
+  I rows = 0, cols = 0;
+  int chunk = 8;          // C
+  I sigma = 1;            // sorting scope
+  bool permuted_columns = false;
+  std::size_t nnz = 0;
+  std::vector<I> chunk_ptr;  // chunks + 1, in entries
+  std::vector<I> chunk_len;  // chunks
+  std::vector<I> row_len;    // chunks * C (padding rows have length 0)
+  std::vector<I> perm;       // rows: sorted position -> original row
+  AlignedVector<I> col_idx;  // 64-byte aligned, for SIMD loads
+  AlignedVector<V> values;
+
+  std::size_t chunks() const { return chunk_len.size(); }
+  double beta() const { return values.empty() ? 1.0 : static_cast<double>(nnz) / static_cast<double>(values.size()); }
+  std::size_t bytes() const {
+    return values.size() * (sizeof(V) + sizeof(I)) + (chunk_ptr.size() + chunk_len.size() + perm.size()) * sizeof(I);
+  }
+  void validate() const;
+};
+
+struct SellOptions {
+  int chunk = 8;
+  long long sigma = 1;  // 1 = no sorting; rounded up to a multiple of chunk
+  bool permute_columns = false;
+};
+
+template <class V, class I>
+SellCSigma<V, I> sell_from_csr(const Csr<V, I>& a, const SellOptions& options);
+// Back to the original ordering (exact round trip).
+template <class V, class I>
+Csr<V, I> sell_to_csr(const SellCSigma<V, I>& s);
+
+// Between the original ordering and the sorted one: sorted[i] = original[perm[i]].
+template <class V, class I>
+std::vector<V> sell_permute(const SellCSigma<V, I>& s, std::span<const V> original);
+template <class V, class I>
+std::vector<V> sell_unpermute(const SellCSigma<V, I>& s, std::span<const V> sorted);
+
+}  // namespace hsparse

@@ -1,0 +1,133 @@
+#include "hsparse/formats/bcsr.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "hsparse/core/error.hpp"
+
+namespace hsparse {
+
+template <class V, class I>
+void Bcsr<V, I>::validate() const {
+  if (block < 1 || block > 32) throw Error(ErrorCode::invalid_matrix, "BCSR: block size outside [1, 32]");
+  if (row_ptr.size() != static_cast<std::size_t>(block_rows) + 1 || static_cast<std::size_t>(row_ptr.back()) != col_idx.size() ||
+      values.size() != col_idx.size() * block_stride || block_stride < static_cast<std::size_t>(block) * block) {
+    throw Error(ErrorCode::invalid_matrix, "BCSR: inconsistent sizes");
+  }
+  for (I br = 0; br < block_rows; ++br) {
+    for (I k = row_ptr[br]; k < row_ptr[br + 1]; ++k) {
+      if (col_idx[k] < 0 || col_idx[k] >= block_cols || (k > row_ptr[br] && col_idx[k] <= col_idx[k - 1])) {
+        throw Error(ErrorCode::invalid_matrix, "BCSR: block row " + std::to_string(br) + " has bad block column indices");
+      }
+    }
+  }
+}
+
+template <class V, class I>
+Bcsr<V, I> bcsr_from_csr(const Csr<V, I>& a, int block, bool align_blocks_64) {
+  if (block < 1 || block > 32) throw Error(ErrorCode::invalid_argument, "BCSR: block size must be in [1, 32], got " + std::to_string(block));
+  Bcsr<V, I> b;
+  b.rows = a.rows;
+  b.cols = a.cols;
+  b.block = block;
+  b.nnz = a.nnz();
+  b.block_rows = static_cast<I>((static_cast<std::int64_t>(a.rows) + block - 1) / block);
+  b.block_cols = static_cast<I>((static_cast<std::int64_t>(a.cols) + block - 1) / block);
+  const std::size_t bb = static_cast<std::size_t>(block) * block;
+  // The padded/aligned variant starts every block on a 64-byte boundary.
+  b.block_stride = align_blocks_64 ? (bb * sizeof(V) + 63) / 64 * 64 / sizeof(V) : bb;
+  b.row_ptr.assign(static_cast<std::size_t>(b.block_rows) + 1, 0);
+
+  // Pass 1: the distinct block columns of each block row.
+  std::vector<std::vector<I>> block_columns(static_cast<std::size_t>(b.block_rows));
+#pragma omp parallel
+  {
+    std::vector<I> seen(static_cast<std::size_t>(b.block_cols), -1);
+#pragma omp for schedule(dynamic, 64)
+    for (I br = 0; br < b.block_rows; ++br) {
+      auto& list = block_columns[static_cast<std::size_t>(br)];
+      const I r_end = std::min<I>(a.rows, (br + 1) * block);
+      for (I r = br * block; r < r_end; ++r) {
+        for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+          const I bc = a.col_idx[k] / block;
+          if (seen[static_cast<std::size_t>(bc)] != br) {
+            seen[static_cast<std::size_t>(bc)] = br;
+            list.push_back(bc);
+          }
+        }
+      }
+      std::sort(list.begin(), list.end());
+    }
+  }
+  for (I br = 0; br < b.block_rows; ++br) b.row_ptr[br + 1] = b.row_ptr[br] + static_cast<I>(block_columns[br].size());
+  b.col_idx.resize(static_cast<std::size_t>(b.row_ptr[b.block_rows]));
+  b.values.assign(b.col_idx.size() * b.block_stride, V(0));
+
+  // Pass 2: scatter entries into their blocks (column-major inside a block).
+#pragma omp parallel
+  {
+    std::vector<I> slot_of(static_cast<std::size_t>(b.block_cols), -1);
+#pragma omp for schedule(dynamic, 64)
+    for (I br = 0; br < b.block_rows; ++br) {
+      const auto& list = block_columns[static_cast<std::size_t>(br)];
+      for (std::size_t j = 0; j < list.size(); ++j) {
+        b.col_idx[b.row_ptr[br] + static_cast<I>(j)] = list[j];
+        slot_of[static_cast<std::size_t>(list[j])] = b.row_ptr[br] + static_cast<I>(j);
+      }
+      const I r_end = std::min<I>(a.rows, (br + 1) * block);
+      for (I r = br * block; r < r_end; ++r) {
+        for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+          const I c = a.col_idx[k];
+          const auto blk = static_cast<std::size_t>(slot_of[static_cast<std::size_t>(c / block)]);
+          b.values[blk * b.block_stride + static_cast<std::size_t>(c % block) * block + static_cast<std::size_t>(r - br * block)] = a.values[k];
+        }
+      }
+    }
+  }
+  return b;
+}
+
+template <class V, class I>
+Csr<V, I> bcsr_to_csr(const Bcsr<V, I>& b) {
+  Csr<V, I> a;
+  a.rows = b.rows;
+  a.cols = b.cols;
+  a.row_ptr.assign(static_cast<std::size_t>(b.rows) + 1, 0);
+  const int bs = b.block;
+  // Row r's entries: its blocks in order, each block's columns in order, nonzeros only.
+  auto each_entry = [&](I r, auto&& fn) {
+    const I br = r / bs, i = r % bs;
+    for (I k = b.row_ptr[br]; k < b.row_ptr[br + 1]; ++k) {
+      for (int j = 0; j < bs; ++j) {
+        const std::int64_t c = static_cast<std::int64_t>(b.col_idx[k]) * bs + j;
+        if (c >= b.cols) break;
+        const V v = b.values[static_cast<std::size_t>(k) * b.block_stride + static_cast<std::size_t>(j) * bs + static_cast<std::size_t>(i)];
+        if (v != V(0)) fn(static_cast<I>(c), v);
+      }
+    }
+  };
+#pragma omp parallel for schedule(static)
+  for (I r = 0; r < b.rows; ++r) {
+    I n = 0;
+    each_entry(r, [&](I, V) { ++n; });
+    a.row_ptr[r + 1] = n;
+  }
+  for (I r = 0; r < b.rows; ++r) a.row_ptr[r + 1] += a.row_ptr[r];
+  a.col_idx.resize(static_cast<std::size_t>(a.row_ptr[b.rows]));
+  a.values.resize(a.col_idx.size());
+#pragma omp parallel for schedule(static)
+  for (I r = 0; r < b.rows; ++r) {
+    I out = a.row_ptr[r];
+    each_entry(r, [&](I c, V v) { a.col_idx[out] = c; a.values[out] = v; ++out; });
+  }
+  return a;
+}
+
+#define HSPARSE_INSTANTIATE(V, I)                                       \
+  template struct Bcsr<V, I>;                                           \
+  template Bcsr<V, I> bcsr_from_csr(const Csr<V, I>&, int, bool);       \
+  template Csr<V, I> bcsr_to_csr(const Bcsr<V, I>&);
+HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+
+}  // namespace hsparse
