@@ -9,14 +9,19 @@
 // BLAS convention: when beta == 0, y is not read (so NaN or garbage in y does
 // not propagate). Sizes are checked: x must have cols entries and y rows
 // entries, else Error(invalid_argument).
+#include <cstdint>
 #include <span>
 
 #include "hsparse/formats/csr.hpp"
 
 namespace hsparse {
 
+// Error(invalid_argument) unless x has cols entries and y rows entries.
+void check_spmv_dimensions(std::int64_t rows, std::int64_t cols, std::size_t x_size, std::size_t y_size);
 template <class V, class I>
-void check_spmv_sizes(const Csr<V, I>& a, std::size_t x_size, std::size_t y_size);
+void check_spmv_sizes(const Csr<V, I>& a, std::size_t x_size, std::size_t y_size) {
+  check_spmv_dimensions(a.rows, a.cols, x_size, y_size);
+}
 
 namespace reference {
 template <class V, class I>
@@ -43,6 +48,16 @@ void csr_spmv(V alpha, const Csr<V, I>& a, std::span<const V> x, V beta, std::sp
 
 template <class V, class I>
 void csr_spmv(V alpha, const Csr<V, I>& a, std::span<const V> x, V beta, std::span<V> y, Schedule schedule);
+
+// Merge-path CSR (Merrill and Garland, SC'16; Owens lecture, "merge-based
+// CSR SpMV"): the merge of the row-end offsets with the nonzero indices,
+// rows + nnz items, is cut into one equal share per thread, found by a
+// binary search along each share's first diagonal. A row split between
+// threads is finished by the thread holding its end; the other parts are
+// carried out and added after the loop, in thread order (deterministic).
+// Rows of any length cost the same, so a few huge rows do not serialise.
+template <class V, class I>
+void csr_merge_spmv(V alpha, const Csr<V, I>& a, std::span<const V> x, V beta, std::span<V> y);
 
 }  // namespace openmp
 }  // namespace hsparse

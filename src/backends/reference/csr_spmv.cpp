@@ -8,11 +8,10 @@
 
 namespace hsparse {
 
-template <class V, class I>
-void check_spmv_sizes(const Csr<V, I>& a, std::size_t x_size, std::size_t y_size) {
-  if (x_size != static_cast<std::size_t>(a.cols) || y_size != static_cast<std::size_t>(a.rows)) {
+void check_spmv_dimensions(std::int64_t rows, std::int64_t cols, std::size_t x_size, std::size_t y_size) {
+  if (x_size != static_cast<std::size_t>(cols) || y_size != static_cast<std::size_t>(rows)) {
     throw Error(ErrorCode::invalid_argument,
-                "SpMV size mismatch: A is " + std::to_string(a.rows) + "x" + std::to_string(a.cols) +
+                "SpMV size mismatch: A is " + std::to_string(rows) + "x" + std::to_string(cols) +
                     ", x has " + std::to_string(x_size) + " entries, y has " + std::to_string(y_size));
   }
 }
@@ -32,7 +31,6 @@ void csr_spmv(V alpha, const Csr<V, I>& a, std::span<const V> x, V beta, std::sp
 }  // namespace reference
 
 #define HSPARSE_INSTANTIATE(V, I)                                             \
-  template void check_spmv_sizes(const Csr<V, I>&, std::size_t, std::size_t); \
   template void reference::csr_spmv(V, const Csr<V, I>&, std::span<const V>, V, std::span<V>);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE

@@ -1,0 +1,26 @@
+#pragma once
+// Shared by the SELL-C-sigma CPU kernels (portable, AVX2, AVX-512): writing
+// one chunk's C row sums to y. Sorted row i goes to y[i] when the matrix
+// stays permuted, else to y[perm[i]] (section 3.4 of the SELL-C-sigma paper).
+#include "../common/output.hpp"
+#include "hsparse/formats/sell_c_sigma.hpp"
+
+namespace hsparse::openmp::detail {
+
+template <class V, class I>
+inline void write_chunk(const SellCSigma<V, I>& a, std::size_t chunk, const V* sums, V alpha, V beta, V* y) {
+  const std::size_t C = static_cast<std::size_t>(a.chunk), first = chunk * C;
+  const std::size_t n = std::min<std::size_t>(C, static_cast<std::size_t>(a.rows) - first);
+  for (std::size_t j = 0; j < n; ++j) {
+    const std::size_t out = a.permuted_columns ? first + j : static_cast<std::size_t>(a.perm[first + j]);
+    y[out] = hsparse::detail::combine_output(alpha, sums[j], beta, y[out]);
+  }
+}
+
+// The SIMD variants, compiled for their instruction sets in their own files.
+void sell_spmv_avx2(double alpha, const SellCSigma<double, std::int32_t>& a, const double* x, double beta, double* y, bool guided);
+void sell_spmv_avx2(float alpha, const SellCSigma<float, std::int32_t>& a, const float* x, float beta, float* y, bool guided);
+void sell_spmv_avx512(double alpha, const SellCSigma<double, std::int32_t>& a, const double* x, double beta, double* y, bool guided);
+void sell_spmv_avx512(float alpha, const SellCSigma<float, std::int32_t>& a, const float* x, float beta, float* y, bool guided);
+
+}  // namespace hsparse::openmp::detail
