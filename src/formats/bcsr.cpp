@@ -24,7 +24,7 @@ void Bcsr<V, I>::validate() const {
 }
 
 template <class V, class I>
-Bcsr<V, I> bcsr_from_csr(const Csr<V, I>& a, int block, bool align_blocks_64) {
+Bcsr<V, I> bcsr_from_csr(const Csr<V, I>& a, int block, bool align_blocks_64, double max_fill) {
   if (block < 1 || block > 32) throw Error(ErrorCode::invalid_argument, "BCSR: block size must be in [1, 32], got " + std::to_string(block));
   Bcsr<V, I> b;
   b.rows = a.rows;
@@ -60,6 +60,14 @@ Bcsr<V, I> bcsr_from_csr(const Csr<V, I>& a, int block, bool align_blocks_64) {
     }
   }
   for (I br = 0; br < b.block_rows; ++br) b.row_ptr[br + 1] = b.row_ptr[br] + static_cast<I>(block_columns[br].size());
+  const double slots = static_cast<double>(b.row_ptr[b.block_rows]) * static_cast<double>(bb);
+  const double fill = slots / static_cast<double>(std::max<std::size_t>(a.nnz(), 1));
+  if (fill > max_fill && slots > 1e6) {
+    throw Error(ErrorCode::invalid_argument,
+                "BCSR refused: " + std::to_string(b.row_ptr[b.block_rows]) + " blocks of " + std::to_string(block) + "x" +
+                    std::to_string(block) + " store " + std::to_string(static_cast<long long>(slots)) + " entries for " +
+                    std::to_string(a.nnz()) + " nonzeros (fill " + std::to_string(fill) + " > limit " + std::to_string(max_fill) + ")");
+  }
   b.col_idx.resize(static_cast<std::size_t>(b.row_ptr[b.block_rows]));
   b.values.assign(b.col_idx.size() * b.block_stride, V(0));
 
@@ -125,7 +133,7 @@ Csr<V, I> bcsr_to_csr(const Bcsr<V, I>& b) {
 
 #define HSPARSE_INSTANTIATE(V, I)                                       \
   template struct Bcsr<V, I>;                                           \
-  template Bcsr<V, I> bcsr_from_csr(const Csr<V, I>&, int, bool);       \
+  template Bcsr<V, I> bcsr_from_csr(const Csr<V, I>&, int, bool, double);       \
   template Csr<V, I> bcsr_to_csr(const Bcsr<V, I>&);
 HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE

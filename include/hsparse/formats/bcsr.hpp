@@ -34,8 +34,11 @@ struct Bcsr {
   void validate() const;
 };
 
+// Refuses (Error(invalid_argument), naming the block count and fill) when
+// the stored block entries exceed max_fill * nnz and 10^6: a scattered matrix
+// in 32x32 blocks would store a thousand zeros per nonzero.
 template <class V, class I>
-Bcsr<V, I> bcsr_from_csr(const Csr<V, I>& a, int block, bool align_blocks_64 = false);
+Bcsr<V, I> bcsr_from_csr(const Csr<V, I>& a, int block, bool align_blocks_64 = false, double max_fill = 16.0);
 // Stored zeros inside blocks that were not entries are dropped, so the round
 // trip is exact for matrices without explicit zeros.
 template <class V, class I>

@@ -1,0 +1,107 @@
+#include "support/kernel_cases.hpp"
+
+#include <memory>
+
+#include "hsparse/core/error.hpp"
+#include "hsparse/formats/convert.hpp"
+#include "hsparse/kernels/csr_spmv.hpp"
+#include "hsparse/kernels/format_spmv.hpp"
+
+namespace hsparse::test {
+
+namespace {
+
+template <class V, class I, class Matrix, class Fn>
+void add(KernelCases<V, I>& out, const std::string& name, std::shared_ptr<Matrix> m, Fn fn) {
+  out.cases.push_back({name, [m, fn](V alpha, std::span<const V> x, V beta, std::span<V> y) { fn(alpha, *m, x, beta, y); }});
+}
+
+template <class V, class I, class Build, class Each>
+void try_format(KernelCases<V, I>& out, const std::string& format, Build build, Each each) {
+  try {
+    each(std::make_shared<decltype(build())>(build()));
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::invalid_argument) throw;
+    out.refused.push_back(format + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+template <class V, class I>
+KernelCases<V, I> all_cpu_kernels(const Csr<V, I>& a) {
+  KernelCases<V, I> out;
+  auto csr = std::make_shared<Csr<V, I>>(a);
+  add(out, "csr/reference", csr, reference::csr_spmv<V, I>);
+  add(out, "csr/openmp-static", csr, [](V al, const Csr<V, I>& m, auto x, V be, auto y) { openmp::csr_spmv<V, I>(al, m, x, be, y, openmp::Schedule::static_rows); });
+  add(out, "csr/openmp-guided", csr, [](V al, const Csr<V, I>& m, auto x, V be, auto y) { openmp::csr_spmv<V, I>(al, m, x, be, y, openmp::Schedule::guided_rows); });
+  add(out, "csr/merge-path", csr, openmp::csr_merge_spmv<V, I>);
+  auto coo = std::make_shared<Coo<V, I>>(csr_to_coo(a));
+  add(out, "coo/reference", coo, reference::coo_spmv<V, I>);
+  add(out, "coo/openmp", coo, openmp::coo_spmv<V, I>);
+  if constexpr (!is_complex_v<V>) {
+    for (I align : {I(1), I(8)}) {
+      try_format(out, "ell", [&] { return ell_from_csr(a, align); }, [&](auto m) {
+        add(out, "ell/reference/align" + std::to_string(align), m, reference::ell_spmv<V, I>);
+        add(out, "ell/openmp/align" + std::to_string(align), m, openmp::ell_spmv<V, I>);
+      });
+    }
+    for (int width : {-1, 0, 2}) {
+      auto h = std::make_shared<Hyb<V, I>>(width < 0 ? hyb_from_csr(a) : hyb_from_csr(a, std::optional<I>(static_cast<I>(width))));
+      const std::string w = width < 0 ? "rule" : std::to_string(width);
+      add(out, "hyb/reference/width-" + w, h, reference::hyb_spmv<V, I>);
+      add(out, "hyb/openmp/width-" + w, h, openmp::hyb_spmv<V, I>);
+    }
+    try_format(out, "dia", [&] { return dia_from_csr(a); }, [&](auto m) {
+      add(out, "dia/reference", m, reference::dia_spmv<V, I>);
+      add(out, "dia/openmp", m, openmp::dia_spmv<V, I>);
+    });
+    for (int block : {1, 2, 3, 4, 5, 6, 7, 8, 11, 32}) {
+      for (bool aligned : {false, true}) {
+        if (aligned && block != 3 && block != 5) continue;
+        const std::string name = "bcsr/b" + std::to_string(block) + (aligned ? "-aligned" : "");
+        try_format(out, name, [&] { return bcsr_from_csr(a, block, aligned); }, [&](auto m) {
+          add(out, name + "/reference", m, reference::bcsr_spmv<V, I>);
+          add(out, name + "/openmp", m, openmp::bcsr_spmv<V, I>);
+        });
+      }
+    }
+    for (int chunk : {1, 4, 8, 16, 32}) {
+      for (long long sigma : {1LL, 64LL, 1LL << 40}) {
+        for (bool permuted : {false, true}) {
+          if (permuted && (a.rows != a.cols || sigma == 64)) continue;
+          auto s = std::make_shared<SellCSigma<V, I>>(sell_from_csr(a, SellOptions{chunk, sigma, permuted}));
+          const std::string name = "sell/C" + std::to_string(chunk) + "-sigma" + (sigma > 1000 ? std::string("all") : std::to_string(sigma)) + (permuted ? "-permuted" : "");
+          std::vector<openmp::SellKernel> kernels = {openmp::SellKernel::portable};
+          const auto best = openmp::best_sell_kernel(*s);
+          if (best != openmp::SellKernel::portable) kernels.push_back(best);
+          if (best == openmp::SellKernel::avx512 && std::is_same_v<I, std::int32_t> && chunk == (std::is_same_v<V, double> ? 4 : 8)) {
+            kernels.push_back(openmp::SellKernel::avx2);
+          }
+          auto run_in_original_order = [permuted](auto kernel_fn) {
+            return [permuted, kernel_fn](V al, const SellCSigma<V, I>& m, std::span<const V> x, V be, std::span<V> y) {
+              if (!permuted) return kernel_fn(al, m, x, be, y);
+              // Solver-style use: x and y live in the sorted ordering.
+              const auto xp = sell_permute<V, I>(m, x);
+              auto yp = sell_permute<V, I>(m, std::span<const V>(y.data(), y.size()));
+              kernel_fn(al, m, xp, be, yp);
+              const auto back = sell_unpermute<V, I>(m, yp);
+              std::copy(back.begin(), back.end(), y.begin());
+            };
+          };
+          add(out, name + "/reference", s, run_in_original_order([](V al, const SellCSigma<V, I>& m, std::span<const V> x, V be, std::span<V> y) { reference::sell_spmv<V, I>(al, m, x, be, y); }));
+          for (auto k : kernels) {
+            add(out, name + "/openmp-" + openmp::to_string(k), s, run_in_original_order([k](V al, const SellCSigma<V, I>& m, std::span<const V> x, V be, std::span<V> y) { openmp::sell_spmv<V, I>(al, m, x, be, y, k); }));
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+#define HSPARSE_INSTANTIATE(V, I) template KernelCases<V, I> all_cpu_kernels(const Csr<V, I>&);
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+
+}  // namespace hsparse::test
