@@ -31,28 +31,6 @@ std::string classify_symmetry(const Csr<V, I>& a) {
   return "structurally symmetric";
 }
 
-template <class V, class I>
-BcsrFill bcsr_fill(const Csr<V, I>& a, int b) {
-  BcsrFill f;
-  f.block = b;
-  const std::int64_t block_cols = (static_cast<std::int64_t>(a.cols) + b - 1) / b;
-  const std::int64_t block_rows = (static_cast<std::int64_t>(a.rows) + b - 1) / b;
-  std::vector<std::int64_t> last_seen(static_cast<std::size_t>(block_cols), -1);
-  for (std::int64_t br = 0; br < block_rows; ++br) {
-    const std::int64_t r_end = std::min<std::int64_t>(a.rows, (br + 1) * b);
-    for (std::int64_t r = br * b; r < r_end; ++r) {
-      for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-        auto& seen = last_seen[static_cast<std::size_t>(a.col_idx[k] / b)];
-        if (seen != br) { seen = br; ++f.blocks; }
-      }
-    }
-  }
-  f.fill_ratio = a.nnz() > 0 ? static_cast<double>(f.blocks) * b * b / static_cast<double>(a.nnz()) : 1.0;
-  f.bytes = static_cast<std::size_t>(f.blocks) * (static_cast<std::size_t>(b) * b * sizeof(V) + kIndexBytes) +
-            static_cast<std::size_t>(block_rows + 1) * kIndexBytes;
-  return f;
-}
-
 // Chunk occupancy beta of SELL-C-sigma: rows sorted by length (descending)
 // within windows of sigma rows, then cut into chunks of C rows, each padded
 // to its longest row (Kreutzer et al., section 3.4).
@@ -83,6 +61,39 @@ SellOccupancy sell_occupancy(const Csr<V, I>& a, int chunk, std::int64_t sigma) 
 }
 
 }  // namespace
+
+template <class V, class I>
+BcsrFill bcsr_fill(const Csr<V, I>& a, int b) {
+  BcsrFill f;
+  f.block = b;
+  const std::int64_t block_cols = (static_cast<std::int64_t>(a.cols) + b - 1) / b;
+  const std::int64_t block_rows = (static_cast<std::int64_t>(a.rows) + b - 1) / b;
+  std::vector<std::int64_t> last_seen(static_cast<std::size_t>(block_cols), -1);
+  for (std::int64_t br = 0; br < block_rows; ++br) {
+    const std::int64_t r_end = std::min<std::int64_t>(a.rows, (br + 1) * b);
+    for (std::int64_t r = br * b; r < r_end; ++r) {
+      for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+        auto& seen = last_seen[static_cast<std::size_t>(a.col_idx[k] / b)];
+        if (seen != br) { seen = br; ++f.blocks; }
+      }
+    }
+  }
+  f.fill_ratio = a.nnz() > 0 ? static_cast<double>(f.blocks) * b * b / static_cast<double>(a.nnz()) : 1.0;
+  f.bytes = static_cast<std::size_t>(f.blocks) * (static_cast<std::size_t>(b) * b * sizeof(V) + kIndexBytes) +
+            static_cast<std::size_t>(block_rows + 1) * kIndexBytes;
+  return f;
+}
+
+template <class V, class I>
+int best_bcsr_block(const Csr<V, I>& a, int max_block) {
+  int best = 1;
+  std::size_t best_bytes = static_cast<std::size_t>(-1);
+  for (int b = 1; b <= max_block; ++b) {
+    const std::size_t bytes = bcsr_fill(a, b).bytes;
+    if (bytes < best_bytes) { best = b; best_bytes = bytes; }
+  }
+  return best;
+}
 
 std::int64_t hyb_ell_width(const std::vector<std::int64_t>& histogram, std::int64_t rows) {
   // cusp's compute_optimal_entries_per_row (relative speed 3, breakeven 4096):
@@ -160,7 +171,10 @@ MatrixAnalysis analyze_matrix(const Csr<V, I>& a) {
   return m;
 }
 
-#define HSPARSE_INSTANTIATE(V, I) template MatrixAnalysis analyze_matrix(const Csr<V, I>&);
+#define HSPARSE_INSTANTIATE(V, I)                                \
+  template MatrixAnalysis analyze_matrix(const Csr<V, I>&);      \
+  template BcsrFill bcsr_fill(const Csr<V, I>&, int);            \
+  template int best_bcsr_block(const Csr<V, I>&, int);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

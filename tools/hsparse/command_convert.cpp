@@ -7,6 +7,7 @@
 #include "hsparse/io/binary_format.hpp"
 #include "hsparse/io/file_bytes.hpp"
 #include "hsparse/io/matrix_market.hpp"
+#include "hsparse/plans/cpu_spmv_plan.hpp"
 #include "matrix_dispatch.hpp"
 
 namespace hsparse::tool {
@@ -14,12 +15,19 @@ namespace hsparse::tool {
 Action add_convert_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("convert", "Convert a matrix: IN (file or generator spec) to OUT (.hsp, .mtx or .mtx.gz)");
   struct Options {
-    std::string in, out, symmetry = "general";
+    std::string in, out, symmetry = "general", format;
     bool single = false;
+    int block = 0, chunk = 0;
+    long long sigma = 256;
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("in", o->in, "Input: Matrix Market file, .hsp file or generator spec")->required();
-  cmd->add_option("out", o->out, "Output file: .hsp, .mtx or .mtx.gz")->required();
+  cmd->add_option("out", o->out, "Output file: .hsp, .mtx or .mtx.gz");
+  cmd->add_option("--format", o->format, "Print this storage format's statistics (bytes, padding, conversion time)")
+      ->check(CLI::IsMember({"coo", "csr", "ell", "hyb", "dia", "bcsr", "sell"}));
+  cmd->add_option("--block-size", o->block, "BCSR block size (default: the one with the fewest bytes)");
+  cmd->add_option("--chunk", o->chunk, "SELL chunk height C (default: the SIMD width)");
+  cmd->add_option("--sigma", o->sigma, "SELL sorting scope")->capture_default_str();
   cmd->add_option("--symmetry", o->symmetry, "Matrix Market output: store only the lower triangle of a matrix with this symmetry (checked)")
       ->check(CLI::IsMember({"general", "symmetric", "skew-symmetric", "hermitian"}))
       ->capture_default_str();
@@ -29,7 +37,20 @@ Action add_convert_command(CLI::App& app) {
     with_matrix(o->in, o->single ? Precision::single : Precision::double_, [&](const auto& a) {
       const double load_s = watch.seconds();
       watch.restart();
-      if (io::ends_with(o->out, ".hsp")) {
+      if (!o->format.empty()) {
+        CpuSpmvOptions po;
+        po.format = parse_format(o->format);
+        po.block = o->block;
+        po.chunk = o->chunk;
+        po.sigma = o->sigma;
+        const CpuSpmvPlan<typename std::decay_t<decltype(a)>::value_type, typename std::decay_t<decltype(a)>::index_type> plan(a, po);
+        std::printf("format         %s\nbytes          %zu (CSR: %zu)\nstored entries %zu for %zu nonzeros (%.4f per nonzero)\nconversion     %.4f s\n",
+                    plan.description().c_str(), plan.matrix_bytes(), a.bytes(), plan.stored_entries(), a.nnz(),
+                    a.nnz() ? static_cast<double>(plan.stored_entries()) / static_cast<double>(a.nnz()) : 1.0, plan.setup_seconds());
+      }
+      if (o->out.empty()) {
+        if (o->format.empty()) throw Error(ErrorCode::invalid_argument, "convert needs an output file or --format");
+      } else if (io::ends_with(o->out, ".hsp")) {
         io::write_hsp(o->out, a);
       } else if (io::ends_with(o->out, ".mtx") || io::ends_with(o->out, ".mtx.gz")) {
         io::MatrixMarketWriteOptions w;
@@ -41,7 +62,7 @@ Action add_convert_command(CLI::App& app) {
       } else {
         throw Error(ErrorCode::invalid_argument, o->out + ": unknown output extension (use .hsp, .mtx or .mtx.gz)");
       }
-      std::fprintf(stderr, "converted %s -> %s: %lld x %lld, %zu nonzeros; read %.3f s, write %.3f s\n", o->in.c_str(),
+      if (!o->out.empty()) std::fprintf(stderr, "converted %s -> %s: %lld x %lld, %zu nonzeros; read %.3f s, write %.3f s\n", o->in.c_str(),
                    o->out.c_str(), static_cast<long long>(a.rows), static_cast<long long>(a.cols), a.nnz(), load_s,
                    watch.seconds());
     });

@@ -7,6 +7,7 @@
 #include "hsparse/core/timer.hpp"
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
+#include "hsparse/plans/cpu_spmv_plan.hpp"
 #include "matrix_dispatch.hpp"
 #ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/csr_spmv.hpp"
@@ -20,8 +21,9 @@ struct SpmvOptions {
   std::string source = kDefaultMatrix;
   std::string x_file, out_file;
   std::string format = "csr", backend = "cpu", kernel;
-  bool single = false, check = false;
-  int repetitions = 10;
+  bool single = false, check = false, align_blocks = false;
+  int repetitions = 10, block = 0, chunk = 0;
+  long long sigma = 256, hyb_width = -1;
 };
 
 // The documented default x: x[i] = 1 + (i * 7919 mod 1000) / 1000, in [1, 2),
@@ -41,17 +43,23 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
   std::string kernel = o.kernel;
   TimingSummary t;
   if (o.backend == "cpu") {
-    if (kernel.empty()) kernel = "openmp";
-    if (kernel == "reference") {
-      t = time_repeated([&] { reference::csr_spmv<V, I>(V(1), a, x, V(0), y); }, o.repetitions);
-    } else if (kernel == "openmp") {
-      const auto schedule = openmp::choose_schedule(a);
-      t = time_repeated([&] { openmp::csr_spmv<V, I>(V(1), a, x, V(0), y, schedule); }, o.repetitions);
-    } else {
-      throw Error(ErrorCode::invalid_argument, "unknown CPU kernel '" + kernel + "' for format csr (known: reference, openmp)");
-    }
+    CpuSpmvOptions po;
+    po.format = parse_format(o.format);
+    po.kernel = kernel;
+    po.block = o.block;
+    po.align_blocks = o.align_blocks;
+    po.chunk = o.chunk;
+    po.sigma = o.sigma;
+    if (o.hyb_width >= 0) po.hyb_width = o.hyb_width;
+    const CpuSpmvPlan<V, I> plan(a, po);
+    kernel = plan.description();
+    std::fprintf(stderr, "format %s: %zu bytes, %zu stored entries (%.3f per nonzero), converted in %.3f s\n", kernel.c_str(),
+                 plan.matrix_bytes(), plan.stored_entries(),
+                 a.nnz() ? static_cast<double>(plan.stored_entries()) / static_cast<double>(a.nnz()) : 1.0, plan.setup_seconds());
+    t = time_repeated([&] { plan.apply(V(1), x, V(0), y); }, o.repetitions);
   } else {
 #ifdef HSPARSE_HAVE_CUDA
+    if (o.format != "csr") throw Error(ErrorCode::unsupported, "the CUDA backend has the csr format only so far");
     if (kernel.empty()) kernel = "scalar";
     if (kernel != "scalar") throw Error(ErrorCode::invalid_argument, "unknown CUDA kernel '" + kernel + "' for format csr (known: scalar)");
     if (!cuda::device_available()) throw Error(ErrorCode::unsupported, cuda::device_description());
@@ -65,8 +73,8 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
 #endif
   }
   const double gflops = 2.0 * static_cast<double>(a.nnz()) / t.median_s * 1e-9;
-  std::fprintf(stderr, "spmv %s/%s/%s: %lld x %lld, %zu nonzeros, %s: median %.3f ms over %d runs, %.2f GFLOP/s\n",
-               o.backend.c_str(), o.format.c_str(), kernel.c_str(), static_cast<long long>(a.rows),
+  std::fprintf(stderr, "spmv %s/%s: %lld x %lld, %zu nonzeros, %s: median %.3f ms over %d runs, %.2f GFLOP/s\n",
+               o.backend.c_str(), kernel.c_str(), static_cast<long long>(a.rows),
                static_cast<long long>(a.cols), a.nnz(), type_name<V>(), t.median_s * 1e3, t.repetitions, gflops);
   int status = 0;
   if (o.check) {
@@ -90,9 +98,18 @@ Action add_spmv_command(CLI::App& app) {
   cmd->add_option("matrix", o->source, "Matrix Market file, .hsp file or generator spec")->capture_default_str();
   cmd->add_option("--x", o->x_file, "x as a Matrix Market vector (default: x[i] = 1 + (i*7919 mod 1000)/1000)");
   cmd->add_option("--out", o->out_file, "Write y here (Matrix Market array, full precision)");
-  cmd->add_option("--format", o->format, "Storage format")->check(CLI::IsMember({"csr"}))->capture_default_str();
+  cmd->add_option("--format", o->format, "Storage format")
+      ->check(CLI::IsMember({"coo", "csr", "ell", "hyb", "dia", "bcsr", "sell"}))
+      ->capture_default_str();
+  cmd->add_option("--block-size", o->block, "BCSR block size (default: the one with the fewest bytes, 1..8)");
+  cmd->add_flag("--align-blocks", o->align_blocks, "BCSR: start every block on a 64-byte boundary");
+  cmd->add_option("--chunk", o->chunk, "SELL chunk height C (default: the SIMD width)");
+  cmd->add_option("--sigma", o->sigma, "SELL sorting scope sigma (1: no sorting)")->capture_default_str();
+  cmd->add_option("--hyb-width", o->hyb_width, "HYB ELL width (default: cusp's histogram rule)");
   cmd->add_option("--backend", o->backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
-  cmd->add_option("--kernel", o->kernel, "cpu: reference, openmp (default); cuda: scalar (default)");
+  cmd->add_option("--kernel", o->kernel,
+                  "cpu: csr openmp|merge|reference; sell auto|avx512|avx2|portable|reference; "
+                  "coo, ell, hyb, dia, bcsr openmp|reference (first = default). cuda: csr scalar");
   cmd->add_option("--repetitions", o->repetitions, "Timed runs (median reported)")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_flag("--single", o->single, "Single precision (complex<float> for complex matrices)");
   cmd->add_flag("--check", o->check, "Compare y with the serial double-precision reference; exit 1 if it fails");

@@ -49,6 +49,13 @@ struct MatrixAnalysis {
 template <class V, class I>
 MatrixAnalysis analyze_matrix(const Csr<V, I>& a);
 
+// Blocks, fill and bytes of BCSR with block size b (double-counting none).
+template <class V, class I>
+BcsrFill bcsr_fill(const Csr<V, I>& a, int block);
+// The block size in [1, max_block] whose BCSR takes the fewest bytes.
+template <class V, class I>
+int best_bcsr_block(const Csr<V, I>& a, int max_block = 8);
+
 // HYB split (Bell and Garland, as implemented in cusp): the ELL width is the
 // smallest K at which fewer than max(4096, rows / 3) rows have more than K
 // entries; entries beyond column K go to COO. Matrices under 4096 rows get K = 0.

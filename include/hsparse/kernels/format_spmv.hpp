@@ -53,6 +53,8 @@ template <class V, class I> SellKernel best_sell_kernel(const SellCSigma<V, I>& 
 template <class V, class I>
 void sell_spmv(V alpha, const SellCSigma<V, I>& a, std::span<const V> x, V beta, std::span<V> y,
                SellKernel kernel = SellKernel::automatic);
+// The check sell_spmv makes, on its own (for plans that choose once).
+template <class V, class I> void require_sell_kernel(const SellCSigma<V, I>& a, SellKernel kernel);
 }  // namespace openmp
 
 }  // namespace hsparse

@@ -79,6 +79,21 @@ SellKernel best_sell_kernel(const SellCSigma<V, I>& a) {
 }
 
 template <class V, class I>
+void require_sell_kernel(const SellCSigma<V, I>& a, SellKernel kernel) {
+  if (kernel != SellKernel::avx2 && kernel != SellKernel::avx512) return;
+  const bool avx512 = kernel == SellKernel::avx512;
+  if (!(avx512 ? avx512_fits(a) : avx2_fits(a))) {
+    throw Error(ErrorCode::unsupported, std::string("SELL-C-sigma ") + to_string(kernel) + " kernel needs int32 indices and C = " +
+                                            (avx512 ? (std::is_same_v<V, double> ? "8" : "16") : (std::is_same_v<V, double> ? "4" : "8")) +
+                                            " for " + type_name<V>() + " (matrix has C = " + std::to_string(a.chunk) + ", " +
+                                            type_name<I>() + " indices)");
+  }
+  if (!(avx512 ? cpu_has_avx512() : cpu_has_avx2())) {
+    throw Error(ErrorCode::unsupported, std::string("this CPU lacks ") + (avx512 ? "AVX-512F" : "AVX2 and FMA"));
+  }
+}
+
+template <class V, class I>
 void sell_spmv(V alpha, const SellCSigma<V, I>& a, std::span<const V> x, V beta, std::span<V> y, SellKernel kernel) {
   check_spmv_dimensions(a.rows, a.cols, x.size(), y.size());
   if (kernel == SellKernel::automatic) kernel = best_sell_kernel(a);
@@ -92,16 +107,8 @@ void sell_spmv(V alpha, const SellCSigma<V, I>& a, std::span<const V> x, V beta,
   const double cv = mean > 0 ? std::sqrt(std::max(0.0, sum_sq / n - mean * mean)) / mean : 0;
   const bool guided = choose_schedule(a.bytes(), cv) == Schedule::guided_rows;
   if (kernel == SellKernel::avx2 || kernel == SellKernel::avx512) {
+    require_sell_kernel(a, kernel);
     const bool avx512 = kernel == SellKernel::avx512;
-    if (!(avx512 ? avx512_fits(a) : avx2_fits(a))) {
-      throw Error(ErrorCode::unsupported, std::string("SELL-C-sigma ") + to_string(kernel) + " kernel needs int32 indices and C = " +
-                                              (avx512 ? (std::is_same_v<V, double> ? "8" : "16") : (std::is_same_v<V, double> ? "4" : "8")) +
-                                              " for " + type_name<V>() + " (matrix has C = " + std::to_string(a.chunk) + ", " +
-                                              type_name<I>() + " indices)");
-    }
-    if (!(avx512 ? cpu_has_avx512() : cpu_has_avx2())) {
-      throw Error(ErrorCode::unsupported, std::string("this CPU lacks ") + (avx512 ? "AVX-512F" : "AVX2 and FMA"));
-    }
     if constexpr (std::is_same_v<I, std::int32_t>) {
       if (avx512) detail::sell_spmv_avx512(alpha, a, x.data(), beta, y.data(), guided);
       else detail::sell_spmv_avx2(alpha, a, x.data(), beta, y.data(), guided);
@@ -119,6 +126,7 @@ void sell_spmv(V alpha, const SellCSigma<V, I>& a, std::span<const V> x, V beta,
 
 #define HSPARSE_INSTANTIATE(V, I)                                                                        \
   template SellKernel best_sell_kernel(const SellCSigma<V, I>&);                                         \
+  template void require_sell_kernel(const SellCSigma<V, I>&, SellKernel);                                 \
   template void sell_spmv(V, const SellCSigma<V, I>&, std::span<const V>, V, std::span<V>, SellKernel);
 HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
