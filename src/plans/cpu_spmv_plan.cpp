@@ -54,6 +54,20 @@ int default_chunk(bool is_double, const std::string& kernel) {
   return is_double ? (avx512 ? 8 : 4) : (avx512 ? 16 : 8);
 }
 
+// Gathers are slow on some CPUs (Intel's 2023 Gather Data Sampling microcode
+// makes vgatherdpd several times slower), where the compiler's scalar-load
+// kernel wins. "auto" therefore times the intrinsic kernel against the
+// portable one on this matrix (3 products each, after one warm-up) and keeps
+// the faster: a few SpMVs of setup, once per plan.
+template <class V, class I>
+openmp::SellKernel faster_sell_kernel(const SellCSigma<V, I>& m, openmp::SellKernel simd) {
+  std::vector<V> x(static_cast<std::size_t>(m.cols), V(1)), y(static_cast<std::size_t>(m.rows));
+  auto median_time = [&](openmp::SellKernel k) {
+    return time_repeated([&] { openmp::sell_spmv<V, I>(V(1), m, x, V(0), y, k); }, 3, 1).median_s;
+  };
+  return median_time(simd) <= median_time(openmp::SellKernel::portable) ? simd : openmp::SellKernel::portable;
+}
+
 }  // namespace
 
 template <class V, class I>
@@ -141,8 +155,9 @@ CpuSpmvPlan<V, I>::CpuSpmvPlan(const Csr<V, I>& a, const CpuSpmvOptions& o) {
           auto k = kernel == "avx512" ? openmp::SellKernel::avx512 : kernel == "avx2" ? openmp::SellKernel::avx2
                    : kernel == "portable" ? openmp::SellKernel::portable : openmp::best_sell_kernel(*m);
           openmp::require_sell_kernel(*m, k);  // fail now, not at the first product
+          if (kernel == "auto" && k != openmp::SellKernel::portable) k = faster_sell_kernel(*m, k);
           apply_ = [m, k](V al, std::span<const V> xx, V be, std::span<V> yy) { openmp::sell_spmv<V, I>(al, *m, xx, be, yy, k); };
-          desc += std::string("/") + openmp::to_string(k);
+          desc += std::string("/") + openmp::to_string(k) + (kernel == "auto" ? "(auto)" : "");
         }
         matrix_ = m;
         break;
