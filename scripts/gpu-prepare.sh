@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # Fills the git-ignored folders that scripts/gpu-check.sh needs on the GPU
 # machine, which lacks these packages: nlohmann-json and CLI11 headers,
-# GoogleTest sources, and a copy of the shared test matrices.
+# GoogleTest sources, Eigen and librsb, and a copy of the shared test matrices.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p third_party/include
 cp -r /usr/include/nlohmann third_party/include/
 cp -r /usr/include/CLI third_party/include/
 rm -rf third_party/googletest && cp -r /usr/src/googletest third_party/googletest
+# CPU baselines of the SpMV benchmark: Eigen (headers) and librsb (library + headers).
+cp -r /usr/include/eigen3 third_party/include/
+cp /usr/include/rsb.h /usr/include/rsb_types.h /usr/include/rsb-config.h /usr/include/blas_sparse.h third_party/include/
+mkdir -p third_party/lib && cp /usr/lib/x86_64-linux-gnu/librsb.so.0.0.0 third_party/lib/ &&
+  ln -sf librsb.so.0.0.0 third_party/lib/librsb.so && ln -sf librsb.so.0.0.0 third_party/lib/librsb.so.0
+cp -L /usr/lib/x86_64-linux-gnu/libhwloc.so.15 third_party/lib/  # librsb's one dependency Ubuntu may lack
 if [ -d ../shared/matrices ]; then rm -rf matrices && cp -r ../shared/matrices matrices; fi
 du -sh third_party matrices 2>/dev/null
