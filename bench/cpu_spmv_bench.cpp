@@ -10,6 +10,8 @@
 #include <omp.h>
 #include <rsb.h>
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -38,14 +40,20 @@ struct Method {
   std::shared_ptr<void> keep;
 };
 
-const std::vector<std::string> kLargeSuite = {
-    "stencil3d:n=100,points=27",        // 1.0 M rows, 26.5 M nonzeros: the 27-point anchor
-    "stencil2d:n=2400,points=5",         // 5.8 M rows of 5: short rows (Hamrle3-like case)
-    "fem:n=48,block=3",                  // bs = 3 blocks, 27-point node coupling
-    "powerlaw:rows=6000000",             // webbase-like, two rows of 300,000
-    "random:rows=2000000,per_row=12",    // scattered x access
-    "shortwide",                         // rail4284-like: 4284 x 1,092,610
-};
+// The large generated suite at scale 1 (about 300-460 MB of CSR each, 8x or
+// more the build machine's 36 MB LLC); --scale multiplies the nonzeros, so a
+// host with a larger cache still streams the matrix from memory.
+std::vector<std::string> large_suite(double scale) {
+  auto n = [&](double base, double power) { return std::to_string(static_cast<long long>(std::llround(base * std::pow(scale, power)))); };
+  return {
+      "stencil3d:points=27,n=" + n(100, 1.0 / 3),    // 1.0 M rows, 26.5 M nonzeros: the 27-point anchor
+      "stencil2d:points=5,n=" + n(2400, 0.5),        // 5.8 M rows of 5: short rows (Hamrle3-like case)
+      "fem:block=3,n=" + n(48, 1.0 / 3),             // bs = 3 blocks, 27-point node coupling
+      "powerlaw:rows=" + n(6e6, 1),                  // webbase-like, two very long rows
+      "random:per_row=12,rows=" + n(2e6, 1),         // scattered x access
+      "shortwide:rows=4284,per_row=2600,cols=" + n(1092610, 1),  // rail4284-like
+  };
+}
 
 std::vector<Method> make_methods(const Matrix& a, std::vector<std::string>& refused) {
   std::vector<Method> methods;
@@ -171,13 +179,19 @@ int main(int argc, char** argv) {
   CLI::App app{"hsparse CPU SpMV benchmark against Eigen and librsb"};
   std::vector<std::string> matrices;
   std::string shared_dir, out_md;
-  double min_time = 1.0;
+  double min_time = 1.0, scale = 0;
   app.add_option("--matrix", matrices, "Matrix sources (default: the large generated suite)");
   app.add_option("--shared", shared_dir, "Also run every matrix of this folder's MANIFEST (e.g. ../shared/matrices)");
   app.add_option("--min-time", min_time, "Seconds of timed runs per method")->capture_default_str();
+  app.add_option("--scale", scale, "Size factor of the generated suite (default: so that each matrix is at least 4x the LLC)");
   app.add_option("--out", out_md, "Write a Markdown report here");
   CLI11_PARSE(app, argc, argv);
-  if (matrices.empty()) matrices = kLargeSuite;
+  if (scale <= 0) {
+    long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    scale = std::max(1.0, std::ceil(4.0 * static_cast<double>(std::max(llc, 0L)) / 330e6));
+  }
+  if (matrices.empty()) matrices = large_suite(scale);
+  std::fprintf(stderr, "suite scale %.0f\n", scale);
   if (rsb_lib_init(RSB_NULL_INIT_OPTIONS) != RSB_ERR_NO_ERROR) {
     std::fprintf(stderr, "librsb initialisation failed\n");
     return 2;

@@ -11,53 +11,71 @@
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/format_spmv.hpp"
 
-// GCC 12 claims the zero-filled row sums "may be used uninitialized" once
-// OpenMP outlines the loop (std::fill_n writes them first): a false positive.
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-
 namespace hsparse::openmp {
 
 namespace {
 
-// BS > 0: compile-time block size (unrolled, sums in registers);
-// BS == 0: run-time block size a.block.
+// One block row: acc[row] += block(row, col) * x[c0 + col] over its blocks.
+// With a compile-time BS the accumulators are a local array the compiler
+// keeps in registers (a pointer to them would force a store per update).
+template <int BS, class V, class I>
+inline void block_row_sums(const Bcsr<V, I>& a, const V* __restrict x, I br, V* __restrict acc_out) {
+  V acc[BS] = {};
+  const std::int64_t cols = a.cols;
+  const V* __restrict vals = a.values.data();
+  for (I k = a.row_ptr[br]; k < a.row_ptr[br + 1]; ++k) {
+    const std::int64_t c0 = static_cast<std::int64_t>(a.col_idx[k]) * BS;
+    const V* __restrict block = vals + static_cast<std::size_t>(k) * a.block_stride;
+    if (c0 + BS <= cols) {
+#pragma GCC unroll 8
+      for (int col = 0; col < BS; ++col) {
+        const V xv = x[c0 + col];
+#pragma GCC unroll 8
+        for (int row = 0; row < BS; ++row) acc[row] += block[col * BS + row] * xv;
+      }
+    } else {  // the last block column reaches past the matrix: read only real columns of x
+      for (int col = 0; col < cols - c0; ++col) {
+        const V xv = x[c0 + col];
+        for (int row = 0; row < BS; ++row) acc[row] += block[col * BS + row] * xv;
+      }
+    }
+  }
+  for (int row = 0; row < BS; ++row) acc_out[row] = acc[row];
+}
+
+// Run-time block size (9..32): the same loops with bs from the matrix.
+template <class V, class I>
+inline void block_row_sums_dynamic(const Bcsr<V, I>& a, const V* __restrict x, I br, V* __restrict acc) {
+  const int bs = a.block;
+  const std::int64_t cols = a.cols;
+  std::fill_n(acc, bs, V(0));
+  for (I k = a.row_ptr[br]; k < a.row_ptr[br + 1]; ++k) {
+    const std::int64_t c0 = static_cast<std::int64_t>(a.col_idx[k]) * bs;
+    const V* __restrict block = a.values.data() + static_cast<std::size_t>(k) * a.block_stride;
+    const int ncols = static_cast<int>(std::min<std::int64_t>(bs, cols - c0));
+    for (int col = 0; col < ncols; ++col) {
+      const V xv = x[c0 + col];
+#pragma omp simd
+      for (int row = 0; row < bs; ++row) acc[row] += block[col * bs + row] * xv;
+    }
+  }
+}
+
+// BS > 0: compile-time block size; BS == 0: run-time block size a.block.
 template <int BS, class V, class I>
 void bcsr_block_rows(V alpha, const Bcsr<V, I>& a, const V* __restrict x, V beta, V* __restrict y) {
   const int bs = BS > 0 ? BS : a.block;
-  const std::int64_t cols = a.cols, rows = a.rows;
-  const V* __restrict vals = a.values.data();
-  const std::size_t stride = a.block_stride;
+  const std::int64_t rows = a.rows;
 #pragma omp parallel
   {
-    // Row sums of one block row: a fixed array (registers) or, for run-time
-    // block sizes, a per-thread buffer.
-    std::vector<V> buffer(BS > 0 ? 0 : static_cast<std::size_t>(bs));
-    std::array<V, (BS > 0 ? BS : 1)> fixed{};
+    std::vector<V> sums(static_cast<std::size_t>(bs));
 #pragma omp for schedule(static)
     for (I br = 0; br < a.block_rows; ++br) {
-      V* out = BS > 0 ? fixed.data() : buffer.data();
-      std::fill_n(out, bs, V(0));
-      for (I k = a.row_ptr[br]; k < a.row_ptr[br + 1]; ++k) {
-        const std::int64_t c0 = static_cast<std::int64_t>(a.col_idx[k]) * bs;
-        const V* block = vals + static_cast<std::size_t>(k) * stride;
-        // The last block column may reach past the matrix: only its real columns read x.
-        const int ncols = static_cast<int>(std::min<std::int64_t>(bs, cols - c0));
-        if (ncols == bs) {
-          for (int col = 0; col < bs; ++col) {
-            const V xv = x[c0 + col];
-#pragma omp simd
-            for (int row = 0; row < bs; ++row) out[row] += block[col * bs + row] * xv;
-          }
-        } else {
-          for (int col = 0; col < ncols; ++col) {
-            const V xv = x[c0 + col];
-            for (int row = 0; row < bs; ++row) out[row] += block[col * bs + row] * xv;
-          }
-        }
-      }
+      if constexpr (BS > 0) block_row_sums<BS>(a, x, br, sums.data());
+      else block_row_sums_dynamic(a, x, br, sums.data());
       const std::int64_t r0 = static_cast<std::int64_t>(br) * bs;
       const int nrows = static_cast<int>(std::min<std::int64_t>(bs, rows - r0));
-      for (int row = 0; row < nrows; ++row) y[r0 + row] = detail::combine_output(alpha, out[row], beta, y[r0 + row]);
+      for (int row = 0; row < nrows; ++row) y[r0 + row] = detail::combine_output(alpha, sums[static_cast<std::size_t>(row)], beta, y[r0 + row]);
     }
   }
 }
