@@ -165,6 +165,7 @@ std::vector<Row> run_matrix(const std::string& source, double min_time, double r
 std::string method_family(const std::string& method) {
   if (method.rfind("hsparse ", 0) != 0) return method;
   if (method.find("(auto)") != std::string::npos) return method.substr(0, method.find('-')) + "/auto";
+  if (method == "hsparse csr/static" || method == "hsparse csr/guided") return "hsparse csr/openmp";
   const auto slash = method.find('/');
   const auto dash = method.find('-');
   if (dash == std::string::npos || (slash != std::string::npos && dash > slash)) return method;

@@ -1,13 +1,17 @@
 // SELL-C-sigma with AVX-512 intrinsics: C = 8 doubles or 16 floats fill one
 // 512-bit register, one lane per row of the chunk (the paper's Xeon Phi
 // kernel, listing 5, on AVX-512F). Same structure as the AVX2 kernel.
+//
+// x is loaded with C scalar loads into one register (the paper's Sandy
+// Bridge approach), not with vgatherdpd: on the Xeons we measure (build and
+// GPU hosts, 2026-11-22) the gather instruction runs several times slower
+// than its loads (Intel's Gather Data Sampling microcode), and the
+// scalar-load kernel was 10-25% faster on 5-point stencils and random
+// matrices (docs/results/2026-11-22-cpu-formats.md).
 // Compiled for AVX-512F via target attributes; called only after a run-time
 // CPU check (sell_spmv.cpp).
 #include <immintrin.h>
 
-// GCC 12 warns that the gather intrinsics' internal source operand "may be
-// used uninitialized" (it is a dont-care register): a known false positive.
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include "sell_chunk.hpp"
 
@@ -37,8 +41,9 @@ __attribute__((target("avx512f"))) void sell_spmv_avx512(double alpha, const Sel
     const std::size_t base = static_cast<std::size_t>(a.chunk_ptr[c]);
     for (std::int32_t k = 0; k < a.chunk_len[c]; ++k) {
       const std::size_t off = base + static_cast<std::size_t>(k) * 8;
-      const __m256i idx = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(cols + off));
-      sum = _mm512_fmadd_pd(_mm512_loadu_pd(vals + off), _mm512_i32gather_pd(idx, x, 8), sum);
+      const std::int32_t* c = cols + off;
+      const __m512d xv = _mm512_set_pd(x[c[7]], x[c[6]], x[c[5]], x[c[4]], x[c[3]], x[c[2]], x[c[1]], x[c[0]]);
+      sum = _mm512_fmadd_pd(_mm512_loadu_pd(vals + off), xv, sum);
     }
     alignas(64) double sums[8];
     _mm512_store_pd(sums, sum);
@@ -55,8 +60,10 @@ __attribute__((target("avx512f"))) void sell_spmv_avx512(float alpha, const Sell
     const std::size_t base = static_cast<std::size_t>(a.chunk_ptr[c]);
     for (std::int32_t k = 0; k < a.chunk_len[c]; ++k) {
       const std::size_t off = base + static_cast<std::size_t>(k) * 16;
-      const __m512i idx = _mm512_loadu_si512(cols + off);
-      sum = _mm512_fmadd_ps(_mm512_loadu_ps(vals + off), _mm512_i32gather_ps(idx, x, 4), sum);
+      const std::int32_t* c = cols + off;
+      const __m512 xv = _mm512_set_ps(x[c[15]], x[c[14]], x[c[13]], x[c[12]], x[c[11]], x[c[10]], x[c[9]], x[c[8]],
+                                      x[c[7]], x[c[6]], x[c[5]], x[c[4]], x[c[3]], x[c[2]], x[c[1]], x[c[0]]);
+      sum = _mm512_fmadd_ps(_mm512_loadu_ps(vals + off), xv, sum);
     }
     alignas(64) float sums[16];
     _mm512_store_ps(sums, sum);
