@@ -133,6 +133,8 @@ std::vector<Row> run_matrix(const std::string& source, double min_time, double r
   const double traffic = minimum_spmv_bytes(a.rows, a.cols, a.nnz(), sizeof(V), sizeof(I));
   std::fprintf(stderr, "%s: %d x %d, %zu nonzeros, %.1f MB minimum traffic\n", source.c_str(), a.rows, a.cols, a.nnz(), traffic / 1e6);
   for (const auto& r : refused) std::fprintf(stderr, "  refused %s\n", r.c_str());
+  // Correctness first: a wrong method is reported and never timed.
+  std::vector<Row> results;
   for (const auto& m : methods) {
     Row row{source, m.name, a.rows, a.nnz(), m.setup_s * 1e3};
     std::vector<V> y(static_cast<std::size_t>(a.rows), std::numeric_limits<V>::quiet_NaN());
@@ -141,19 +143,36 @@ std::vector<Row> run_matrix(const std::string& source, double min_time, double r
     if (!check.passed) {
       row.correct = false;
       std::fprintf(stderr, "  WRONG %s: %s\n", m.name.c_str(), check.message.c_str());
+    }
+    results.push_back(row);
+  }
+  // Two rounds over all methods, keeping each one's better median: the
+  // order of methods must not decide the ranking (page and cache state
+  // drift during a run; measured: Eigen looked 1.7x faster than our CSR on
+  // a random matrix when timed after it, and 1.1x slower interleaved).
+  std::vector<double> best(methods.size(), std::numeric_limits<double>::infinity());
+  std::vector<V> y(static_cast<std::size_t>(a.rows));
+  for (int round = 0; round < 2; ++round) {
+    for (std::size_t i = 0; i < methods.size(); ++i) {
+      if (!results[i].correct) continue;
+      const auto& m = methods[i];
+      Stopwatch once;
+      m.run(x, y);
+      const int reps = std::max(5, static_cast<int>(0.5 * min_time / std::max(once.seconds(), 1e-6)));
+      best[i] = std::min(best[i], time_repeated([&] { m.run(x, y); }, reps, 1).median_s);
+    }
+  }
+  for (std::size_t i = 0; i < methods.size(); ++i) {
+    Row& row = results[i];
+    if (!row.correct) {
       rows.push_back(row);
       continue;
     }
-    // Enough repetitions to fill min_time, at least 5.
-    Stopwatch once;
-    m.run(x, y);
-    const int reps = std::max(5, static_cast<int>(min_time / std::max(once.seconds(), 1e-6)));
-    const auto t = time_repeated([&] { m.run(x, y); }, reps, 1);
-    row.time_ms = t.median_s * 1e3;
-    row.gflops = 2.0 * static_cast<double>(a.nnz()) / t.median_s * 1e-9;
-    row.gbs = traffic / t.median_s * 1e-9;
-    row.bw_fraction = traffic / t.median_s / read_bw;
-    std::fprintf(stderr, "  %-32s %9.3f ms %8.2f GFLOP/s %7.2f GB/s %5.1f%% of read BW (setup %.1f ms)\n", m.name.c_str(), row.time_ms,
+    row.time_ms = best[i] * 1e3;
+    row.gflops = 2.0 * static_cast<double>(a.nnz()) / best[i] * 1e-9;
+    row.gbs = traffic / best[i] * 1e-9;
+    row.bw_fraction = traffic / best[i] / read_bw;
+    std::fprintf(stderr, "  %-32s %9.3f ms %8.2f GFLOP/s %7.2f GB/s %5.1f%% of read BW (setup %.1f ms)\n", row.method.c_str(), row.time_ms,
                  row.gflops, row.gbs, 100 * row.bw_fraction, row.setup_ms);
     rows.push_back(row);
   }
