@@ -11,8 +11,14 @@ template <class V, class I>
 inline void write_chunk(const SellCSigma<V, I>& a, std::size_t chunk, const V* sums, V alpha, V beta, V* y) {
   const std::size_t C = static_cast<std::size_t>(a.chunk), first = chunk * C;
   const std::size_t n = std::min<std::size_t>(C, static_cast<std::size_t>(a.rows) - first);
+  if (a.permuted_columns || a.sigma == 1) {
+    // Sorted order is the output order (sigma = 1 sorts nothing): a contiguous
+    // store, without reading perm.
+    for (std::size_t j = 0; j < n; ++j) y[first + j] = hsparse::detail::combine_output(alpha, sums[j], beta, y[first + j]);
+    return;
+  }
   for (std::size_t j = 0; j < n; ++j) {
-    const std::size_t out = a.permuted_columns ? first + j : static_cast<std::size_t>(a.perm[first + j]);
+    const auto out = static_cast<std::size_t>(a.perm[first + j]);
     y[out] = hsparse::detail::combine_output(alpha, sums[j], beta, y[out]);
   }
 }
