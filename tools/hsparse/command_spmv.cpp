@@ -10,7 +10,7 @@
 #include "hsparse/plans/cpu_spmv_plan.hpp"
 #include "matrix_dispatch.hpp"
 #ifdef HSPARSE_HAVE_CUDA
-#include "hsparse/backends/cuda/csr_spmv.hpp"
+#include "hsparse/plans/gpu_spmv_plan.hpp"
 #endif
 
 namespace hsparse::tool {
@@ -22,8 +22,8 @@ struct SpmvOptions {
   std::string x_file, out_file;
   std::string format = "csr", backend = "cpu", kernel;
   bool single = false, check = false, align_blocks = false;
-  int repetitions = 10, block = 0, chunk = 0;
-  long long sigma = 256, hyb_width = -1;
+  int repetitions = 10, block = 0, chunk = 0, coop = 0, repeat = 0, block_threads = 0, threads_per_row = 4;
+  long long sigma = 0, hyb_width = -1;  // sigma 0: the backend's default (CPU 256, GPU 1)
 };
 
 // The documented default x: x[i] = 1 + (i * 7919 mod 1000) / 1000, in [1, 2),
@@ -49,7 +49,7 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
     po.block = o.block;
     po.align_blocks = o.align_blocks;
     po.chunk = o.chunk;
-    po.sigma = o.sigma;
+    if (o.sigma > 0) po.sigma = o.sigma;
     if (o.hyb_width >= 0) po.hyb_width = o.hyb_width;
     const CpuSpmvPlan<V, I> plan(a, po);
     kernel = plan.description();
@@ -59,14 +59,21 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
     t = time_repeated([&] { plan.apply(V(1), x, V(0), y); }, o.repetitions);
   } else {
 #ifdef HSPARSE_HAVE_CUDA
-    if (o.format != "csr") throw Error(ErrorCode::unsupported, "the CUDA backend has the csr format only so far");
-    if (kernel.empty()) kernel = "scalar";
-    if (kernel != "scalar") throw Error(ErrorCode::invalid_argument, "unknown CUDA kernel '" + kernel + "' for format csr (known: scalar)");
     if (!cuda::device_available()) throw Error(ErrorCode::unsupported, cuda::device_description());
-    const auto d_a = cuda::DeviceCsr<V, I>::upload(a);
+    cuda::Executor ex;
+    cuda::GpuSpmvOptions go;
+    go.format = parse_format(o.format);
+    go.kernel = kernel;
+    go.vector = {o.coop, o.repeat, o.block_threads};
+    if (o.chunk > 0) go.chunk = o.chunk;
+    if (o.sigma > 0) go.sigma = o.sigma;
+    go.threads_per_row = o.threads_per_row;
+    if (o.hyb_width >= 0) go.hyb_width = o.hyb_width;
+    const cuda::GpuSpmvPlan<V, I> plan(ex, a, go);
+    kernel = plan.description();
+    std::fprintf(stderr, "format %s: set up (convert, upload, preprocess) in %.3f s\n", kernel.c_str(), plan.setup_seconds());
     cuda::DeviceArray<V> d_x(x), d_y(y);
-    t = time_repeated([&] { cuda::csr_spmv_scalar<V, I>(V(1), d_a, d_x.data(), V(0), d_y.data()); }, o.repetitions, 1,
-                      [] { cuda::detail::synchronize(); });
+    t = time_repeated([&] { plan.apply(V(1), d_x.data(), V(0), d_y.data()); }, o.repetitions, 1, [&] { ex.synchronize(); });
     y = d_y.download();
 #else
     throw Error(ErrorCode::unsupported, "this hsparse was built without CUDA");
@@ -104,12 +111,18 @@ Action add_spmv_command(CLI::App& app) {
   cmd->add_option("--block-size", o->block, "BCSR block size (default: the one with the fewest bytes, 1..8)");
   cmd->add_flag("--align-blocks", o->align_blocks, "BCSR: start every block on a 64-byte boundary");
   cmd->add_option("--chunk", o->chunk, "SELL chunk height C (default: the SIMD width)");
-  cmd->add_option("--sigma", o->sigma, "SELL sorting scope sigma (1: no sorting)")->capture_default_str();
+  cmd->add_option("--sigma", o->sigma, "SELL sorting scope sigma (1: no sorting; default CPU 256, GPU 1)");
+  cmd->add_option("--coop", o->coop, "CUDA CSR vector: threads per row, a power of two <= 32 (default: the fixed rule)");
+  cmd->add_option("--repeat", o->repeat, "CUDA CSR vector: rows per thread group (default: the fixed rule)");
+  cmd->add_option("--block-threads", o->block_threads, "CUDA CSR vector: threads per block (default 128)");
+  cmd->add_option("--threads-per-row", o->threads_per_row, "CUDA SELL 'threads' kernel: T threads per row")->capture_default_str();
   cmd->add_option("--hyb-width", o->hyb_width, "HYB ELL width (default: cusp's histogram rule)");
   cmd->add_option("--backend", o->backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
   cmd->add_option("--kernel", o->kernel,
                   "cpu: csr openmp|merge|reference; sell auto|avx512|avx2|portable|reference; "
-                  "coo, ell, hyb, dia, bcsr openmp|reference (first = default). cuda: csr scalar");
+                  "coo, ell, hyb, dia, bcsr openmp|reference (first = default). "
+                  "cuda: csr vector|scalar|merge|cusparse-alg1|cusparse-alg2; coo segmented|cusparse; "
+                  "ell, hyb, dia thread; sell thread|threads");
   cmd->add_option("--repetitions", o->repetitions, "Timed runs (median reported)")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_flag("--single", o->single, "Single precision (complex<float> for complex matrices)");
   cmd->add_flag("--check", o->check, "Compare y with the serial double-precision reference; exit 1 if it fails");

@@ -28,6 +28,20 @@ std::string device_description() {
   return buffer;
 }
 
+Executor::Executor(int device) : device_(device) {
+  HSPARSE_CUDA_CHECK(cudaSetDevice(device));
+  HSPARSE_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device));
+  cudaStream_t s = nullptr;
+  HSPARSE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  stream_ = s;
+}
+
+Executor::~Executor() {
+  if (stream_ != nullptr) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+}
+
+void Executor::synchronize() const { HSPARSE_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream_))); }
+
 namespace detail {
 
 void* allocate(std::size_t bytes) {
@@ -58,6 +72,10 @@ void copy_to_host(void* dst, const void* src, std::size_t bytes) {
 }
 
 void synchronize() { HSPARSE_CUDA_CHECK(cudaDeviceSynchronize()); }
+
+void throw_size_error(std::size_t wanted, std::size_t have) {
+  throw Error(ErrorCode::invalid_argument, "device array of " + std::to_string(have) + " elements cannot take " + std::to_string(wanted));
+}
 
 }  // namespace detail
 }  // namespace hsparse::cuda

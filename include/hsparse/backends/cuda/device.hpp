@@ -23,7 +23,27 @@ void release(void* p) noexcept;
 void copy_to_device(void* dst, const void* src, std::size_t bytes);
 void copy_to_host(void* dst, const void* src, std::size_t bytes);
 void synchronize();
+[[noreturn]] void throw_size_error(std::size_t wanted, std::size_t have);
 }  // namespace detail
+
+// An executor: the device it runs on and one CUDA stream, created and
+// destroyed with it. Every GPU kernel of hsparse is launched on an
+// executor's stream, so independent executors overlap.
+class Executor {
+ public:
+  explicit Executor(int device = 0);
+  ~Executor();
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+  void synchronize() const;           // waits for the stream; throws on a kernel fault
+  void* stream() const { return stream_; }  // a cudaStream_t
+  int device() const { return device_; }
+  int multiprocessors() const { return sm_count_; }
+
+ private:
+  int device_ = 0, sm_count_ = 0;
+  void* stream_ = nullptr;
+};
 
 // An owning device buffer of n elements of T (trivially copyable).
 template <class T>
@@ -31,7 +51,8 @@ class DeviceArray {
  public:
   DeviceArray() = default;
   explicit DeviceArray(std::size_t n) : data_(static_cast<T*>(n ? detail::allocate(n * sizeof(T)) : nullptr)), size_(n) {}
-  explicit DeviceArray(const std::vector<T>& host) : DeviceArray(host.size()) { upload(host.data(), host.size()); }
+  template <class Alloc>
+  explicit DeviceArray(const std::vector<T, Alloc>& host) : DeviceArray(host.size()) { upload(host.data(), host.size()); }
   DeviceArray(DeviceArray&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
   DeviceArray& operator=(DeviceArray&& o) noexcept {
     if (this != &o) {
@@ -45,7 +66,10 @@ class DeviceArray {
   DeviceArray& operator=(const DeviceArray&) = delete;
   ~DeviceArray() { detail::release(data_); }
 
-  void upload(const T* host, std::size_t n) { detail::copy_to_device(data_, host, n * sizeof(T)); }
+  void upload(const T* host, std::size_t n) {
+    if (n > size_) throw_too_small(n);
+    detail::copy_to_device(data_, host, n * sizeof(T));
+  }
   std::vector<T> download() const {
     std::vector<T> host(size_);
     detail::copy_to_host(host.data(), data_, size_ * sizeof(T));
@@ -56,6 +80,7 @@ class DeviceArray {
   std::size_t size() const { return size_; }
 
  private:
+  [[noreturn]] void throw_too_small(std::size_t n) const { detail::throw_size_error(n, size_); }
   T* data_ = nullptr;
   std::size_t size_ = 0;
 };

@@ -1,0 +1,31 @@
+#pragma once
+// cuSPARSE as a baseline and a cross-check, behind the same interface as
+// our kernels: never hsparse's own implementation. The generic API
+// (cusparseSpMV) on the same device arrays, with the buffer and, for
+// CSR ALG1/ALG2, cusparseSpMV_preprocess done once at creation (its cost
+// is reported as setup time by the plan).
+#include <memory>
+
+#include "hsparse/backends/cuda/device_formats.hpp"
+
+namespace hsparse::cuda {
+
+enum class CusparseAlgorithm { csr_alg1, csr_alg2, coo_alg1 };
+
+template <class V, class I>
+class CusparseSpmv {
+ public:
+  // The matrix arrays must outlive this object (they are not copied).
+  CusparseSpmv(const Executor& ex, const DeviceCsr<V, I>& a, CusparseAlgorithm algorithm);
+  CusparseSpmv(const Executor& ex, const DeviceCoo<V, I>& a);
+  ~CusparseSpmv();
+  CusparseSpmv(const CusparseSpmv&) = delete;
+  CusparseSpmv& operator=(const CusparseSpmv&) = delete;
+  void apply(V alpha, const V* x, V beta, V* y) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace hsparse::cuda

@@ -1,0 +1,73 @@
+#pragma once
+// Every format moved to the GPU keeps its layout (formats/*.hpp): the device
+// structs hold the same arrays as DeviceArrays, uploaded once.
+#include <algorithm>
+
+#include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/core/error.hpp"
+#include "hsparse/formats/coo.hpp"
+#include "hsparse/formats/dia.hpp"
+#include "hsparse/formats/ell.hpp"
+#include "hsparse/formats/hyb.hpp"
+#include "hsparse/formats/sell_c_sigma.hpp"
+
+namespace hsparse::cuda {
+
+template <class V, class I>
+struct DeviceCoo {
+  I rows = 0, cols = 0;
+  DeviceArray<I> row_idx, col_idx;
+  DeviceArray<V> values;
+  std::size_t nnz() const { return values.size(); }
+  // The segmented kernel needs entries sorted by row: checked here, once.
+  static DeviceCoo upload(const Coo<V, I>& a) {
+    if (!std::is_sorted(a.row_idx.begin(), a.row_idx.end())) {
+      throw Error(ErrorCode::invalid_argument, "DeviceCoo: entries must be sorted by row (canonicalize the COO first)");
+    }
+    return DeviceCoo{a.rows, a.cols, DeviceArray<I>(a.row_idx), DeviceArray<I>(a.col_idx), DeviceArray<V>(a.values)};
+  }
+};
+
+template <class V, class I>
+struct DeviceEll {
+  I rows = 0, cols = 0, padded_rows = 0, width = 0;
+  DeviceArray<I> col_idx;
+  DeviceArray<V> values;
+  static DeviceEll upload(const Ell<V, I>& a) {
+    return DeviceEll{a.rows, a.cols, a.padded_rows, a.width, DeviceArray<I>(a.col_idx), DeviceArray<V>(a.values)};
+  }
+};
+
+template <class V, class I>
+struct DeviceHyb {
+  DeviceEll<V, I> ell;
+  DeviceCoo<V, I> coo;
+  static DeviceHyb upload(const Hyb<V, I>& h) { return DeviceHyb{DeviceEll<V, I>::upload(h.ell), DeviceCoo<V, I>::upload(h.coo)}; }
+};
+
+template <class V, class I>
+struct DeviceDia {
+  I rows = 0, cols = 0;
+  DeviceArray<I> offsets;
+  DeviceArray<V> values;
+  static DeviceDia upload(const Dia<V, I>& a) {
+    return DeviceDia{a.rows, a.cols, DeviceArray<I>(a.offsets), DeviceArray<V>(a.values)};
+  }
+};
+
+template <class V, class I>
+struct DeviceSell {
+  I rows = 0, cols = 0;
+  int chunk = 32;
+  bool permuted_columns = false, identity_order = false;  // identity_order: sigma == 1 (perm unused)
+  DeviceArray<I> chunk_ptr, chunk_len, row_len, perm, col_idx;
+  DeviceArray<V> values;
+  std::size_t chunks() const { return chunk_len.size(); }
+  static DeviceSell upload(const SellCSigma<V, I>& a) {
+    return DeviceSell{a.rows, a.cols, a.chunk, a.permuted_columns, a.sigma == 1,
+                      DeviceArray<I>(a.chunk_ptr), DeviceArray<I>(a.chunk_len), DeviceArray<I>(a.row_len),
+                      DeviceArray<I>(a.perm), DeviceArray<I>(a.col_idx), DeviceArray<V>(a.values)};
+  }
+};
+
+}  // namespace hsparse::cuda

@@ -1,0 +1,35 @@
+#pragma once
+// GPU SpMV kernels of the other formats, y = alpha*A*x + beta*y, on the
+// executor's stream (see csr_spmv.hpp for the conventions).
+#include "hsparse/backends/cuda/device_formats.hpp"
+
+namespace hsparse::cuda {
+
+// COO with segmented reduction (Owens lecture, "COO"): entries sorted by
+// row, an equal share per thread; rows inside a share are written by it,
+// the parts of rows split between threads are combined by a segmented
+// second pass (deterministic, no atomics). Workspace: coo_workspace_bytes.
+std::size_t coo_workspace_bytes(std::size_t nnz, std::size_t value_bytes);
+template <class V, class I>
+void coo_spmv_segmented(const Executor& ex, V alpha, const DeviceCoo<V, I>& a, const V* x, V beta, V* y, void* workspace);
+
+// ELL: one thread per row walking its column of slots (coalesced).
+template <class V, class I>
+void ell_spmv(const Executor& ex, V alpha, const DeviceEll<V, I>& a, const V* x, V beta, V* y);
+// HYB: the ELL kernel, then the COO kernel adding the long rows' tails.
+template <class V, class I>
+void hyb_spmv(const Executor& ex, V alpha, const DeviceHyb<V, I>& a, const V* x, V beta, V* y, void* coo_workspace);
+// DIA: one thread per row, one coalesced load per diagonal.
+template <class V, class I>
+void dia_spmv(const Executor& ex, V alpha, const DeviceDia<V, I>& a, const V* x, V beta, V* y);
+
+// SELL-C-sigma, thread per row (Kreutzer et al., GPU kernel): a warp per
+// chunk when C = 32; each thread stops at its row's own length.
+template <class V, class I>
+void sell_spmv_thread_per_row(const Executor& ex, V alpha, const DeviceSell<V, I>& a, const V* x, V beta, V* y);
+// SELL-C-sigma with T threads per row (Sliced ELLR-T; short-and-wide
+// matrices): T in {2, 4, 8, 16, 32}, reduced with warp shuffles.
+template <class V, class I>
+void sell_spmv_threads_per_row(const Executor& ex, V alpha, const DeviceSell<V, I>& a, const V* x, V beta, V* y, int threads_per_row);
+
+}  // namespace hsparse::cuda

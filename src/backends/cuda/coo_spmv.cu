@@ -1,0 +1,87 @@
+// COO SpMV with segmented reduction (Owens lecture, "COO"; Bell and
+// Garland). Decomposition: thread t owns entries [t*K, (t+1)*K) of the
+// row-sorted COO. A first kernel scales y by beta (rows without entries are
+// then done); each thread adds the rows that lie wholly inside its share
+// (no other thread touches them) and leaves its first and last row's partial
+// sums as carries; carries.cuh combines those in order. Sortedness is
+// checked when the matrix is uploaded (DeviceCoo callers use canonical COO).
+#include "carries.cuh"
+#include "hsparse/backends/cuda/format_spmv.hpp"
+
+namespace hsparse::cuda {
+
+namespace {
+
+constexpr int kEntriesPerThread = 16;
+
+template <class D>
+__global__ void scale_kernel(long long n, D beta, bool read_y, D* __restrict__ y) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i < n) y[i] = read_y ? beta * y[i] : D(0);
+}
+
+template <class D, class I>
+__global__ void coo_kernel(long long nnz, long long threads, const I* __restrict__ row_idx, const I* __restrict__ col_idx,
+                           const D* __restrict__ values, const D* __restrict__ x, D alpha, D* __restrict__ y,
+                           long long* __restrict__ carry_row, D* __restrict__ carry_val) {
+  const long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (t >= threads) return;
+  const long long k0 = t * kEntriesPerThread, k1 = k0 + kEntriesPerThread < nnz ? k0 + kEntriesPerThread : nnz;
+  long long k = k0;
+  // The share's first row: always a carry (it may continue from the previous thread).
+  const long long first = row_idx[k];
+  D sum(0);
+  for (; k < k1 && row_idx[k] == first; ++k) sum += values[k] * x[col_idx[k]];
+  carry_row[2 * t] = first;
+  carry_val[2 * t] = sum;
+  long long row = -1;
+  sum = D(0);
+  for (; k < k1; ++k) {
+    const long long r = row_idx[k];
+    if (r != row) {
+      if (row >= 0) y[row] += alpha * sum;  // a row wholly inside this share
+      row = r;
+      sum = D(0);
+    }
+    sum += values[k] * x[col_idx[k]];
+  }
+  // The share's last row (if not its first): a carry, it may continue in the
+  // next thread. Without one, repeat the first row with 0, so the carries
+  // stay sorted and a row's carries form one run (one thread adds them).
+  carry_row[2 * t + 1] = row >= 0 ? row : first;
+  carry_val[2 * t + 1] = row >= 0 ? sum : D(0);
+}
+
+long long coo_threads(std::size_t nnz) { return (static_cast<long long>(nnz) + kEntriesPerThread - 1) / kEntriesPerThread; }
+
+}  // namespace
+
+std::size_t coo_workspace_bytes(std::size_t nnz, std::size_t value_bytes) {
+  return detail::carries_bytes(2 * coo_threads(nnz), value_bytes);
+}
+
+template <class V, class I>
+void coo_spmv_segmented(const Executor& ex, V alpha, const DeviceCoo<V, I>& a, const V* x, V beta, V* y, void* workspace) {
+  using D = detail::device_t<V>;
+  if (a.rows == 0) return;
+  scale_kernel<D><<<detail::grid_for(a.rows, 256), 256, 0, detail::stream_of(ex)>>>(a.rows, detail::dev_value(beta), beta != V(0),
+                                                                                     detail::dev(y));
+  HSPARSE_CUDA_CHECK(cudaGetLastError());
+  const long long nnz = static_cast<long long>(a.nnz()), threads = coo_threads(a.nnz());
+  if (nnz == 0) return;
+  auto* carry_row = static_cast<long long*>(workspace);
+  D* carry_val = detail::carry_values<D>(workspace, 2 * threads);
+  const D al = detail::dev_value(alpha);
+  coo_kernel<D, I><<<detail::grid_for(threads, 128), 128, 0, detail::stream_of(ex)>>>(
+      nnz, threads, a.row_idx.data(), a.col_idx.data(), detail::dev(a.values.data()), detail::dev(x), al, detail::dev(y), carry_row,
+      carry_val);
+  HSPARSE_CUDA_CHECK(cudaGetLastError());
+  detail::add_carries(ex, 2 * threads, a.rows, carry_row, carry_val, al, detail::dev(y));
+}
+
+#define HSPARSE_INSTANTIATE(V, I) \
+  template void coo_spmv_segmented(const Executor&, V, const DeviceCoo<V, I>&, const V*, V, V*, void*);
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+
+}  // namespace hsparse::cuda

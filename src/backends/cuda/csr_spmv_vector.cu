@@ -1,0 +1,89 @@
+// Reguly and Giles' parametrised CSR SpMV (InPar 2012, Figure 3).
+// Decomposition: a group of COOP threads (a power of two <= 32, inside one
+// warp) owns a row and strides over it; a block of block_size threads holds
+// block_size / COOP groups; each group handles `repeat` rows, the block
+// repeat * block_size / COOP contiguous rows (eq. (5) gives the grid). Group
+// sums are reduced with warp shuffles; lane 0 of the group writes y.
+#include <climits>
+#include <cmath>
+
+#include "device_common.cuh"
+#include "hsparse/backends/cuda/csr_spmv.hpp"
+
+namespace hsparse::cuda {
+
+namespace {
+
+template <int COOP, class D, class I>
+__global__ void csr_vector_kernel(I rows, const I* __restrict__ row_ptr, const I* __restrict__ col_idx,
+                                  const D* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y,
+                                  D* __restrict__ y, int repeat) {
+  const int lane = threadIdx.x % COOP;
+  const long long groups = blockDim.x / COOP;
+  long long row = static_cast<long long>(blockIdx.x) * repeat * groups + threadIdx.x / COOP;
+  for (int r = 0; r < repeat; ++r, row += groups) {
+    D sum(0);
+    if (row < rows) {
+      const I end = row_ptr[row + 1];
+      for (I k = row_ptr[row] + lane; k < end; k += COOP) sum += values[k] * x[col_idx[k]];
+    }
+    // All lanes of the warp reach the shuffle (rows past the end add zeros).
+    sum = detail::group_sum<COOP>(sum);
+    if (lane == 0 && row < rows) detail::write_output(y, row, alpha, sum, beta, read_y);
+  }
+}
+
+template <int COOP, class D, class I>
+void launch(const Executor& ex, unsigned grid, int block, I rows, const I* rp, const I* ci, const D* v, const D* x, D alpha,
+            D beta, bool read_y, D* y, int repeat) {
+  csr_vector_kernel<COOP, D, I><<<grid, block, 0, detail::stream_of(ex)>>>(rows, rp, ci, v, x, alpha, beta, read_y, y, repeat);
+}
+
+}  // namespace
+
+CsrVectorParams csr_vector_fixed_rule(long long rows, long long nnz) {
+  CsrVectorParams p;
+  p.block_size = 128;
+  const double mean = rows > 0 ? static_cast<double>(nnz) / static_cast<double>(rows) : 0;
+  p.coop = 1;
+  while (p.coop < 32 && p.coop <= std::sqrt(mean)) p.coop *= 2;  // smallest power of two above sqrt(mean)
+  // At least 1500 blocks: rows * coop / (repeat * block_size) >= 1500.
+  const long long per_repeat = rows * p.coop / (static_cast<long long>(p.block_size) * 1500);
+  p.repeat = static_cast<int>(std::max<long long>(1, std::min<long long>(per_repeat, 1 << 20)));
+  return p;
+}
+
+template <class V, class I>
+void csr_spmv_vector(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const V* x, V beta, V* y, CsrVectorParams p) {
+  const bool pow2 = p.coop >= 1 && p.coop <= 32 && (p.coop & (p.coop - 1)) == 0;
+  if (!pow2 || p.repeat < 1 || p.block_size < 32 || p.block_size > 1024 || p.block_size % 32 != 0) {
+    throw Error(ErrorCode::invalid_argument, "CSR vector: coop must be a power of two in [1, 32], repeat >= 1, block size a multiple of 32 in [32, 1024]");
+  }
+  if (a.rows == 0) return;
+  // eq. (5): gridSize = 1 + (rows * coop - 1) / (repeat * blockSize)
+  const long long grid = 1 + (static_cast<long long>(a.rows) * p.coop - 1) / (static_cast<long long>(p.repeat) * p.block_size);
+  if (grid > INT_MAX) throw Error(ErrorCode::invalid_argument, "CSR vector: " + std::to_string(grid) + " blocks exceed the grid limit; raise repeat");
+  using D = detail::device_t<V>;
+  const auto g = static_cast<unsigned>(grid);
+  const D* v = detail::dev(a.values.data());
+  const D* xd = detail::dev(x);
+  D* yd = detail::dev(y);
+  const D al = detail::dev_value(alpha), be = detail::dev_value(beta);
+  const bool read_y = beta != V(0);
+  switch (p.coop) {
+    case 1: launch<1>(ex, g, p.block_size, a.rows, a.row_ptr.data(), a.col_idx.data(), v, xd, al, be, read_y, yd, p.repeat); break;
+    case 2: launch<2>(ex, g, p.block_size, a.rows, a.row_ptr.data(), a.col_idx.data(), v, xd, al, be, read_y, yd, p.repeat); break;
+    case 4: launch<4>(ex, g, p.block_size, a.rows, a.row_ptr.data(), a.col_idx.data(), v, xd, al, be, read_y, yd, p.repeat); break;
+    case 8: launch<8>(ex, g, p.block_size, a.rows, a.row_ptr.data(), a.col_idx.data(), v, xd, al, be, read_y, yd, p.repeat); break;
+    case 16: launch<16>(ex, g, p.block_size, a.rows, a.row_ptr.data(), a.col_idx.data(), v, xd, al, be, read_y, yd, p.repeat); break;
+    default: launch<32>(ex, g, p.block_size, a.rows, a.row_ptr.data(), a.col_idx.data(), v, xd, al, be, read_y, yd, p.repeat); break;
+  }
+  HSPARSE_CUDA_CHECK(cudaGetLastError());
+}
+
+#define HSPARSE_INSTANTIATE(V, I) \
+  template void csr_spmv_vector(const Executor&, V, const DeviceCsr<V, I>&, const V*, V, V*, CsrVectorParams);
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+
+}  // namespace hsparse::cuda

@@ -1,0 +1,50 @@
+#pragma once
+// Shared by the CUDA kernels: value-type mapping, the output update, warp reductions.
+#include <cuda/std/complex>
+
+#include <complex>
+
+#include "check.cuh"
+#include "hsparse/backends/cuda/device.hpp"
+
+namespace hsparse::cuda::detail {
+
+// std::complex and cuda::std::complex share their layout; kernels use the latter.
+template <class V> struct device_type { using type = V; };
+template <class R> struct device_type<std::complex<R>> { using type = ::cuda::std::complex<R>; };
+template <class V> using device_t = typename device_type<V>::type;
+
+template <class V> inline const device_t<V>* dev(const V* p) { return reinterpret_cast<const device_t<V>*>(p); }
+template <class V> inline device_t<V>* dev(V* p) { return reinterpret_cast<device_t<V>*>(p); }
+template <class V> inline device_t<V> dev_value(V v) { return *reinterpret_cast<const device_t<V>*>(&v); }
+
+inline cudaStream_t stream_of(const Executor& ex) { return static_cast<cudaStream_t>(ex.stream()); }
+
+// y = alpha*sum + beta*y; y not read when beta is zero (read_y false).
+template <class D>
+__device__ __forceinline__ void write_output(D* y, long long r, D alpha, D sum, D beta, bool read_y) {
+  y[r] = read_y ? alpha * sum + beta * y[r] : alpha * sum;
+}
+
+// Sum over `width` consecutive lanes (a power of two); lane 0 of each group gets the total.
+template <int Width, class D>
+__device__ __forceinline__ D group_sum(D v) {
+#pragma unroll
+  for (int offset = Width / 2; offset > 0; offset /= 2) {
+    if constexpr (sizeof(D) == 16) {  // complex<double>: shuffle both halves
+      v += D(__shfl_down_sync(0xffffffffu, v.real(), offset, Width), __shfl_down_sync(0xffffffffu, v.imag(), offset, Width));
+    } else if constexpr (sizeof(D) == 8 && !std::is_same_v<D, double>) {  // complex<float>
+      v += D(__shfl_down_sync(0xffffffffu, v.real(), offset, Width), __shfl_down_sync(0xffffffffu, v.imag(), offset, Width));
+    } else {
+      v += __shfl_down_sync(0xffffffffu, v, offset, Width);
+    }
+  }
+  return v;
+}
+
+inline unsigned grid_for(long long threads, int block) {
+  const long long blocks = (threads + block - 1) / block;
+  return static_cast<unsigned>(blocks < 1 ? 1 : (blocks > (1LL << 30) ? (1LL << 30) : blocks));
+}
+
+}  // namespace hsparse::cuda::detail

@@ -1,0 +1,134 @@
+#include "hsparse/plans/gpu_spmv_plan.hpp"
+
+#include <algorithm>
+
+#include "hsparse/backends/cuda/cusparse_spmv.hpp"
+#include "hsparse/backends/cuda/format_spmv.hpp"
+#include "hsparse/core/error.hpp"
+#include "hsparse/core/timer.hpp"
+#include "hsparse/formats/convert.hpp"
+
+namespace hsparse::cuda {
+
+const std::vector<std::string>& gpu_kernel_names(Format format) {
+  static const std::vector<std::string> csr = {"vector", "scalar", "merge", "cusparse-alg1", "cusparse-alg2"};
+  static const std::vector<std::string> coo = {"segmented", "cusparse"};
+  static const std::vector<std::string> sell = {"thread", "threads"};
+  static const std::vector<std::string> one = {"thread"};
+  static const std::vector<std::string> none = {};
+  switch (format) {
+    case Format::csr: return csr;
+    case Format::coo: return coo;
+    case Format::sell: return sell;
+    case Format::bcsr: return none;
+    default: return one;
+  }
+}
+
+// Everything the plan keeps on the device; only the members its format uses are filled.
+template <class V, class I>
+struct GpuSpmvPlan<V, I>::Storage {
+  std::optional<DeviceCsr<V, I>> csr;
+  std::optional<DeviceCoo<V, I>> coo;
+  std::optional<DeviceEll<V, I>> ell;
+  std::optional<DeviceHyb<V, I>> hyb;
+  std::optional<DeviceDia<V, I>> dia;
+  std::optional<DeviceSell<V, I>> sell;
+  std::unique_ptr<CusparseSpmv<V, I>> cusparse;
+  DeviceArray<unsigned char> workspace;
+};
+
+template <class V, class I>
+GpuSpmvPlan<V, I>::~GpuSpmvPlan() = default;
+template <class V, class I>
+GpuSpmvPlan<V, I>::GpuSpmvPlan(GpuSpmvPlan&&) noexcept = default;
+
+template <class V, class I>
+GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const GpuSpmvOptions& o) : storage_(new Storage) {
+  const auto& names = gpu_kernel_names(o.format);
+  if (names.empty()) throw Error(ErrorCode::unsupported, std::string("format ") + to_string(o.format) + " has no GPU kernel yet");
+  const std::string kernel = o.kernel.empty() ? names.front() : o.kernel;
+  if (std::find(names.begin(), names.end(), kernel) == names.end()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw Error(ErrorCode::invalid_argument, "unknown CUDA kernel '" + kernel + "' for format " + to_string(o.format) + " (known: " + list + ")");
+  }
+  Stopwatch watch;
+  Storage& s = *storage_;
+  const Executor* e = &ex;
+  std::string desc = std::string(to_string(o.format)) + "/" + kernel;
+  if (o.format == Format::csr) {
+    s.csr.emplace(DeviceCsr<V, I>::upload(a));
+    const DeviceCsr<V, I>* m = &*s.csr;
+    if (kernel == "scalar") {
+      apply_ = [e, m](V al, const V* x, V be, V* y) { csr_spmv_scalar(*e, al, *m, x, be, y); };
+    } else if (kernel == "vector") {
+      CsrVectorParams p = csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()));
+      if (o.vector.coop > 0) p.coop = o.vector.coop;
+      if (o.vector.repeat > 0) p.repeat = o.vector.repeat;
+      if (o.vector.block_size > 0) p.block_size = o.vector.block_size;
+      apply_ = [e, m, p](V al, const V* x, V be, V* y) { csr_spmv_vector(*e, al, *m, x, be, y, p); };
+      desc += "-coop" + std::to_string(p.coop) + "-repeat" + std::to_string(p.repeat) + "-block" + std::to_string(p.block_size);
+    } else if (kernel == "merge") {
+      s.workspace = DeviceArray<unsigned char>(csr_merge_workspace_bytes(a.rows, static_cast<long long>(a.nnz()), sizeof(V)));
+      void* w = s.workspace.data();
+      apply_ = [e, m, w](V al, const V* x, V be, V* y) { csr_spmv_merge(*e, al, *m, x, be, y, w); };
+    } else {
+      s.cusparse = std::make_unique<CusparseSpmv<V, I>>(ex, *m, kernel == "cusparse-alg2" ? CusparseAlgorithm::csr_alg2 : CusparseAlgorithm::csr_alg1);
+      const CusparseSpmv<V, I>* c = s.cusparse.get();
+      apply_ = [c](V al, const V* x, V be, V* y) { c->apply(al, x, be, y); };
+    }
+  } else if (o.format == Format::coo) {
+    s.coo.emplace(DeviceCoo<V, I>::upload(csr_to_coo(a)));
+    const DeviceCoo<V, I>* m = &*s.coo;
+    if (kernel == "cusparse") {
+      s.cusparse = std::make_unique<CusparseSpmv<V, I>>(ex, *m);
+      const CusparseSpmv<V, I>* c = s.cusparse.get();
+      apply_ = [c](V al, const V* x, V be, V* y) { c->apply(al, x, be, y); };
+    } else {
+      s.workspace = DeviceArray<unsigned char>(coo_workspace_bytes(a.nnz(), sizeof(V)));
+      void* w = s.workspace.data();
+      apply_ = [e, m, w](V al, const V* x, V be, V* y) { coo_spmv_segmented(*e, al, *m, x, be, y, w); };
+    }
+  } else if constexpr (is_complex_v<V>) {
+    throw Error(ErrorCode::unsupported, std::string("format ") + to_string(o.format) + " has float and double GPU kernels only; complex matrices use csr or coo");
+  } else if (o.format == Format::ell) {
+    s.ell.emplace(DeviceEll<V, I>::upload(ell_from_csr(a, I(32), o.max_fill > 0 ? o.max_fill : 20.0)));
+    const DeviceEll<V, I>* m = &*s.ell;
+    apply_ = [e, m](V al, const V* x, V be, V* y) { ell_spmv(*e, al, *m, x, be, y); };
+  } else if (o.format == Format::hyb) {
+    std::optional<I> width;
+    if (o.hyb_width) width = static_cast<I>(*o.hyb_width);
+    const Hyb<V, I> h = hyb_from_csr(a, width, I(32));
+    s.hyb.emplace(DeviceHyb<V, I>::upload(h));
+    s.workspace = DeviceArray<unsigned char>(coo_workspace_bytes(h.coo.nnz(), sizeof(V)));
+    const DeviceHyb<V, I>* m = &*s.hyb;
+    void* w = s.workspace.data();
+    apply_ = [e, m, w](V al, const V* x, V be, V* y) { hyb_spmv(*e, al, *m, x, be, y, w); };
+    desc += "-width" + std::to_string(h.ell.width);
+  } else if (o.format == Format::dia) {
+    s.dia.emplace(DeviceDia<V, I>::upload(dia_from_csr(a, o.max_fill > 0 ? o.max_fill : 3.0)));
+    const DeviceDia<V, I>* m = &*s.dia;
+    apply_ = [e, m](V al, const V* x, V be, V* y) { dia_spmv(*e, al, *m, x, be, y); };
+  } else {  // sell
+    s.sell.emplace(DeviceSell<V, I>::upload(sell_from_csr(a, SellOptions{o.chunk, o.sigma, false})));
+    const DeviceSell<V, I>* m = &*s.sell;
+    const int T = o.threads_per_row;
+    if (kernel == "threads") {
+      apply_ = [e, m, T](V al, const V* x, V be, V* y) { sell_spmv_threads_per_row(*e, al, *m, x, be, y, T); };
+      desc += "-T" + std::to_string(T);
+    } else {
+      apply_ = [e, m](V al, const V* x, V be, V* y) { sell_spmv_thread_per_row(*e, al, *m, x, be, y); };
+    }
+    desc += "-C" + std::to_string(o.chunk) + "-sigma" + std::to_string(o.sigma);
+  }
+  ex.synchronize();
+  setup_s_ = watch.seconds();
+  description_ = desc;
+}
+
+#define HSPARSE_INSTANTIATE(V, I) template class GpuSpmvPlan<V, I>;
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+
+}  // namespace hsparse::cuda

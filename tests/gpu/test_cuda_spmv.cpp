@@ -1,0 +1,165 @@
+// Every GPU kernel (through GpuSpmvPlan) against the serial double-precision
+// reference: the generated edge cases and every shared matrix, float and
+// double (complex<double> for CSR and COO), outputs poisoned with NaN before
+// each run. Skipped with "skipped: no CUDA device" where there is none (CI).
+#include <gtest/gtest.h>
+
+#include "hsparse/analysis/spmv_check.hpp"
+#include "hsparse/backends/cuda/device_formats.hpp"
+#include "hsparse/core/error.hpp"
+#include "hsparse/formats/convert.hpp"
+#include "hsparse/io/matrix_market.hpp"
+#include "hsparse/plans/gpu_spmv_plan.hpp"
+#include "support/test_support.hpp"
+
+namespace hsparse::cuda {
+namespace {
+
+#define REQUIRE_CUDA_DEVICE() \
+  if (!device_available()) GTEST_SKIP() << "skipped: " << device_description()
+
+// The kernel variants under test: every kernel of every format, and the
+// parameters that change their decomposition (coop, repeat, C, sigma, T).
+std::vector<std::pair<std::string, GpuSpmvOptions>> variants(bool complex) {
+  std::vector<std::pair<std::string, GpuSpmvOptions>> v;
+  auto add = [&](const std::string& name, GpuSpmvOptions o) { v.emplace_back(name, o); };
+  for (const char* k : {"vector", "scalar", "merge", "cusparse-alg1", "cusparse-alg2"}) add(std::string("csr/") + k, {Format::csr, k});
+  for (int coop : {1, 2, 8, 32}) {
+    for (int repeat : {1, 3}) {
+      GpuSpmvOptions o{Format::csr, "vector"};
+      o.vector = {coop, repeat, coop == 32 ? 64 : 128};
+      add("csr/vector-coop" + std::to_string(coop) + "-repeat" + std::to_string(repeat), o);
+    }
+  }
+  add("coo/segmented", {Format::coo, "segmented"});
+  add("coo/cusparse", {Format::coo, "cusparse"});
+  if (complex) return v;
+  add("ell/thread", {Format::ell});
+  add("hyb/thread", {Format::hyb});
+  {
+    GpuSpmvOptions o{Format::hyb};
+    o.hyb_width = 2;
+    add("hyb/thread-width2", o);
+  }
+  add("dia/thread", {Format::dia});
+  for (int chunk : {32, 8}) {
+    for (long long sigma : {1LL, 256LL}) {
+      GpuSpmvOptions o{Format::sell, "thread"};
+      o.chunk = chunk;
+      o.sigma = sigma;
+      add("sell/thread-C" + std::to_string(chunk) + "-sigma" + std::to_string(sigma), o);
+    }
+  }
+  for (int T : {2, 8, 32}) {
+    GpuSpmvOptions o{Format::sell, "threads"};
+    o.threads_per_row = T;
+    o.sigma = 64;
+    add("sell/threads-T" + std::to_string(T), o);
+  }
+  return v;
+}
+
+template <class V, class I>
+void check_all(const Executor& ex, const Csr<V, I>& a, const std::string& matrix, bool with_beta, int& refused) {
+  const auto x = test::test_vector<V>(static_cast<std::size_t>(a.cols), 41);
+  const auto y0 = test::test_vector<V>(static_cast<std::size_t>(a.rows), 42);
+  DeviceArray<V> d_x(x);
+  const V nan(std::numeric_limits<real_type_t<V>>::quiet_NaN());
+  for (const auto& [name, options] : variants(is_complex_v<V>)) {
+    std::optional<GpuSpmvPlan<V, I>> plan;
+    try {
+      plan.emplace(ex, a, options);
+    } catch (const Error& e) {
+      if (e.code() != ErrorCode::invalid_argument) throw;  // fill-limit refusals only
+      ++refused;
+      continue;
+    }
+    std::vector<std::pair<V, V>> scalars = {{V(1), V(0)}};
+    if (with_beta) scalars.push_back({V(-0.5), V(2)});
+    for (const auto& [alpha, beta] : scalars) {
+      DeviceArray<V> d_y(beta == V(0) ? std::vector<V>(y0.size(), nan) : y0);
+      plan->apply(alpha, d_x.data(), beta, d_y.data());
+      ex.synchronize();
+      const auto y = d_y.download();
+      const auto c = check_spmv_result<V, I>(a, x, alpha, beta, y0, y);
+      EXPECT_TRUE(c.passed) << matrix << " " << plan->description() << " (" << type_name<V>() << ", " << type_name<I>() << "): " << c.message;
+    }
+  }
+}
+
+template <class V>
+class CudaSpmv : public ::testing::Test {};
+using ValueTypes = ::testing::Types<float, double, std::complex<double>>;
+TYPED_TEST_SUITE(CudaSpmv, ValueTypes);
+
+TYPED_TEST(CudaSpmv, EveryKernelMatchesTheReferenceOnEdgeCases) {
+  REQUIRE_CUDA_DEVICE();
+  using V = TypeParam;
+  Executor ex;
+  int refused = 0;
+  for (const auto& [name, a64] : test::edge_case_matrices()) {
+    check_all(ex, convert_types<V, std::int32_t>(a64), name, true, refused);
+    check_all(ex, convert_types<V, std::int64_t>(a64), name, true, refused);
+  }
+}
+
+TYPED_TEST(CudaSpmv, EveryKernelMatchesTheReferenceOnSharedMatrices) {
+  REQUIRE_CUDA_DEVICE();
+  using V = TypeParam;
+  const auto dir = test::shared_matrix_dir();
+  if (!dir) GTEST_SKIP() << "skipped: shared matrices folder not found (set HSPARSE_MATRICES)";
+  Executor ex;
+  int refused = 0, matrices = 0;
+  for (const auto& m : test::read_manifest(*dir)) {
+    if ((m.field == "complex") != is_complex_v<V>) continue;
+    const auto a = io::read_matrix_market_csr<V, std::int32_t>(*dir + "/" + m.name + ".mtx.gz");
+    check_all(ex, a, m.name, m.nnz < 20000, refused);
+    ++matrices;
+  }
+  std::printf("%d shared matrices, %d format refusals (fill limits)\n", matrices, refused);
+}
+
+TEST(CudaSpmvErrors, BadParametersAndUnsortedCooAreErrors) {
+  REQUIRE_CUDA_DEVICE();
+  Executor ex;
+  const auto a = convert_types<double, std::int32_t>(test::edge_case_matrices()[8].matrix);
+  GpuSpmvOptions bad{Format::csr, "vector"};
+  bad.vector = {3, 1, 128};  // coop not a power of two
+  DeviceArray<double> x(static_cast<std::size_t>(a.cols)), y(static_cast<std::size_t>(a.rows));
+  EXPECT_THROW((GpuSpmvPlan<double, std::int32_t>(ex, a, bad).apply(1.0, x.data(), 0.0, y.data())), Error);
+  EXPECT_THROW((GpuSpmvPlan<double, std::int32_t>(ex, a, {Format::csr, "no-such-kernel"})), Error);
+  Coo<double, std::int32_t> unsorted;
+  unsorted.rows = unsorted.cols = 2;
+  unsorted.row_idx = {1, 0};
+  unsorted.col_idx = {0, 1};
+  unsorted.values = {1, 2};
+  EXPECT_THROW((DeviceCoo<double, std::int32_t>::upload(unsorted)), Error);
+}
+
+TEST(CudaDevice, OutOfMemoryIsAnErrorNamingTheSize) {
+  REQUIRE_CUDA_DEVICE();
+  try {
+    DeviceArray<double> huge(std::size_t{1} << 45);  // 256 TiB
+    FAIL() << "allocation of 256 TiB succeeded";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::out_of_memory);
+    EXPECT_NE(std::string(e.what()).find("281474976710656 bytes"), std::string::npos) << e.what();
+  }
+  DeviceArray<double> small(std::vector<double>{1, 2, 3});
+  EXPECT_EQ(small.download(), (std::vector<double>{1, 2, 3}));
+}
+
+TEST(CudaFixedRule, FollowsSection54) {
+  // mean 27 per row: sqrt = 5.2 -> coop 8; mean 4: sqrt = 2 -> coop 4 (strictly above); long rows cap at 32.
+  EXPECT_EQ(csr_vector_fixed_rule(1000000, 27000000).coop, 8);
+  EXPECT_EQ(csr_vector_fixed_rule(1000000, 4000000).coop, 4);
+  EXPECT_EQ(csr_vector_fixed_rule(1000, 5000000).coop, 32);
+  EXPECT_EQ(csr_vector_fixed_rule(1000000, 27000000).block_size, 128);
+  // At least 1500 blocks: rows * coop / (repeat * 128) >= 1500.
+  const auto p = csr_vector_fixed_rule(4000000, 108000000);
+  EXPECT_GE(4000000LL * p.coop / (static_cast<long long>(p.repeat) * p.block_size), 1500);
+  EXPECT_GT(p.repeat, 1);
+}
+
+}  // namespace
+}  // namespace hsparse::cuda
