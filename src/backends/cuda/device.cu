@@ -31,8 +31,14 @@ std::string device_description() {
 Executor::Executor(int device) : device_(device) {
   HSPARSE_CUDA_CHECK(cudaSetDevice(device));
   HSPARSE_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device));
+  // A blocking stream, deliberately: DeviceArray's copies use cudaMemcpy on
+  // the legacy default stream, and a pageable host-to-device cudaMemcpy may
+  // return before its DMA lands. A non-blocking stream does not wait for it,
+  // so a kernel could run before (and be overwritten by) the copy of its
+  // input or of the NaN poison; seen on the H200 (2026-11-22) as sporadic
+  // NaN rows. A blocking stream orders kernels after legacy-stream copies.
   cudaStream_t s = nullptr;
-  HSPARSE_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  HSPARSE_CUDA_CHECK(cudaStreamCreate(&s));
   stream_ = s;
 }
 
