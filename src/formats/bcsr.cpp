@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "csr_from_rows.hpp"
 #include "hsparse/core/error.hpp"
 
 namespace hsparse {
@@ -97,12 +98,7 @@ Bcsr<V, I> bcsr_from_csr(const Csr<V, I>& a, int block, bool align_blocks_64, do
 
 template <class V, class I>
 Csr<V, I> bcsr_to_csr(const Bcsr<V, I>& b) {
-  Csr<V, I> a;
-  a.rows = b.rows;
-  a.cols = b.cols;
-  a.row_ptr.assign(static_cast<std::size_t>(b.rows) + 1, 0);
   const int bs = b.block;
-  // Row r's entries: its blocks in order, each block's columns in order, nonzeros only.
   auto each_entry = [&](I r, auto&& fn) {
     const I br = r / bs, i = r % bs;
     for (I k = b.row_ptr[br]; k < b.row_ptr[br + 1]; ++k) {
@@ -114,21 +110,7 @@ Csr<V, I> bcsr_to_csr(const Bcsr<V, I>& b) {
       }
     }
   };
-#pragma omp parallel for schedule(static)
-  for (I r = 0; r < b.rows; ++r) {
-    I n = 0;
-    each_entry(r, [&](I, V) { ++n; });
-    a.row_ptr[r + 1] = n;
-  }
-  for (I r = 0; r < b.rows; ++r) a.row_ptr[r + 1] += a.row_ptr[r];
-  a.col_idx.resize(static_cast<std::size_t>(a.row_ptr[b.rows]));
-  a.values.resize(a.col_idx.size());
-#pragma omp parallel for schedule(static)
-  for (I r = 0; r < b.rows; ++r) {
-    I out = a.row_ptr[r];
-    each_entry(r, [&](I c, V v) { a.col_idx[out] = c; a.values[out] = v; ++out; });
-  }
-  return a;
+  return detail::csr_from_rows<V, I>(b.rows, b.cols, each_entry);
 }
 
 #define HSPARSE_INSTANTIATE(V, I)                                       \

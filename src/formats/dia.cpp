@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "csr_from_rows.hpp"
 #include "hsparse/core/error.hpp"
 
 namespace hsparse {
@@ -55,34 +56,15 @@ Dia<V, I> dia_from_csr(const Csr<V, I>& a, double max_fill) {
 
 template <class V, class I>
 Csr<V, I> dia_to_csr(const Dia<V, I>& d) {
-  Csr<V, I> a;
-  a.rows = d.rows;
-  a.cols = d.cols;
-  a.row_ptr.assign(static_cast<std::size_t>(d.rows) + 1, 0);
-  const auto rows = static_cast<std::size_t>(d.rows);
   auto each_entry = [&](I r, auto&& fn) {
     for (std::size_t k = 0; k < d.offsets.size(); ++k) {
       const std::int64_t c = static_cast<std::int64_t>(r) + d.offsets[k];
       if (c < 0 || c >= d.cols) continue;
-      const V v = d.values[k * rows + static_cast<std::size_t>(r)];
+      const V v = d.values[k * static_cast<std::size_t>(d.rows) + static_cast<std::size_t>(r)];
       if (v != V(0)) fn(static_cast<I>(c), v);
     }
   };
-#pragma omp parallel for schedule(static)
-  for (I r = 0; r < d.rows; ++r) {
-    I n = 0;
-    each_entry(r, [&](I, V) { ++n; });
-    a.row_ptr[r + 1] = n;
-  }
-  for (I r = 0; r < d.rows; ++r) a.row_ptr[r + 1] += a.row_ptr[r];
-  a.col_idx.resize(static_cast<std::size_t>(a.row_ptr[d.rows]));
-  a.values.resize(a.col_idx.size());
-#pragma omp parallel for schedule(static)
-  for (I r = 0; r < d.rows; ++r) {
-    I out = a.row_ptr[r];
-    each_entry(r, [&](I c, V v) { a.col_idx[out] = c; a.values[out] = v; ++out; });
-  }
-  return a;
+  return detail::csr_from_rows<V, I>(d.rows, d.cols, each_entry);
 }
 
 #define HSPARSE_INSTANTIATE(V, I)                                    \

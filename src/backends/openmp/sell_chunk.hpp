@@ -23,6 +23,18 @@ inline void write_chunk(const SellCSigma<V, I>& a, std::size_t chunk, const V* s
   }
 }
 
+// Runs body(c) for every chunk in parallel, statically or guided,1 (eq. (15)).
+template <class Body>
+void for_each_chunk(std::int64_t chunks, bool guided, Body body) {
+  if (guided) {
+#pragma omp parallel for schedule(guided, 1)
+    for (std::int64_t c = 0; c < chunks; ++c) body(c);
+  } else {
+#pragma omp parallel for schedule(static)
+    for (std::int64_t c = 0; c < chunks; ++c) body(c);
+  }
+}
+
 // The SIMD variants, compiled for their instruction sets in their own files.
 void sell_spmv_avx2(double alpha, const SellCSigma<double, std::int32_t>& a, const double* x, double beta, double* y, bool guided);
 void sell_spmv_avx2(float alpha, const SellCSigma<float, std::int32_t>& a, const float* x, float beta, float* y, bool guided);

@@ -17,21 +17,6 @@
 
 namespace hsparse::openmp::detail {
 
-namespace {
-
-template <class Body>
-void for_each_chunk(std::int64_t chunks, bool guided, Body body) {
-  if (guided) {
-#pragma omp parallel for schedule(guided, 1)
-    for (std::int64_t c = 0; c < chunks; ++c) body(c);
-  } else {
-#pragma omp parallel for schedule(static)
-    for (std::int64_t c = 0; c < chunks; ++c) body(c);
-  }
-}
-
-}  // namespace
-
 __attribute__((target("avx512f"))) void sell_spmv_avx512(double alpha, const SellCSigma<double, std::int32_t>& a,
                                                          const double* x, double beta, double* y, bool guided) {
   const double* vals = a.values.data();
