@@ -156,7 +156,10 @@ CpuSpmvPlan<V, I>::CpuSpmvPlan(const Csr<V, I>& a, const CpuSpmvOptions& o) {
                    : kernel == "portable" ? openmp::SellKernel::portable : openmp::best_sell_kernel(*m);
           openmp::require_sell_kernel(*m, k);  // fail now, not at the first product
           if (kernel == "auto" && k != openmp::SellKernel::portable) k = faster_sell_kernel(*m, k);
-          apply_ = [m, k](V al, std::span<const V> xx, V be, std::span<V> yy) { openmp::sell_spmv<V, I>(al, *m, xx, be, yy, k); };
+          const auto schedule = openmp::choose_sell_schedule(*m);
+          apply_ = [m, k, schedule](V al, std::span<const V> xx, V be, std::span<V> yy) {
+            openmp::sell_spmv<V, I>(al, *m, xx, be, yy, k, schedule);
+          };
           desc += std::string("/") + openmp::to_string(k) + (kernel == "auto" ? "(auto)" : "");
         }
         matrix_ = m;

@@ -9,7 +9,10 @@
 // Padded formats (ELL, HYB's ELL part, SELL-C-sigma) multiply padding zeros
 // by x at the row's own last column: with non-finite x entries a padded
 // empty row may give NaN, as in cuSPARSE's padded formats.
+#include <optional>
 #include <span>
+
+#include "hsparse/kernels/csr_spmv.hpp"
 
 #include "hsparse/formats/bcsr.hpp"
 #include "hsparse/formats/coo.hpp"
@@ -50,9 +53,12 @@ template <class V, class I> SellKernel best_sell_kernel(const SellCSigma<V, I>& 
 // Throws Error(unsupported) when the requested SIMD kernel does not match the
 // CPU (AVX2+FMA, AVX-512F), the chunk height (AVX2: C = 4 double, 8 float;
 // AVX-512: C = 8 double, 16 float) or the index type (int32 only).
+// The OpenMP schedule of eq. (15) applied to chunk work (chunk-length
+// variation); sell_spmv computes it when not given (one pass over the chunks).
+template <class V, class I> Schedule choose_sell_schedule(const SellCSigma<V, I>& a);
 template <class V, class I>
 void sell_spmv(V alpha, const SellCSigma<V, I>& a, std::span<const V> x, V beta, std::span<V> y,
-               SellKernel kernel = SellKernel::automatic);
+               SellKernel kernel = SellKernel::automatic, std::optional<Schedule> schedule = std::nullopt);
 // The check sell_spmv makes, on its own (for plans that choose once).
 template <class V, class I> void require_sell_kernel(const SellCSigma<V, I>& a, SellKernel kernel);
 }  // namespace openmp

@@ -4,6 +4,7 @@
 // the portable kernel (C a compile-time constant for 4, 8, 16, 32, left to
 // the compiler's vectoriser) and the run-time choice between it and the
 // AVX2 / AVX-512 intrinsic kernels (sell_spmv_avx2.cpp, sell_spmv_avx512.cpp).
+#include <cmath>
 #include <vector>
 
 #include "hsparse/analysis/row_statistics.hpp"
@@ -79,6 +80,19 @@ SellKernel best_sell_kernel(const SellCSigma<V, I>& a) {
 }
 
 template <class V, class I>
+Schedule choose_sell_schedule(const SellCSigma<V, I>& a) {
+  // Eq. (15) on chunk work: guided when the chunks differ much in length.
+  double sum = 0, sum_sq = 0;
+  for (I len : a.chunk_len) {
+    sum += len;
+    sum_sq += static_cast<double>(len) * len;
+  }
+  const double n = std::max<double>(1.0, static_cast<double>(a.chunk_len.size())), mean = sum / n;
+  const double cv = mean > 0 ? std::sqrt(std::max(0.0, sum_sq / n - mean * mean)) / mean : 0;
+  return choose_schedule(a.bytes(), cv);
+}
+
+template <class V, class I>
 void require_sell_kernel(const SellCSigma<V, I>& a, SellKernel kernel) {
   if (kernel != SellKernel::avx2 && kernel != SellKernel::avx512) return;
   const bool avx512 = kernel == SellKernel::avx512;
@@ -94,18 +108,11 @@ void require_sell_kernel(const SellCSigma<V, I>& a, SellKernel kernel) {
 }
 
 template <class V, class I>
-void sell_spmv(V alpha, const SellCSigma<V, I>& a, std::span<const V> x, V beta, std::span<V> y, SellKernel kernel) {
+void sell_spmv(V alpha, const SellCSigma<V, I>& a, std::span<const V> x, V beta, std::span<V> y, SellKernel kernel,
+               std::optional<Schedule> schedule) {
   check_spmv_dimensions(a.rows, a.cols, x.size(), y.size());
   if (kernel == SellKernel::automatic) kernel = best_sell_kernel(a);
-  // Eq. (15) on chunk work: guided when the chunks differ much in length.
-  double sum = 0, sum_sq = 0;
-  for (I len : a.chunk_len) {
-    sum += len;
-    sum_sq += static_cast<double>(len) * len;
-  }
-  const double n = std::max<double>(1.0, static_cast<double>(a.chunk_len.size())), mean = sum / n;
-  const double cv = mean > 0 ? std::sqrt(std::max(0.0, sum_sq / n - mean * mean)) / mean : 0;
-  const bool guided = choose_schedule(a.bytes(), cv) == Schedule::guided_rows;
+  const bool guided = schedule.value_or(choose_sell_schedule(a)) == Schedule::guided_rows;
   if (kernel == SellKernel::avx2 || kernel == SellKernel::avx512) {
     require_sell_kernel(a, kernel);
     const bool avx512 = kernel == SellKernel::avx512;
@@ -127,7 +134,8 @@ void sell_spmv(V alpha, const SellCSigma<V, I>& a, std::span<const V> x, V beta,
 #define HSPARSE_INSTANTIATE(V, I)                                                                        \
   template SellKernel best_sell_kernel(const SellCSigma<V, I>&);                                         \
   template void require_sell_kernel(const SellCSigma<V, I>&, SellKernel);                                 \
-  template void sell_spmv(V, const SellCSigma<V, I>&, std::span<const V>, V, std::span<V>, SellKernel);
+  template Schedule choose_sell_schedule(const SellCSigma<V, I>&);                                         \
+  template void sell_spmv(V, const SellCSigma<V, I>&, std::span<const V>, V, std::span<V>, SellKernel, std::optional<Schedule>);
 HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
