@@ -43,6 +43,7 @@ std::string run_matrix(const Executor& ex, const std::string& source, int repeti
     o.sigma = 256;
     variants.push_back({"sell-sorted", o});
   }
+  variants.push_back({"bcsr", {Format::bcsr, "auto"}});
   {
     GpuSpmvOptions o{Format::sell, "threads"};
     o.threads_per_row = 4;

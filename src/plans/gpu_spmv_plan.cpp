@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "hsparse/backends/cuda/cusparse_spmv.hpp"
+#include "hsparse/analysis/matrix_analysis.hpp"
 #include "hsparse/backends/cuda/format_spmv.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
@@ -15,12 +16,12 @@ const std::vector<std::string>& gpu_kernel_names(Format format) {
   static const std::vector<std::string> coo = {"segmented", "cusparse"};
   static const std::vector<std::string> sell = {"thread", "threads"};
   static const std::vector<std::string> one = {"thread"};
-  static const std::vector<std::string> none = {};
+  static const std::vector<std::string> bcsr = {"auto", "by-block", "by-column", "row-per-thread"};
   switch (format) {
     case Format::csr: return csr;
     case Format::coo: return coo;
     case Format::sell: return sell;
-    case Format::bcsr: return none;
+    case Format::bcsr: return bcsr;
     default: return one;
   }
 }
@@ -34,6 +35,7 @@ struct GpuSpmvPlan<V, I>::Storage {
   std::optional<DeviceHyb<V, I>> hyb;
   std::optional<DeviceDia<V, I>> dia;
   std::optional<DeviceSell<V, I>> sell;
+  std::optional<DeviceBcsr<V, I>> bcsr;
   std::unique_ptr<CusparseSpmv<V, I>> cusparse;
   DeviceArray<unsigned char> workspace;
 };
@@ -110,6 +112,17 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
     s.dia.emplace(DeviceDia<V, I>::upload(dia_from_csr(a, o.max_fill > 0 ? o.max_fill : 3.0)));
     const DeviceDia<V, I>* m = &*s.dia;
     apply_ = [e, m](V al, const V* x, V be, V* y) { dia_spmv(*e, al, *m, x, be, y); };
+  } else if (o.format == Format::bcsr) {
+    const int block = o.block > 0 ? o.block : best_bcsr_block(a);
+    s.bcsr.emplace(DeviceBcsr<V, I>::upload(bcsr_from_csr(a, block, false, o.max_fill > 0 ? o.max_fill : 16.0)));
+    // auto: Eberhardt and Hoemmen's ranges: by-block up to 5, row-per-thread beyond.
+    const BcsrAlgorithm algorithm = kernel == "by-block" ? BcsrAlgorithm::by_block
+                                    : kernel == "by-column" ? BcsrAlgorithm::by_column
+                                    : kernel == "row-per-thread" || block > 5 ? BcsrAlgorithm::row_per_thread
+                                                                              : BcsrAlgorithm::by_block;
+    const DeviceBcsr<V, I>* m = &*s.bcsr;
+    apply_ = [e, m, algorithm](V al, const V* x, V be, V* y) { bcsr_spmv(*e, algorithm, al, *m, x, be, y); };
+    desc += "-b" + std::to_string(block);
   } else {  // sell
     s.sell.emplace(DeviceSell<V, I>::upload(sell_from_csr(a, SellOptions{o.chunk, o.sigma, false})));
     const DeviceSell<V, I>* m = &*s.sell;

@@ -50,6 +50,13 @@ std::vector<std::pair<std::string, GpuSpmvOptions>> variants(bool complex) {
       add("sell/thread-C" + std::to_string(chunk) + "-sigma" + std::to_string(sigma), o);
     }
   }
+  for (const auto& [kernel, block] : std::vector<std::pair<const char*, int>>{
+           {"auto", 0}, {"by-block", 2}, {"by-block", 3}, {"by-block", 5}, {"by-column", 3}, {"by-column", 16},
+           {"row-per-thread", 3}, {"row-per-thread", 7}, {"row-per-thread", 32}}) {
+    GpuSpmvOptions o{Format::bcsr, kernel};
+    o.block = block;
+    add(std::string("bcsr/") + kernel + "-b" + std::to_string(block), o);
+  }
   for (int T : {2, 8, 32}) {
     GpuSpmvOptions o{Format::sell, "threads"};
     o.threads_per_row = T;

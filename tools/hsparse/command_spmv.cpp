@@ -68,6 +68,7 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
     if (o.chunk > 0) go.chunk = o.chunk;
     if (o.sigma > 0) go.sigma = o.sigma;
     go.threads_per_row = o.threads_per_row;
+    go.block = o.block;
     if (o.hyb_width >= 0) go.hyb_width = o.hyb_width;
     const cuda::GpuSpmvPlan<V, I> plan(ex, a, go);
     kernel = plan.description();
@@ -122,7 +123,7 @@ Action add_spmv_command(CLI::App& app) {
                   "cpu: csr openmp|merge|reference; sell auto|avx512|avx2|portable|reference; "
                   "coo, ell, hyb, dia, bcsr openmp|reference (first = default). "
                   "cuda: csr vector|scalar|merge|cusparse-alg1|cusparse-alg2; coo segmented|cusparse; "
-                  "ell, hyb, dia thread; sell thread|threads");
+                  "ell, hyb, dia thread; sell thread|threads; bcsr auto|by-block|by-column|row-per-thread");
   cmd->add_option("--repetitions", o->repetitions, "Timed runs (median reported)")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_flag("--single", o->single, "Single precision (complex<float> for complex matrices)");
   cmd->add_flag("--check", o->check, "Compare y with the serial double-precision reference; exit 1 if it fails");

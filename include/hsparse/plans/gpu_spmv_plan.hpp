@@ -21,6 +21,7 @@ struct GpuSpmvOptions {
   int chunk = 32;                // SELL C (32: a warp per chunk)
   long long sigma = 1;           // SELL sorting scope
   int threads_per_row = 4;       // SELL "threads" kernel
+  int block = 0;                 // BCSR block size; 0: the one with the fewest bytes (1..8)
   std::optional<long long> hyb_width;
   double max_fill = 0;           // 0: each format's default limit
 };

@@ -5,6 +5,7 @@
 
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse/formats/bcsr.hpp"
 #include "hsparse/formats/coo.hpp"
 #include "hsparse/formats/dia.hpp"
 #include "hsparse/formats/ell.hpp"
@@ -67,6 +68,19 @@ struct DeviceSell {
     return DeviceSell{a.rows, a.cols, a.chunk, a.permuted_columns, a.sigma == 1,
                       DeviceArray<I>(a.chunk_ptr), DeviceArray<I>(a.chunk_len), DeviceArray<I>(a.row_len),
                       DeviceArray<I>(a.perm), DeviceArray<I>(a.col_idx), DeviceArray<V>(a.values)};
+  }
+};
+
+template <class V, class I>
+struct DeviceBcsr {
+  I rows = 0, cols = 0, block_rows = 0;
+  int block = 1;
+  std::size_t block_stride = 1;
+  DeviceArray<I> row_ptr, col_idx;
+  DeviceArray<V> values;
+  static DeviceBcsr upload(const Bcsr<V, I>& a) {
+    return DeviceBcsr{a.rows, a.cols, a.block_rows, a.block, a.block_stride, DeviceArray<I>(a.row_ptr), DeviceArray<I>(a.col_idx),
+                      DeviceArray<V>(a.values)};
   }
 };
 

@@ -32,4 +32,10 @@ void sell_spmv_thread_per_row(const Executor& ex, V alpha, const DeviceSell<V, I
 template <class V, class I>
 void sell_spmv_threads_per_row(const Executor& ex, V alpha, const DeviceSell<V, I>& a, const V* x, V beta, V* y, int threads_per_row);
 
+// BCSR (Eberhardt and Hoemmen): by-block (bs <= 5), by-column (bs in 1-6,
+// 8, 16, 32), row-per-thread (any bs <= 32; x staged in shared memory).
+enum class BcsrAlgorithm { by_block, by_column, row_per_thread };
+template <class V, class I>
+void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const DeviceBcsr<V, I>& a, const V* x, V beta, V* y);
+
 }  // namespace hsparse::cuda

@@ -1,0 +1,163 @@
+// The three BCSR GPU algorithms of Eberhardt and Hoemmen (SAND2016-4883 C).
+// Blocks are column-major inside (entry (i, j) of block k at
+// values[k * stride + j * bs + i]); a warp owns one block row in all three.
+//  - by-block (bs <= 5): lane l takes entry l % bs^2 of block l / bs^2 of
+//    each group of 32 / bs^2 blocks, so the warp reads whole blocks
+//    contiguously (coalesced values); per-row partial sums are combined in
+//    shared memory in a fixed order.
+//  - by-column (bs <= 32): lane l takes block-row columns l, l+32, ...,
+//    each a contiguous column of bs values, accumulating bs row sums; the
+//    warp then reduces each row's sums with shuffles.
+//  - row-per-thread (best for bs >= 16): lane i owns row i of the block row
+//    and reads values[k * stride + j * bs + i] (consecutive lanes,
+//    consecutive values); the block's bs x entries are staged in shared memory.
+// The last block column may reach past the matrix: x is read only for real
+// columns; rows past the matrix are not written.
+#include "device_common.cuh"
+#include "hsparse/backends/cuda/format_spmv.hpp"
+
+namespace hsparse::cuda {
+
+namespace {
+
+constexpr int kWarpsPerBlock = 4;
+
+template <class D, class I>
+__global__ void bcsr_by_block_kernel(I block_rows, int bs, long long stride, I rows, I cols, const I* __restrict__ row_ptr,
+                                     const I* __restrict__ col_idx, const D* __restrict__ values, const D* __restrict__ x,
+                                     D alpha, D beta, bool read_y, D* __restrict__ y) {
+  __shared__ D partial[kWarpsPerBlock][32];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const long long br = static_cast<long long>(blockIdx.x) * kWarpsPerBlock + warp;
+  const int bb = bs * bs, per_step = 32 / bb;
+  const int e = lane % bb, col = e / bs;  // entry e is row e % bs, column e / bs of its block
+  const bool active = lane < per_step * bb;
+  D sum(0);
+  if (br < block_rows && active) {
+    for (long long k = row_ptr[br] + lane / bb; k < row_ptr[br + 1]; k += per_step) {
+      const long long c = static_cast<long long>(col_idx[k]) * bs + col;
+      if (c < cols) sum += values[k * stride + e] * x[c];
+    }
+  }
+  partial[warp][lane] = sum;
+  __syncwarp();
+  if (br < block_rows && lane < bs) {
+    D total(0);
+    for (int l = lane; l < per_step * bb; l += bs) total += partial[warp][l];  // lanes with e % bs == lane, in order
+    const long long r = br * bs + lane;
+    if (r < rows) detail::write_output(y, r, alpha, total, beta, read_y);
+  }
+}
+
+template <int BS, class D, class I>
+__global__ void bcsr_by_column_kernel(I block_rows, long long stride, I rows, I cols, const I* __restrict__ row_ptr,
+                                      const I* __restrict__ col_idx, const D* __restrict__ values, const D* __restrict__ x,
+                                      D alpha, D beta, bool read_y, D* __restrict__ y) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const long long br = static_cast<long long>(blockIdx.x) * kWarpsPerBlock + warp;
+  D acc[BS];
+#pragma unroll
+  for (int i = 0; i < BS; ++i) acc[i] = D(0);
+  if (br < block_rows) {
+    const long long first = row_ptr[br], columns = (static_cast<long long>(row_ptr[br + 1]) - first) * BS;
+    for (long long c = lane; c < columns; c += 32) {
+      const long long k = first + c / BS;
+      const int j = static_cast<int>(c % BS);
+      const long long xc = static_cast<long long>(col_idx[k]) * BS + j;
+      if (xc >= cols) continue;
+      const D xv = x[xc];
+      const D* column = values + k * stride + static_cast<long long>(j) * BS;
+#pragma unroll
+      for (int i = 0; i < BS; ++i) acc[i] += column[i] * xv;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < BS; ++i) acc[i] = detail::group_sum<32>(acc[i]);  // the whole warp takes part
+  if (br < block_rows && lane == 0) {
+#pragma unroll
+    for (int i = 0; i < BS; ++i) {
+      const long long r = br * BS + i;
+      if (r < rows) detail::write_output(y, r, alpha, acc[i], beta, read_y);
+    }
+  }
+}
+
+template <class D, class I>
+__global__ void bcsr_row_per_thread_kernel(I block_rows, int bs, long long stride, I rows, I cols, const I* __restrict__ row_ptr,
+                                           const I* __restrict__ col_idx, const D* __restrict__ values, const D* __restrict__ x,
+                                           D alpha, D beta, bool read_y, D* __restrict__ y) {
+  __shared__ D xs[kWarpsPerBlock][32];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const long long br = static_cast<long long>(blockIdx.x) * kWarpsPerBlock + warp;
+  if (br >= block_rows) return;  // whole warps leave together
+  D sum(0);
+  for (long long k = row_ptr[br]; k < row_ptr[br + 1]; ++k) {
+    const long long c0 = static_cast<long long>(col_idx[k]) * bs;
+    if (lane < bs) xs[warp][lane] = c0 + lane < cols ? x[c0 + lane] : D(0);
+    __syncwarp();
+    if (lane < bs) {
+      const D* block = values + k * stride;
+      for (int j = 0; j < bs; ++j) sum += block[j * bs + lane] * xs[warp][j];
+    }
+    __syncwarp();
+  }
+  const long long r = br * bs + lane;
+  if (lane < bs && r < rows) detail::write_output(y, r, alpha, sum, beta, read_y);
+}
+
+template <int BS, class D, class I>
+void launch_by_column(const Executor& ex, unsigned grid, const DeviceBcsr<D, I>& a, const D* x, D alpha, D beta, bool read_y, D* y) {
+  bcsr_by_column_kernel<BS, D, I><<<grid, 32 * kWarpsPerBlock, 0, detail::stream_of(ex)>>>(
+      a.block_rows, static_cast<long long>(a.block_stride), a.rows, a.cols, a.row_ptr.data(), a.col_idx.data(), a.values.data(), x,
+      alpha, beta, read_y, y);
+}
+
+}  // namespace
+
+template <class V, class I>
+void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const DeviceBcsr<V, I>& a, const V* x, V beta, V* y) {
+  if (a.rows == 0) return;
+  using D = detail::device_t<V>;
+  static_assert(!is_complex_v<V>, "BCSR GPU kernels are float and double");
+  const unsigned grid = detail::grid_for(a.block_rows, kWarpsPerBlock);
+  const int bs = a.block;
+  const D* v = a.values.data();
+  const bool read_y = beta != V(0);
+  switch (algorithm) {
+    case BcsrAlgorithm::by_block:
+      if (bs > 5) throw Error(ErrorCode::invalid_argument, "BCSR by-block handles block sizes up to 5 (Eberhardt and Hoemmen)");
+      bcsr_by_block_kernel<D, I><<<grid, 32 * kWarpsPerBlock, 0, detail::stream_of(ex)>>>(
+          a.block_rows, bs, static_cast<long long>(a.block_stride), a.rows, a.cols, a.row_ptr.data(), a.col_idx.data(), v, x, alpha,
+          beta, read_y, y);
+      break;
+    case BcsrAlgorithm::by_column:
+      switch (bs) {
+        case 1: launch_by_column<1>(ex, grid, a, x, alpha, beta, read_y, y); break;
+        case 2: launch_by_column<2>(ex, grid, a, x, alpha, beta, read_y, y); break;
+        case 3: launch_by_column<3>(ex, grid, a, x, alpha, beta, read_y, y); break;
+        case 4: launch_by_column<4>(ex, grid, a, x, alpha, beta, read_y, y); break;
+        case 5: launch_by_column<5>(ex, grid, a, x, alpha, beta, read_y, y); break;
+        case 6: launch_by_column<6>(ex, grid, a, x, alpha, beta, read_y, y); break;
+        case 8: launch_by_column<8>(ex, grid, a, x, alpha, beta, read_y, y); break;
+        case 16: launch_by_column<16>(ex, grid, a, x, alpha, beta, read_y, y); break;
+        case 32: launch_by_column<32>(ex, grid, a, x, alpha, beta, read_y, y); break;
+        default:
+          throw Error(ErrorCode::invalid_argument, "BCSR by-column is compiled for block sizes 1-6, 8, 16 and 32; use row-per-thread for " +
+                                                       std::to_string(bs));
+      }
+      break;
+    case BcsrAlgorithm::row_per_thread:
+      bcsr_row_per_thread_kernel<D, I><<<grid, 32 * kWarpsPerBlock, 0, detail::stream_of(ex)>>>(
+          a.block_rows, bs, static_cast<long long>(a.block_stride), a.rows, a.cols, a.row_ptr.data(), a.col_idx.data(), v, x, alpha,
+          beta, read_y, y);
+      break;
+  }
+  HSPARSE_CUDA_CHECK(cudaGetLastError());
+}
+
+#define HSPARSE_INSTANTIATE(V, I) \
+  template void bcsr_spmv(const Executor&, BcsrAlgorithm, V, const DeviceBcsr<V, I>&, const V*, V, V*);
+HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+
+}  // namespace hsparse::cuda
