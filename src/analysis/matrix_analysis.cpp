@@ -68,16 +68,23 @@ BcsrFill bcsr_fill(const Csr<V, I>& a, int b) {
   f.block = b;
   const std::int64_t block_cols = (static_cast<std::int64_t>(a.cols) + b - 1) / b;
   const std::int64_t block_rows = (static_cast<std::int64_t>(a.rows) + b - 1) / b;
-  std::vector<std::int64_t> last_seen(static_cast<std::size_t>(block_cols), -1);
-  for (std::int64_t br = 0; br < block_rows; ++br) {
-    const std::int64_t r_end = std::min<std::int64_t>(a.rows, (br + 1) * b);
-    for (std::int64_t r = br * b; r < r_end; ++r) {
-      for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-        auto& seen = last_seen[static_cast<std::size_t>(a.col_idx[k] / b)];
-        if (seen != br) { seen = br; ++f.blocks; }
+  std::int64_t blocks = 0;
+#pragma omp parallel reduction(+ : blocks)
+  {
+    // Per thread: the last block row that used each block column.
+    std::vector<std::int64_t> last_seen(static_cast<std::size_t>(block_cols), -1);
+#pragma omp for schedule(dynamic, 256)
+    for (std::int64_t br = 0; br < block_rows; ++br) {
+      const std::int64_t r_end = std::min<std::int64_t>(a.rows, (br + 1) * b);
+      for (std::int64_t r = br * b; r < r_end; ++r) {
+        for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+          auto& seen = last_seen[static_cast<std::size_t>(a.col_idx[k] / b)];
+          if (seen != br) { seen = br; ++blocks; }
+        }
       }
     }
   }
+  f.blocks = blocks;
   f.fill_ratio = a.nnz() > 0 ? static_cast<double>(f.blocks) * b * b / static_cast<double>(a.nnz()) : 1.0;
   f.bytes = static_cast<std::size_t>(f.blocks) * (static_cast<std::size_t>(b) * b * sizeof(V) + kIndexBytes) +
             static_cast<std::size_t>(block_rows + 1) * kIndexBytes;

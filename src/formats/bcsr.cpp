@@ -39,28 +39,29 @@ Bcsr<V, I> bcsr_from_csr(const Csr<V, I>& a, int block, bool align_blocks_64, do
   b.block_stride = align_blocks_64 ? (bb * sizeof(V) + 63) / 64 * 64 / sizeof(V) : bb;
   b.row_ptr.assign(static_cast<std::size_t>(b.block_rows) + 1, 0);
 
-  // Pass 1: the distinct block columns of each block row.
-  std::vector<std::vector<I>> block_columns(static_cast<std::size_t>(b.block_rows));
+  // Pass 1: count the distinct block columns of each block row (a per-thread
+  // "last seen in block row" marker; no allocation per block row).
+  std::vector<I> distinct(static_cast<std::size_t>(b.block_rows), 0);
+  auto for_each_entry = [&](I br, auto&& fn) {
+    const I r_end = std::min<I>(a.rows, (br + 1) * block);
+    for (I r = br * block; r < r_end; ++r) {
+      for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) fn(r, k);
+    }
+  };
 #pragma omp parallel
   {
     std::vector<I> seen(static_cast<std::size_t>(b.block_cols), -1);
 #pragma omp for schedule(dynamic, 64)
     for (I br = 0; br < b.block_rows; ++br) {
-      auto& list = block_columns[static_cast<std::size_t>(br)];
-      const I r_end = std::min<I>(a.rows, (br + 1) * block);
-      for (I r = br * block; r < r_end; ++r) {
-        for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-          const I bc = a.col_idx[k] / block;
-          if (seen[static_cast<std::size_t>(bc)] != br) {
-            seen[static_cast<std::size_t>(bc)] = br;
-            list.push_back(bc);
-          }
-        }
-      }
-      std::sort(list.begin(), list.end());
+      I n = 0;
+      for_each_entry(br, [&](I, I k) {
+        auto& s = seen[static_cast<std::size_t>(a.col_idx[k] / block)];
+        if (s != br) { s = br; ++n; }
+      });
+      distinct[static_cast<std::size_t>(br)] = n;
     }
   }
-  for (I br = 0; br < b.block_rows; ++br) b.row_ptr[br + 1] = b.row_ptr[br] + static_cast<I>(block_columns[br].size());
+  for (I br = 0; br < b.block_rows; ++br) b.row_ptr[br + 1] = b.row_ptr[br] + distinct[static_cast<std::size_t>(br)];
   const double slots = static_cast<double>(b.row_ptr[b.block_rows]) * static_cast<double>(bb);
   const double fill = slots / static_cast<double>(std::max<std::size_t>(a.nnz(), 1));
   if (fill > max_fill && slots > 1e6) {
@@ -70,27 +71,34 @@ Bcsr<V, I> bcsr_from_csr(const Csr<V, I>& a, int block, bool align_blocks_64, do
                     std::to_string(a.nnz()) + " nonzeros (fill " + std::to_string(fill) + " > limit " + std::to_string(max_fill) + ")");
   }
   b.col_idx.resize(static_cast<std::size_t>(b.row_ptr[b.block_rows]));
-  b.values.assign(b.col_idx.size() * b.block_stride, V(0));
+  b.values.resize(b.col_idx.size() * b.block_stride);  // not zeroed here: pass 2 zeroes each block row
 
-  // Pass 2: scatter entries into their blocks (column-major inside a block).
+  // Pass 2, per block row: its sorted block columns, zeroed blocks, then
+  // every entry scattered into its block (column-major inside a block).
 #pragma omp parallel
   {
     std::vector<I> slot_of(static_cast<std::size_t>(b.block_cols), -1);
 #pragma omp for schedule(dynamic, 64)
     for (I br = 0; br < b.block_rows; ++br) {
-      const auto& list = block_columns[static_cast<std::size_t>(br)];
-      for (std::size_t j = 0; j < list.size(); ++j) {
-        b.col_idx[b.row_ptr[br] + static_cast<I>(j)] = list[j];
-        slot_of[static_cast<std::size_t>(list[j])] = b.row_ptr[br] + static_cast<I>(j);
-      }
-      const I r_end = std::min<I>(a.rows, (br + 1) * block);
-      for (I r = br * block; r < r_end; ++r) {
-        for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-          const I c = a.col_idx[k];
-          const auto blk = static_cast<std::size_t>(slot_of[static_cast<std::size_t>(c / block)]);
-          b.values[blk * b.block_stride + static_cast<std::size_t>(c % block) * block + static_cast<std::size_t>(r - br * block)] = a.values[k];
+      const I first = b.row_ptr[br], last = b.row_ptr[br + 1];
+      I n = first;
+      for_each_entry(br, [&](I, I k) {
+        const I bc = a.col_idx[k] / block;
+        auto& slot = slot_of[static_cast<std::size_t>(bc)];
+        if (slot < first || slot >= n || b.col_idx[slot] != bc) {
+          slot = n;
+          b.col_idx[n++] = bc;
         }
-      }
+      });
+      std::sort(b.col_idx.begin() + first, b.col_idx.begin() + last);
+      for (I j = first; j < last; ++j) slot_of[static_cast<std::size_t>(b.col_idx[j])] = j;
+      std::fill(b.values.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(first) * b.block_stride),
+                b.values.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(last) * b.block_stride), V(0));
+      for_each_entry(br, [&](I r, I k) {
+        const I c = a.col_idx[k];
+        const auto blk = static_cast<std::size_t>(slot_of[static_cast<std::size_t>(c / block)]);
+        b.values[blk * b.block_stride + static_cast<std::size_t>(c % block) * block + static_cast<std::size_t>(r - br * block)] = a.values[k];
+      });
     }
   }
   return b;

@@ -1,8 +1,12 @@
 #pragma once
 // std::vector with 64-byte aligned storage: SIMD loads of whole cache lines
 // (SELL-C-sigma chunks, BCSR's padded/aligned blocks) need aligned bases.
+// resize() default-initialises (no zeroing pass): the conversions that fill
+// these arrays write every element themselves, in parallel, so the pages are
+// first touched by the threads that later read them.
 #include <cstddef>
 #include <new>
+#include <utility>
 #include <vector>
 
 namespace hsparse {
@@ -19,6 +23,11 @@ struct AlignedAllocator {
     return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{Alignment}));
   }
   void deallocate(T* p, std::size_t) noexcept { ::operator delete(p, std::align_val_t{Alignment}); }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    if constexpr (sizeof...(Args) == 0) ::new (static_cast<void*>(p)) U;
+    else ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
   friend bool operator==(const AlignedAllocator&, const AlignedAllocator&) { return true; }
 };
 
