@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "hsparse/core/error.hpp"
@@ -121,6 +122,8 @@ bool has_libarchive() {
 }
 
 std::string read_file_bytes(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) io_error(path, "not a regular file");
   if (!is_tar_archive(path) && !ends_with(path, ".gz")) {
     // Plain file: one read of known size, at disk speed.
     std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), std::fclose);

@@ -200,6 +200,15 @@ TEST(MatrixMarketBadInput, EveryCorpusFileGivesItsMessage) {
   EXPECT_EQ(files, std::size(kBadFiles));
 }
 
+TEST(MatrixMarketBadInput, DirectoryIsNotAMatrix) {
+  try {
+    read_matrix_market<double, int>(test::test_data("bad_mtx"));
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+  }
+}
+
 TEST(MatrixMarketBadInput, MissingFileNamesThePath) {
   try {
     read_matrix_market<double, int>("/nonexistent/x.mtx");
