@@ -1,7 +1,8 @@
 #pragma once
 // Building a CSR matrix from a per-row entry enumerator: count pass, prefix
-// sum, fill pass, both passes parallel over rows. The formats whose
-// conversion back to CSR enumerates a row's stored entries (DIA, BCSR) use it.
+// sum, fill pass, both passes parallel over rows. Every format's conversion
+// back to CSR that enumerates a row's stored entries (ELL, SELL-C-sigma, DIA,
+// BCSR) uses it.
 #include <cstddef>
 
 #include "hsparse/formats/csr.hpp"

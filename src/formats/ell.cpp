@@ -4,6 +4,7 @@
 #include <string>
 
 #include "hsparse/analysis/row_statistics.hpp"
+#include "csr_from_rows.hpp"
 #include "hsparse/core/error.hpp"
 
 namespace hsparse {
@@ -74,25 +75,14 @@ Ell<V, I> ell_from_csr(const Csr<V, I>& a, I row_alignment, double max_fill) {
 
 template <class V, class I>
 Csr<V, I> ell_to_csr(const Ell<V, I>& e) {
-  Csr<V, I> a;
-  a.rows = e.rows;
-  a.cols = e.cols;
-  a.row_ptr.assign(static_cast<std::size_t>(e.rows) + 1, 0);
+  // Row r's entries are its first row_len[r] slots, columns already increasing.
   const auto pr = static_cast<std::size_t>(e.padded_rows);
-#pragma omp parallel for schedule(static)
-  for (I r = 0; r < e.rows; ++r) a.row_ptr[r + 1] = e.row_len[r];
-  for (I r = 0; r < e.rows; ++r) a.row_ptr[r + 1] += a.row_ptr[r];
-  a.col_idx.resize(static_cast<std::size_t>(a.row_ptr[e.rows]));
-  a.values.resize(a.col_idx.size());
-#pragma omp parallel for schedule(static)
-  for (I r = 0; r < e.rows; ++r) {
-    for (I k = 0; k < a.row_ptr[r + 1] - a.row_ptr[r]; ++k) {
+  return detail::csr_from_rows<V, I>(e.rows, e.cols, [&](I r, auto&& fn) {
+    for (I k = 0; k < e.row_len[r]; ++k) {
       const std::size_t slot = static_cast<std::size_t>(k) * pr + static_cast<std::size_t>(r);
-      a.col_idx[a.row_ptr[r] + k] = e.col_idx[slot];
-      a.values[a.row_ptr[r] + k] = e.values[slot];
+      fn(e.col_idx[slot], e.values[slot]);
     }
-  }
-  return a;
+  });
 }
 
 #define HSPARSE_INSTANTIATE(V, I)                                       \

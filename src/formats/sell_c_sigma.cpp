@@ -4,6 +4,7 @@
 #include <numeric>
 #include <string>
 
+#include "csr_from_rows.hpp"
 #include "hsparse/core/error.hpp"
 
 namespace hsparse {
@@ -107,26 +108,19 @@ SellCSigma<V, I> sell_from_csr(const Csr<V, I>& a, const SellOptions& o) {
 
 template <class V, class I>
 Csr<V, I> sell_to_csr(const SellCSigma<V, I>& s) {
-  Csr<V, I> a;
-  a.rows = s.rows;
-  a.cols = s.cols;
-  a.row_ptr.assign(static_cast<std::size_t>(s.rows) + 1, 0);
-  for (I i = 0; i < s.rows; ++i) a.row_ptr[static_cast<std::size_t>(s.perm[i]) + 1] = s.row_len[i];
-  for (I r = 0; r < s.rows; ++r) a.row_ptr[r + 1] += a.row_ptr[r];
-  a.col_idx.resize(static_cast<std::size_t>(a.row_ptr[s.rows]));
-  a.values.resize(a.col_idx.size());
-  const std::size_t C = static_cast<std::size_t>(s.chunk);
-#pragma omp parallel for schedule(static)
-  for (I i = 0; i < s.rows; ++i) {
-    const I r = s.perm[i];
-    const std::size_t base = static_cast<std::size_t>(s.chunk_ptr[static_cast<std::size_t>(i) / C]) + static_cast<std::size_t>(i) % C;
+  // Original row r is sorted row sorted_of[r]; its entries are that row's
+  // first row_len slots, columns in original order (unmapped if permuted).
+  std::vector<I> sorted_of(static_cast<std::size_t>(s.rows));
+  for (I i = 0; i < s.rows; ++i) sorted_of[static_cast<std::size_t>(s.perm[i])] = i;
+  const auto C = static_cast<std::size_t>(s.chunk);
+  return detail::csr_from_rows<V, I>(s.rows, s.cols, [&](I r, auto&& fn) {
+    const auto i = static_cast<std::size_t>(sorted_of[static_cast<std::size_t>(r)]);
+    const std::size_t base = static_cast<std::size_t>(s.chunk_ptr[i / C]) + i % C;
     for (I k = 0; k < s.row_len[i]; ++k) {
       const I col = s.col_idx[base + static_cast<std::size_t>(k) * C];
-      a.col_idx[a.row_ptr[r] + k] = s.permuted_columns ? s.perm[col] : col;
-      a.values[a.row_ptr[r] + k] = s.values[base + static_cast<std::size_t>(k) * C];
+      fn(s.permuted_columns ? s.perm[col] : col, s.values[base + static_cast<std::size_t>(k) * C]);
     }
-  }
-  return a;
+  });
 }
 
 template <class V, class I>

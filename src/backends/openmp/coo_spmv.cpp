@@ -31,8 +31,11 @@ void coo_spmv(V alpha, const Coo<V, I>& a, std::span<const V> x, V beta, std::sp
 #pragma omp parallel num_threads(threads) reduction(|| : unsorted)
   {
     // y = beta*y (or 0) first: rows without entries are finished by this.
+    // beta == 1 (HYB adding its COO tail) leaves y as it is: no pass.
+    if (beta != V(1)) {
 #pragma omp for schedule(static)
-    for (std::size_t r = 0; r < y.size(); ++r) y[r] = beta == V(0) ? V(0) : beta * y[r];
+      for (std::size_t r = 0; r < y.size(); ++r) y[r] = beta == V(0) ? V(0) : beta * y[r];
+    }
     const int t = omp_get_thread_num(), n = omp_get_num_threads();
     const std::size_t begin = nnz * static_cast<std::size_t>(t) / static_cast<std::size_t>(n);
     const std::size_t end = nnz * (static_cast<std::size_t>(t) + 1) / static_cast<std::size_t>(n);
