@@ -31,11 +31,16 @@ std::string run_matrix(const Executor& ex, const std::string& source, int repeti
   std::fprintf(stderr, "%s (%s): %d x %d, %zu nonzeros\n", source.c_str(), type_name<V>(), a.rows, a.cols, a.nnz());
   std::string md;
   std::vector<std::pair<std::string, GpuSpmvOptions>> variants;
-  for (const char* k : {"cusparse-alg1", "cusparse-alg2", "vector", "scalar", "merge"}) variants.push_back({k, {Format::csr, k}});
+  for (const char* k : {"cusparse-alg1", "cusparse-alg2", "vector", "scalar", "merge", "adaptive"}) variants.push_back({k, {Format::csr, k}});
   variants.push_back({"coo", {Format::coo, "segmented"}});
   variants.push_back({"coo-cusparse", {Format::coo, "cusparse"}});
   variants.push_back({"ell", {Format::ell}});
   variants.push_back({"hyb", {Format::hyb}});
+  {
+    GpuSpmvOptions o{Format::ell};  // setup time of the host conversion, against the default device one
+    o.convert_on_device = false;
+    variants.push_back({"ell-host-converted", o});
+  }
   variants.push_back({"dia", {Format::dia}});
   variants.push_back({"sell", {Format::sell, "thread"}});
   {
@@ -43,7 +48,9 @@ std::string run_matrix(const Executor& ex, const std::string& source, int repeti
     o.sigma = 256;
     variants.push_back({"sell-sorted", o});
   }
+  variants.push_back({"sell-cusparse", {Format::sell, "cusparse"}});
   variants.push_back({"bcsr", {Format::bcsr, "auto"}});
+  variants.push_back({"bcsr-cusparse", {Format::bcsr, "cusparse"}});
   {
     GpuSpmvOptions o{Format::sell, "threads"};
     o.threads_per_row = 4;

@@ -54,10 +54,8 @@ Ell<V, I> ell_first_entries(const Csr<V, I>& a, I width, I row_alignment) {
   return e;
 }
 
-}  // namespace detail
-
 template <class V, class I>
-Ell<V, I> ell_from_csr(const Csr<V, I>& a, I row_alignment, double max_fill) {
+I ell_width_within_fill(const Csr<V, I>& a, I row_alignment, double max_fill) {
   if (row_alignment < 1) throw Error(ErrorCode::invalid_argument, "ELL: row alignment must be >= 1");
   const auto width = static_cast<I>(row_length_statistics(a).max_length);
   const auto padded_rows = (static_cast<double>(a.rows) + row_alignment - 1) / row_alignment * row_alignment;
@@ -70,7 +68,14 @@ Ell<V, I> ell_from_csr(const Csr<V, I>& a, I row_alignment, double max_fill) {
                     std::to_string(slots / nnz) + " > limit " + std::to_string(max_fill) +
                     "); use HYB or SELL-C-sigma");
   }
-  return detail::ell_first_entries(a, width, row_alignment);
+  return width;
+}
+
+}  // namespace detail
+
+template <class V, class I>
+Ell<V, I> ell_from_csr(const Csr<V, I>& a, I row_alignment, double max_fill) {
+  return detail::ell_first_entries(a, detail::ell_width_within_fill(a, row_alignment, max_fill), row_alignment);
 }
 
 template <class V, class I>
@@ -89,6 +94,7 @@ Csr<V, I> ell_to_csr(const Ell<V, I>& e) {
   template struct Ell<V, I>;                                            \
   template Ell<V, I> ell_from_csr(const Csr<V, I>&, I, double);         \
   template Ell<V, I> detail::ell_first_entries(const Csr<V, I>&, I, I);  \
+  template I detail::ell_width_within_fill(const Csr<V, I>&, I, double); \
   template Csr<V, I> ell_to_csr(const Ell<V, I>&);
 HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE

@@ -8,21 +8,26 @@
 
 namespace hsparse {
 
+namespace detail {
 template <class V, class I>
-Hyb<V, I> hyb_from_csr(const Csr<V, I>& a, std::optional<I> width, I row_alignment) {
-  I k = 0;
+I hyb_width(const Csr<V, I>& a, std::optional<I> width) {
   if (width) {
     if (*width < 0) throw Error(ErrorCode::invalid_argument, "HYB: width must be >= 0");
-    k = *width;
-  } else {
-    std::vector<std::int64_t> histogram;
-    for (I r = 0; r < a.rows; ++r) {
-      const auto len = static_cast<std::size_t>(a.row_ptr[r + 1] - a.row_ptr[r]);
-      if (len >= histogram.size()) histogram.resize(len + 1, 0);
-      ++histogram[len];
-    }
-    k = static_cast<I>(hyb_ell_width(histogram, a.rows));
+    return *width;
   }
+  std::vector<std::int64_t> histogram;
+  for (I r = 0; r < a.rows; ++r) {
+    const auto len = static_cast<std::size_t>(a.row_ptr[r + 1] - a.row_ptr[r]);
+    if (len >= histogram.size()) histogram.resize(len + 1, 0);
+    ++histogram[len];
+  }
+  return static_cast<I>(hyb_ell_width(histogram, a.rows));
+}
+}  // namespace detail
+
+template <class V, class I>
+Hyb<V, I> hyb_from_csr(const Csr<V, I>& a, std::optional<I> width, I row_alignment) {
+  const I k = detail::hyb_width(a, width);
   Hyb<V, I> h;
   h.ell = detail::ell_first_entries(a, k, row_alignment);
   h.coo.rows = a.rows;
@@ -59,7 +64,8 @@ Csr<V, I> hyb_to_csr(const Hyb<V, I>& h) {
 
 #define HSPARSE_INSTANTIATE(V, I)                                                   \
   template Hyb<V, I> hyb_from_csr(const Csr<V, I>&, std::optional<I>, I);          \
-  template Csr<V, I> hyb_to_csr(const Hyb<V, I>&);
+  template Csr<V, I> hyb_to_csr(const Hyb<V, I>&);                                \
+  template I detail::hyb_width(const Csr<V, I>&, std::optional<I>);
 HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

@@ -4,6 +4,7 @@
 
 #include "hsparse/backends/cuda/cusparse_spmv.hpp"
 #include "hsparse/analysis/matrix_analysis.hpp"
+#include "hsparse/backends/cuda/device_conversions.hpp"
 #include "hsparse/backends/cuda/format_spmv.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
@@ -12,11 +13,11 @@
 namespace hsparse::cuda {
 
 const std::vector<std::string>& gpu_kernel_names(Format format) {
-  static const std::vector<std::string> csr = {"vector", "scalar", "merge", "cusparse-alg1", "cusparse-alg2"};
+  static const std::vector<std::string> csr = {"vector", "scalar", "merge", "adaptive", "cusparse-alg1", "cusparse-alg2"};
   static const std::vector<std::string> coo = {"segmented", "cusparse"};
-  static const std::vector<std::string> sell = {"thread", "threads"};
+  static const std::vector<std::string> sell = {"thread", "threads", "cusparse"};
   static const std::vector<std::string> one = {"thread"};
-  static const std::vector<std::string> bcsr = {"auto", "by-block", "by-column", "row-per-thread"};
+  static const std::vector<std::string> bcsr = {"auto", "by-block", "by-column", "row-per-thread", "cusparse"};
   switch (format) {
     case Format::csr: return csr;
     case Format::coo: return coo;
@@ -37,6 +38,7 @@ struct GpuSpmvPlan<V, I>::Storage {
   std::optional<DeviceSell<V, I>> sell;
   std::optional<DeviceBcsr<V, I>> bcsr;
   std::unique_ptr<CusparseSpmv<V, I>> cusparse;
+  CsrAdaptiveSchedule adaptive;
   DeviceArray<unsigned char> workspace;
 };
 
@@ -59,6 +61,11 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
   Storage& s = *storage_;
   const Executor* e = &ex;
   std::string desc = std::string(to_string(o.format)) + "/" + kernel;
+  auto use_cusparse = [&](std::unique_ptr<CusparseSpmv<V, I>> baseline) {
+    s.cusparse = std::move(baseline);
+    const CusparseSpmv<V, I>* c = s.cusparse.get();
+    apply_ = [c](V al, const V* x, V be, V* y) { c->apply(al, x, be, y); };
+  };
   if (o.format == Format::csr) {
     s.csr.emplace(DeviceCsr<V, I>::upload(a));
     const DeviceCsr<V, I>* m = &*s.csr;
@@ -75,18 +82,27 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
       s.workspace = DeviceArray<unsigned char>(csr_merge_workspace_bytes(a.rows, static_cast<long long>(a.nnz()), sizeof(V)));
       void* w = s.workspace.data();
       apply_ = [e, m, w](V al, const V* x, V be, V* y) { csr_spmv_merge(*e, al, *m, x, be, y, w); };
+    } else if (kernel == "adaptive") {
+      s.adaptive = csr_adaptive_schedule(std::span<const I>(a.row_ptr));
+      s.workspace = DeviceArray<unsigned char>(s.adaptive.workspace_bytes(sizeof(V)));
+      const CsrAdaptiveSchedule* sched = &s.adaptive;
+      void* w = s.workspace.data();
+      apply_ = [e, m, sched, w](V al, const V* x, V be, V* y) { csr_spmv_adaptive(*e, al, *m, x, be, y, *sched, w); };
+      if (s.adaptive.long_row_count > 0) desc += "-split" + std::to_string(s.adaptive.long_row_count);
     } else {
-      s.cusparse = std::make_unique<CusparseSpmv<V, I>>(ex, *m, kernel == "cusparse-alg2" ? CusparseAlgorithm::csr_alg2 : CusparseAlgorithm::csr_alg1);
-      const CusparseSpmv<V, I>* c = s.cusparse.get();
-      apply_ = [c](V al, const V* x, V be, V* y) { c->apply(al, x, be, y); };
+      use_cusparse(std::make_unique<CusparseSpmv<V, I>>(ex, *m, kernel == "cusparse-alg2" ? CusparseAlgorithm::csr_alg2 : CusparseAlgorithm::csr_alg1));
     }
   } else if (o.format == Format::coo) {
-    s.coo.emplace(DeviceCoo<V, I>::upload(csr_to_coo(a)));
+    if (o.convert_on_device) {
+      const auto staged = DeviceCsr<V, I>::upload(a);
+      s.coo.emplace(coo_from_device_csr(ex, staged));
+      ex.synchronize();
+    } else {
+      s.coo.emplace(DeviceCoo<V, I>::upload(csr_to_coo(a)));
+    }
     const DeviceCoo<V, I>* m = &*s.coo;
     if (kernel == "cusparse") {
-      s.cusparse = std::make_unique<CusparseSpmv<V, I>>(ex, *m);
-      const CusparseSpmv<V, I>* c = s.cusparse.get();
-      apply_ = [c](V al, const V* x, V be, V* y) { c->apply(al, x, be, y); };
+      use_cusparse(std::make_unique<CusparseSpmv<V, I>>(ex, *m));
     } else {
       s.workspace = DeviceArray<unsigned char>(coo_workspace_bytes(a.nnz(), sizeof(V)));
       void* w = s.workspace.data();
@@ -95,19 +111,29 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
   } else if constexpr (is_complex_v<V>) {
     throw Error(ErrorCode::unsupported, std::string("format ") + to_string(o.format) + " has float and double GPU kernels only; complex matrices use csr or coo");
   } else if (o.format == Format::ell) {
-    s.ell.emplace(DeviceEll<V, I>::upload(ell_from_csr(a, I(32), o.max_fill > 0 ? o.max_fill : 20.0)));
+    const double max_fill = o.max_fill > 0 ? o.max_fill : 20.0;
+    if (o.convert_on_device) {
+      const auto staged = DeviceCsr<V, I>::upload(a);
+      s.ell.emplace(ell_from_device_csr(ex, a, staged, I(32), max_fill));
+    } else {
+      s.ell.emplace(DeviceEll<V, I>::upload(ell_from_csr(a, I(32), max_fill)));
+    }
     const DeviceEll<V, I>* m = &*s.ell;
     apply_ = [e, m](V al, const V* x, V be, V* y) { ell_spmv(*e, al, *m, x, be, y); };
   } else if (o.format == Format::hyb) {
     std::optional<I> width;
     if (o.hyb_width) width = static_cast<I>(*o.hyb_width);
-    const Hyb<V, I> h = hyb_from_csr(a, width, I(32));
-    s.hyb.emplace(DeviceHyb<V, I>::upload(h));
-    s.workspace = DeviceArray<unsigned char>(coo_workspace_bytes(h.coo.nnz(), sizeof(V)));
+    if (o.convert_on_device) {
+      const auto staged = DeviceCsr<V, I>::upload(a);
+      s.hyb.emplace(hyb_from_device_csr(ex, a, staged, width, I(32)));
+    } else {
+      s.hyb.emplace(DeviceHyb<V, I>::upload(hyb_from_csr(a, width, I(32))));
+    }
+    s.workspace = DeviceArray<unsigned char>(coo_workspace_bytes(s.hyb->coo.nnz(), sizeof(V)));
     const DeviceHyb<V, I>* m = &*s.hyb;
     void* w = s.workspace.data();
     apply_ = [e, m, w](V al, const V* x, V be, V* y) { hyb_spmv(*e, al, *m, x, be, y, w); };
-    desc += "-width" + std::to_string(h.ell.width);
+    desc += "-width" + std::to_string(s.hyb->ell.width);
   } else if (o.format == Format::dia) {
     s.dia.emplace(DeviceDia<V, I>::upload(dia_from_csr(a, o.max_fill > 0 ? o.max_fill : 3.0)));
     const DeviceDia<V, I>* m = &*s.dia;
@@ -121,13 +147,19 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
                                     : kernel == "row-per-thread" || block > 5 ? BcsrAlgorithm::row_per_thread
                                                                               : BcsrAlgorithm::by_block;
     const DeviceBcsr<V, I>* m = &*s.bcsr;
-    apply_ = [e, m, algorithm](V al, const V* x, V be, V* y) { bcsr_spmv(*e, algorithm, al, *m, x, be, y); };
     desc += "-b" + std::to_string(block);
+    if (kernel == "cusparse") {
+      use_cusparse(std::make_unique<CusparseSpmv<V, I>>(ex, *m));
+    } else {
+      apply_ = [e, m, algorithm](V al, const V* x, V be, V* y) { bcsr_spmv(*e, algorithm, al, *m, x, be, y); };
+    }
   } else {  // sell
     s.sell.emplace(DeviceSell<V, I>::upload(sell_from_csr(a, SellOptions{o.chunk, o.sigma, false})));
     const DeviceSell<V, I>* m = &*s.sell;
     const int T = o.threads_per_row;
-    if (kernel == "threads") {
+    if (kernel == "cusparse") {
+      use_cusparse(std::make_unique<CusparseSpmv<V, I>>(ex, *m));
+    } else if (kernel == "threads") {
       apply_ = [e, m, T](V al, const V* x, V be, V* y) { sell_spmv_threads_per_row(*e, al, *m, x, be, y, T); };
       desc += "-T" + std::to_string(T);
     } else {

@@ -5,9 +5,13 @@
 #include <gtest/gtest.h>
 
 #include "hsparse/analysis/spmv_check.hpp"
+#include "hsparse/backends/cuda/device_conversions.hpp"
 #include "hsparse/backends/cuda/device_formats.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/formats/convert.hpp"
+#include "hsparse/formats/ell.hpp"
+#include "hsparse/formats/hyb.hpp"
+#include "hsparse/generators/generators.hpp"
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/plans/gpu_spmv_plan.hpp"
 #include "support/test_support.hpp"
@@ -23,7 +27,7 @@ namespace {
 std::vector<std::pair<std::string, GpuSpmvOptions>> variants(bool complex) {
   std::vector<std::pair<std::string, GpuSpmvOptions>> v;
   auto add = [&](const std::string& name, GpuSpmvOptions o) { v.emplace_back(name, o); };
-  for (const char* k : {"vector", "scalar", "merge", "cusparse-alg1", "cusparse-alg2"}) add(std::string("csr/") + k, {Format::csr, k});
+  for (const char* k : {"vector", "scalar", "merge", "adaptive", "cusparse-alg1", "cusparse-alg2"}) add(std::string("csr/") + k, {Format::csr, k});
   for (int coop : {1, 2, 8, 32}) {
     for (int repeat : {1, 3}) {
       GpuSpmvOptions o{Format::csr, "vector"};
@@ -33,6 +37,11 @@ std::vector<std::pair<std::string, GpuSpmvOptions>> variants(bool complex) {
   }
   add("coo/segmented", {Format::coo, "segmented"});
   add("coo/cusparse", {Format::coo, "cusparse"});
+  {
+    GpuSpmvOptions o{Format::coo, "segmented"};
+    o.convert_on_device = false;
+    add("coo/segmented-host-converted", o);
+  }
   if (complex) return v;
   add("ell/thread", {Format::ell});
   add("hyb/thread", {Format::hyb});
@@ -40,6 +49,11 @@ std::vector<std::pair<std::string, GpuSpmvOptions>> variants(bool complex) {
     GpuSpmvOptions o{Format::hyb};
     o.hyb_width = 2;
     add("hyb/thread-width2", o);
+  }
+  for (Format f : {Format::ell, Format::hyb}) {  // the host conversion path too (the device one is the default)
+    GpuSpmvOptions o{f};
+    o.convert_on_device = false;
+    add(std::string(to_string(f)) + "/thread-host-converted", o);
   }
   add("dia/thread", {Format::dia});
   for (int chunk : {32, 8}) {
@@ -52,10 +66,15 @@ std::vector<std::pair<std::string, GpuSpmvOptions>> variants(bool complex) {
   }
   for (const auto& [kernel, block] : std::vector<std::pair<const char*, int>>{
            {"auto", 0}, {"by-block", 2}, {"by-block", 3}, {"by-block", 5}, {"by-column", 3}, {"by-column", 16},
-           {"row-per-thread", 3}, {"row-per-thread", 7}, {"row-per-thread", 32}}) {
+           {"row-per-thread", 3}, {"row-per-thread", 7}, {"row-per-thread", 32}, {"cusparse", 1}, {"cusparse", 3}}) {
     GpuSpmvOptions o{Format::bcsr, kernel};
     o.block = block;
     add(std::string("bcsr/") + kernel + "-b" + std::to_string(block), o);
+  }
+  for (int chunk : {32, 8}) {
+    GpuSpmvOptions o{Format::sell, "cusparse"};
+    o.chunk = chunk;
+    add("sell/cusparse-C" + std::to_string(chunk), o);
   }
   for (int T : {2, 8, 32}) {
     GpuSpmvOptions o{Format::sell, "threads"};
@@ -77,7 +96,8 @@ void check_all(const Executor& ex, const Csr<V, I>& a, const std::string& matrix
     try {
       plan.emplace(ex, a, options);
     } catch (const Error& e) {
-      if (e.code() != ErrorCode::invalid_argument) throw;  // fill-limit refusals only
+      // Refusals only: fill limits, cuSPARSE's shape rules (BSR) or index types it lacks.
+      if (e.code() != ErrorCode::invalid_argument && e.code() != ErrorCode::unsupported) throw;
       ++refused;
       continue;
     }
@@ -124,6 +144,43 @@ TYPED_TEST(CudaSpmv, EveryKernelMatchesTheReferenceOnSharedMatrices) {
     ++matrices;
   }
   std::printf("%d shared matrices, %d format refusals (fill limits)\n", matrices, refused);
+}
+
+// The GPU conversions must give the host conversions' arrays exactly, padding included.
+TEST(CudaConversions, DeviceConversionsEqualTheHostOnes) {
+  REQUIRE_CUDA_DEVICE();
+  Executor ex;
+  auto cases = test::edge_case_matrices();
+  cases.push_back({"powerlaw_50k", generators::power_law<double, std::int64_t>(generators::PowerLawOptions{50000})});
+  for (const auto& [name, a64] : cases) {
+    const auto a = convert_types<double, std::int32_t>(a64);
+    const auto staged = DeviceCsr<double, std::int32_t>::upload(a);
+    const auto coo = csr_to_coo(a);
+    const auto d_coo = coo_from_device_csr(ex, staged);
+    EXPECT_EQ(d_coo.row_idx.download(), coo.row_idx) << name;
+    EXPECT_EQ(d_coo.col_idx.download(), coo.col_idx) << name;
+    EXPECT_EQ(d_coo.values.download(), coo.values) << name;
+    try {
+      const auto ell = ell_from_csr(a, 32, 20.0);
+      const auto d_ell = ell_from_device_csr(ex, a, staged, 32, 20.0);
+      EXPECT_EQ(d_ell.padded_rows, ell.padded_rows) << name;
+      EXPECT_EQ(d_ell.width, ell.width) << name;
+      EXPECT_EQ(d_ell.col_idx.download(), ell.col_idx) << name;
+      EXPECT_EQ(d_ell.values.download(), ell.values) << name;
+    } catch (const Error& e) {  // both must refuse alike
+      EXPECT_THROW(ell_from_device_csr(ex, a, staged, 32, 20.0), Error) << name;
+    }
+    for (std::optional<std::int32_t> width : {std::optional<std::int32_t>{}, std::optional<std::int32_t>{2}}) {
+      const auto hyb = hyb_from_csr(a, width, 32);
+      const auto d_hyb = hyb_from_device_csr(ex, a, staged, width, 32);
+      EXPECT_EQ(d_hyb.ell.width, hyb.ell.width) << name;
+      EXPECT_EQ(d_hyb.ell.col_idx.download(), hyb.ell.col_idx) << name;
+      EXPECT_EQ(d_hyb.ell.values.download(), hyb.ell.values) << name;
+      EXPECT_EQ(d_hyb.coo.row_idx.download(), hyb.coo.row_idx) << name;
+      EXPECT_EQ(d_hyb.coo.col_idx.download(), hyb.coo.col_idx) << name;
+      EXPECT_EQ(d_hyb.coo.values.download(), hyb.coo.values) << name;
+    }
+  }
 }
 
 TEST(CudaSpmvErrors, BadParametersAndUnsortedCooAreErrors) {

@@ -26,6 +26,26 @@ struct SpmvOptions {
   long long sigma = 0, hyb_width = -1;  // sigma 0: the backend's default (CPU 256, GPU 1)
 };
 
+// --kernel's help, from the plans' own lists (so it cannot drift from them).
+std::string kernel_help() {
+  auto list = [](const std::vector<std::string>& names) {
+    std::string s;
+    for (const auto& n : names) s += (s.empty() ? "" : "|") + n;
+    return s;
+  };
+  std::string help = "Kernel of the format (first = default). cpu:";
+  for (Format f : {Format::coo, Format::csr, Format::ell, Format::hyb, Format::dia, Format::bcsr, Format::sell}) {
+    help += std::string(" ") + to_string(f) + " " + list(cpu_kernel_names(f)) + ";";
+  }
+#ifdef HSPARSE_HAVE_CUDA
+  help += " cuda:";
+  for (Format f : {Format::coo, Format::csr, Format::ell, Format::hyb, Format::dia, Format::bcsr, Format::sell}) {
+    help += std::string(" ") + to_string(f) + " " + list(cuda::gpu_kernel_names(f)) + ";";
+  }
+#endif
+  return help;
+}
+
 // The documented default x: x[i] = 1 + (i * 7919 mod 1000) / 1000, in [1, 2),
 // varied so that a wrong column index changes the result.
 template <class V>
@@ -119,11 +139,7 @@ Action add_spmv_command(CLI::App& app) {
   cmd->add_option("--threads-per-row", o->threads_per_row, "CUDA SELL 'threads' kernel: T threads per row")->capture_default_str();
   cmd->add_option("--hyb-width", o->hyb_width, "HYB ELL width (default: cusp's histogram rule)");
   cmd->add_option("--backend", o->backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
-  cmd->add_option("--kernel", o->kernel,
-                  "cpu: csr openmp|merge|reference; sell auto|avx512|avx2|portable|reference; "
-                  "coo, ell, hyb, dia, bcsr openmp|reference (first = default). "
-                  "cuda: csr vector|scalar|merge|cusparse-alg1|cusparse-alg2; coo segmented|cusparse; "
-                  "ell, hyb, dia thread; sell thread|threads; bcsr auto|by-block|by-column|row-per-thread");
+  cmd->add_option("--kernel", o->kernel, kernel_help());
   cmd->add_option("--repetitions", o->repetitions, "Timed runs (median reported)")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_flag("--single", o->single, "Single precision (complex<float> for complex matrices)");
   cmd->add_flag("--check", o->check, "Compare y with the serial double-precision reference; exit 1 if it fails");

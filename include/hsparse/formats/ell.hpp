@@ -46,6 +46,9 @@ namespace detail {
 // The first min(length, width) entries of every row (HYB's ELL part).
 template <class V, class I>
 Ell<V, I> ell_first_entries(const Csr<V, I>& a, I width, I row_alignment);
+// ELL's width (the longest row), or the error ell_from_csr throws past max_fill.
+template <class V, class I>
+I ell_width_within_fill(const Csr<V, I>& a, I row_alignment, double max_fill);
 }  // namespace detail
 
 }  // namespace hsparse

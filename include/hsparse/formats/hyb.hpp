@@ -25,5 +25,10 @@ template <class V, class I>
 Hyb<V, I> hyb_from_csr(const Csr<V, I>& a, std::optional<I> width = std::nullopt, I row_alignment = 1);
 template <class V, class I>
 Csr<V, I> hyb_to_csr(const Hyb<V, I>& h);
+namespace detail {
+// The ELL width hyb_from_csr uses: `width` if set (checked), else cusp's rule.
+template <class V, class I>
+I hyb_width(const Csr<V, I>& a, std::optional<I> width);
+}  // namespace detail
 
 }  // namespace hsparse

@@ -1,6 +1,7 @@
 #pragma once
-// A GPU SpMV plan: a host CSR matrix converted to a format (on the host,
-// by the same conversions as the CPU), uploaded once, with the kernel, its
+// A GPU SpMV plan: a host CSR matrix converted to a format (COO, ELL and HYB
+// on the GPU after uploading the CSR; the others on the host, by the CPU's
+// conversions) and kept on the device, with the kernel, its
 // parameters and its workspace chosen once. apply() launches on the
 // executor's stream with device pointers. CUDA builds only.
 #include <functional>
@@ -24,6 +25,7 @@ struct GpuSpmvOptions {
   int block = 0;                 // BCSR block size; 0: the one with the fewest bytes (1..8)
   std::optional<long long> hyb_width;
   double max_fill = 0;           // 0: each format's default limit
+  bool convert_on_device = true; // COO, ELL, HYB: upload CSR and convert on the GPU (faster; same result)
 };
 
 // GPU kernels per format, default first.

@@ -27,26 +27,43 @@ __device__ __forceinline__ void merge_path_search(long long diag, const I* __res
   nonzero = diag - lo;
 }
 
+constexpr int kThreadsPerBlock = 128;
+constexpr int kTile = kThreadsPerBlock * kItemsPerThread;  // a block's merge items, hence at most its nonzeros
+
+// After the searches, the block stages the products val*x[col] of its
+// nonzero range in shared memory with coalesced loads (CUB's approach); each
+// thread's sequential walk then reads shared memory, not scattered global
+// lines.
 template <class D, class I>
-__global__ void csr_merge_kernel(long long rows, long long nnz, long long threads, const I* __restrict__ row_ptr,
-                                 const I* __restrict__ col_idx, const D* __restrict__ values, const D* __restrict__ x, D alpha,
-                                 D beta, bool read_y, D* __restrict__ y, long long* __restrict__ carry_row,
-                                 D* __restrict__ carry_val) {
-  const long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (t >= threads) return;
+__global__ void __launch_bounds__(kThreadsPerBlock)
+    csr_merge_kernel(long long rows, long long nnz, long long threads, const I* __restrict__ row_ptr,
+                     const I* __restrict__ col_idx, const D* __restrict__ values, const D* __restrict__ x, D alpha, D beta,
+                     bool read_y, D* __restrict__ y, long long* __restrict__ carry_row, D* __restrict__ carry_val) {
+  __shared__ alignas(16) unsigned char product_bytes[kTile * sizeof(D)];
+  __shared__ long long block_k[2];
+  D* products = reinterpret_cast<D*>(product_bytes);
+  const long long t = blockIdx.x * static_cast<long long>(kThreadsPerBlock) + threadIdx.x;
   const long long items = rows + nnz;
   const long long d0 = t * kItemsPerThread < items ? t * kItemsPerThread : items;
   const long long d1 = d0 + kItemsPerThread < items ? d0 + kItemsPerThread : items;
   long long r, k, r_end, k_end;
   merge_path_search(d0, row_ptr + 1, rows, nnz, r, k);
   merge_path_search(d1, row_ptr + 1, rows, nnz, r_end, k_end);
+  if (threadIdx.x == 0) block_k[0] = k;
+  if (threadIdx.x == kThreadsPerBlock - 1 || t == threads - 1) block_k[1] = k_end;
+  __syncthreads();
+  const long long kb = block_k[0];
+  const int staged = static_cast<int>(block_k[1] - kb);
+  for (int i = threadIdx.x; i < staged; i += kThreadsPerBlock) products[i] = values[kb + i] * x[col_idx[kb + i]];
+  __syncthreads();
+  if (t >= threads) return;
   for (; r < r_end; ++r) {
     D sum(0);
-    for (const long long end = row_ptr[r + 1]; k < end; ++k) sum += values[k] * x[col_idx[k]];
+    for (const long long end = row_ptr[r + 1]; k < end; ++k) sum += products[k - kb];
     detail::write_output(y, r, alpha, sum, beta, read_y);
   }
   D sum(0);
-  for (; k < k_end; ++k) sum += values[k] * x[col_idx[k]];
+  for (; k < k_end; ++k) sum += products[k - kb];
   carry_row[t] = r_end;  // == rows: nothing carried
   carry_val[t] = sum;
 }
@@ -67,7 +84,7 @@ void csr_spmv_merge(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const
   auto* carry_row = static_cast<long long*>(workspace);
   D* carry_val = detail::carry_values<D>(workspace, threads);
   const D al = detail::dev_value(alpha);
-  csr_merge_kernel<D, I><<<detail::grid_for(threads, 128), 128, 0, detail::stream_of(ex)>>>(
+  csr_merge_kernel<D, I><<<detail::grid_for(threads, kThreadsPerBlock), kThreadsPerBlock, 0, detail::stream_of(ex)>>>(
       rows, nnz, threads, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), detail::dev(x), al,
       detail::dev_value(beta), beta != V(0), detail::dev(y), carry_row, carry_val);
   HSPARSE_CUDA_CHECK(cudaGetLastError());

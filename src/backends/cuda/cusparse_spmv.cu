@@ -10,7 +10,9 @@ namespace {
 
 void check_cusparse(cusparseStatus_t status, const char* what) {
   if (status != CUSPARSE_STATUS_SUCCESS) {
-    throw Error(status == CUSPARSE_STATUS_ALLOC_FAILED ? ErrorCode::out_of_memory : ErrorCode::cuda,
+    throw Error(status == CUSPARSE_STATUS_ALLOC_FAILED    ? ErrorCode::out_of_memory
+                : status == CUSPARSE_STATUS_NOT_SUPPORTED ? ErrorCode::unsupported
+                                                          : ErrorCode::cuda,
                 std::string(what) + ": " + cusparseGetErrorString(status));
   }
 }
@@ -24,10 +26,24 @@ template <class V> constexpr cudaDataType value_type() {
 }
 template <class I> constexpr cusparseIndexType_t index_type() { return sizeof(I) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I; }
 
+// cuSPARSE marks SELL padding with column -1; ours repeats a real column (value 0).
+template <class I>
+__global__ void mark_padding_kernel(int chunk, const I* __restrict__ chunk_ptr, const I* __restrict__ row_len,
+                                    long long chunks, I* __restrict__ col_idx) {
+  const long long c = blockIdx.x * static_cast<long long>(blockDim.x) / 32 + threadIdx.x / 32;  // a warp per chunk
+  if (c >= chunks) return;
+  const long long begin = chunk_ptr[c], end = chunk_ptr[c + 1];
+  for (long long e = begin + threadIdx.x % 32; e < end; e += 32) {
+    const long long j = (e - begin) % chunk, k = (e - begin) / chunk;
+    if (k >= row_len[c * chunk + j]) col_idx[e] = I(-1);
+  }
+}
+
 }  // namespace
 
 template <class V, class I>
 struct CusparseSpmv<V, I>::State {
+  DeviceArray<I> sell_columns;  // SELL only: the column indices with padding marked -1
   cusparseHandle_t handle = nullptr;
   cusparseSpMatDescr_t matrix = nullptr;
   cusparseSpMVAlg_t algorithm = CUSPARSE_SPMV_ALG_DEFAULT;
@@ -84,6 +100,56 @@ CusparseSpmv<V, I>::CusparseSpmv(const Executor& ex, const DeviceCoo<V, I>& a) :
                                            const_cast<V*>(a.values.data()), index_type<I>(), CUSPARSE_INDEX_BASE_ZERO,
                                            value_type<V>()));
   s.algorithm = CUSPARSE_SPMV_COO_ALG1;
+  s.prepare(ex, false);
+}
+
+template <class V, class I>
+CusparseSpmv<V, I>::CusparseSpmv(const Executor& ex, const DeviceSell<V, I>& a) : state_(new State) {
+  if (!a.identity_order || a.permuted_columns) {
+    throw Error(ErrorCode::invalid_argument, "cuSPARSE SELL has no row permutation: build the SELL matrix with sigma = 1");
+  }
+  if constexpr (is_complex_v<V>) throw Error(ErrorCode::unsupported, "cuSPARSE SELL baseline: float and double only");
+  State& s = *state_;
+  s.rows = a.rows;
+  s.cols = a.cols;
+  const long long entries = static_cast<long long>(a.values.size()), chunks = static_cast<long long>(a.chunks());
+  s.sell_columns = DeviceArray<I>(a.col_idx.size());
+  if (entries > 0) {
+    HSPARSE_CUDA_CHECK(cudaMemcpyAsync(s.sell_columns.data(), a.col_idx.data(), a.col_idx.size() * sizeof(I),
+                                       cudaMemcpyDeviceToDevice, detail::stream_of(ex)));
+    mark_padding_kernel<I><<<detail::grid_for(32 * chunks, 256), 256, 0, detail::stream_of(ex)>>>(
+        a.chunk, a.chunk_ptr.data(), a.row_len.data(), chunks, s.sell_columns.data());
+    HSPARSE_CUDA_CHECK(cudaGetLastError());
+  }
+  const auto nnz = static_cast<std::int64_t>(a.nnz);
+  HSPARSE_CUSPARSE_CHECK(cusparseCreate(&s.handle));
+  HSPARSE_CUSPARSE_CHECK(cusparseCreateSlicedEll(&s.matrix, a.rows, a.cols, nnz, entries, a.chunk, const_cast<I*>(a.chunk_ptr.data()),
+                                                 s.sell_columns.data(), const_cast<V*>(a.values.data()), index_type<I>(),
+                                                 index_type<I>(), CUSPARSE_INDEX_BASE_ZERO, value_type<V>()));
+  s.algorithm = CUSPARSE_SPMV_SELL_ALG1;
+  s.prepare(ex, false);
+}
+
+template <class V, class I>
+CusparseSpmv<V, I>::CusparseSpmv(const Executor& ex, const DeviceBcsr<V, I>& a) : state_(new State) {
+  const long long b = a.block;
+  if (a.rows % b != 0 || a.cols % b != 0) {
+    throw Error(ErrorCode::invalid_argument, "cuSPARSE BSR needs rows and columns that are multiples of the block size " +
+                                                 std::to_string(b) + " (matrix is " + std::to_string(a.rows) + " x " +
+                                                 std::to_string(a.cols) + ")");
+  }
+  if (a.block_stride != static_cast<std::size_t>(b * b)) {
+    throw Error(ErrorCode::invalid_argument, "cuSPARSE BSR needs packed blocks (no 64-byte block alignment)");
+  }
+  State& s = *state_;
+  s.rows = a.rows;
+  s.cols = a.cols;
+  HSPARSE_CUSPARSE_CHECK(cusparseCreate(&s.handle));
+  HSPARSE_CUSPARSE_CHECK(cusparseCreateBsr(&s.matrix, a.rows / b, a.cols / b, static_cast<std::int64_t>(a.col_idx.size()), b, b,
+                                           const_cast<I*>(a.row_ptr.data()), const_cast<I*>(a.col_idx.data()),
+                                           const_cast<V*>(a.values.data()), index_type<I>(), index_type<I>(),
+                                           CUSPARSE_INDEX_BASE_ZERO, value_type<V>(), CUSPARSE_ORDER_COL));
+  s.algorithm = CUSPARSE_SPMV_BSR_ALG1;
   s.prepare(ex, false);
 }
 

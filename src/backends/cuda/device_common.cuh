@@ -42,6 +42,19 @@ __device__ __forceinline__ D group_sum(D v) {
   return v;
 }
 
+// group_sum with a run-time group width (a power of two <= 32); every lane of the warp must call it.
+template <class D>
+__device__ __forceinline__ D group_sum_n(D v, int width) {
+  for (int offset = width / 2; offset > 0; offset /= 2) {
+    if constexpr (sizeof(D) == 16 || (sizeof(D) == 8 && !std::is_same_v<D, double>)) {  // complex
+      v += D(__shfl_down_sync(0xffffffffu, v.real(), offset, width), __shfl_down_sync(0xffffffffu, v.imag(), offset, width));
+    } else {
+      v += __shfl_down_sync(0xffffffffu, v, offset, width);
+    }
+  }
+  return v;
+}
+
 inline unsigned grid_for(long long threads, int block) {
   const long long blocks = (threads + block - 1) / block;
   return static_cast<unsigned>(blocks < 1 ? 1 : (blocks > (1LL << 30) ? (1LL << 30) : blocks));

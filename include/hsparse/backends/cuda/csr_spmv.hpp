@@ -2,6 +2,8 @@
 // GPU CSR SpMV kernels on device data, y = alpha*A*x + beta*y (beta == 0:
 // y is not read). x and y are device pointers of cols and rows elements.
 // Every kernel runs on the executor's stream and returns without waiting.
+#include <span>
+
 #include "hsparse/backends/cuda/device.hpp"
 
 namespace hsparse::cuda {
@@ -33,5 +35,28 @@ void csr_spmv_vector(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, cons
 std::size_t csr_merge_workspace_bytes(long long rows, long long nnz, std::size_t value_bytes);
 template <class V, class I>
 void csr_spmv_merge(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const V* x, V beta, V* y, void* workspace);
+
+// Long-row-safe CSR (CSR-Adaptive: Greathouse and Daga, SC'14, with the
+// long-row splitting Reguly's section 6 asks for on dc1-like matrices).
+// Rows are cut, once on the host, into work blocks for 256-thread CUDA
+// blocks: runs of short rows with at most kAdaptiveBlockNnz entries in all,
+// whose products are staged in shared memory by coalesced loads and reduced
+// per row by as many threads as fit; a single row of any length, reduced
+// by the whole block; and rows too long for one block, split into pieces
+// whose partial sums a second kernel adds in a fixed order (deterministic,
+// no atomics).
+inline constexpr long long kAdaptiveBlockNnz = 2048;   // short-row budget per block (shared memory)
+inline constexpr long long kAdaptivePieceNnz = 16384;  // long rows: entries per block
+struct CsrAdaptiveSchedule {
+  DeviceArray<long long> blocks;     // 4 per work block: row_begin, row_end (or -(piece slot + 1)), nnz_begin, nnz_end
+  DeviceArray<long long> long_rows;  // 3 per split row: row, first slot, end slot
+  long long block_count = 0, long_row_count = 0, slots = 0;
+  std::size_t workspace_bytes(std::size_t value_bytes) const { return static_cast<std::size_t>(slots) * value_bytes + 16; }
+};
+template <class I>
+CsrAdaptiveSchedule csr_adaptive_schedule(std::span<const I> row_ptr);
+template <class V, class I>
+void csr_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const V* x, V beta, V* y,
+                       const CsrAdaptiveSchedule& schedule, void* workspace);
 
 }  // namespace hsparse::cuda

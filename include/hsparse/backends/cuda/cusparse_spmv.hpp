@@ -10,7 +10,7 @@
 
 namespace hsparse::cuda {
 
-enum class CusparseAlgorithm { csr_alg1, csr_alg2, coo_alg1 };
+enum class CusparseAlgorithm { csr_alg1, csr_alg2, coo_alg1, sell_alg1, bsr_alg1 };
 
 template <class V, class I>
 class CusparseSpmv {
@@ -18,6 +18,13 @@ class CusparseSpmv {
   // The matrix arrays must outlive this object (they are not copied).
   CusparseSpmv(const Executor& ex, const DeviceCsr<V, I>& a, CusparseAlgorithm algorithm);
   CusparseSpmv(const Executor& ex, const DeviceCoo<V, I>& a);
+  // Sliced ELL: needs sigma == 1 (cuSPARSE has no row permutation); keeps
+  // its own copy of the column indices with padding marked -1, as cuSPARSE
+  // expects. Float and double only.
+  CusparseSpmv(const Executor& ex, const DeviceSell<V, I>& a);
+  // BSR with column-major blocks; needs rows and columns that are multiples
+  // of the block size (cuSPARSE reads and writes whole blocks of x and y).
+  CusparseSpmv(const Executor& ex, const DeviceBcsr<V, I>& a);
   ~CusparseSpmv();
   CusparseSpmv(const CusparseSpmv&) = delete;
   CusparseSpmv& operator=(const CusparseSpmv&) = delete;

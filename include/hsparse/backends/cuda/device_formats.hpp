@@ -63,11 +63,12 @@ struct DeviceSell {
   bool permuted_columns = false, identity_order = false;  // identity_order: sigma == 1 (perm unused)
   DeviceArray<I> chunk_ptr, chunk_len, row_len, perm, col_idx;
   DeviceArray<V> values;
+  std::size_t nnz = 0;  // true entries (values.size() counts the padding too)
   std::size_t chunks() const { return chunk_len.size(); }
   static DeviceSell upload(const SellCSigma<V, I>& a) {
     return DeviceSell{a.rows, a.cols, a.chunk, a.permuted_columns, a.sigma == 1,
                       DeviceArray<I>(a.chunk_ptr), DeviceArray<I>(a.chunk_len), DeviceArray<I>(a.row_len),
-                      DeviceArray<I>(a.perm), DeviceArray<I>(a.col_idx), DeviceArray<V>(a.values)};
+                      DeviceArray<I>(a.perm), DeviceArray<I>(a.col_idx), DeviceArray<V>(a.values), a.nnz};
   }
 };
 

@@ -1,0 +1,24 @@
+#pragma once
+// CSR to COO, ELL and HYB on the GPU. The host CSR supplies only O(rows)
+// facts (row lengths: ELL's width and fill check, HYB's width and tail
+// offsets); the O(nnz) work runs on the device from a DeviceCsr already
+// uploaded. The results are identical, entry for entry, to the host
+// conversions (formats/*.hpp), padding included. Measured against the host
+// path in docs/results/2026-11-22-gpu-kernels.md: uploading CSR and
+// converting there beats converting on the host and uploading the result.
+#include "hsparse/backends/cuda/device_formats.hpp"
+
+namespace hsparse::cuda {
+
+template <class V, class I>
+DeviceCoo<V, I> coo_from_device_csr(const Executor& ex, const DeviceCsr<V, I>& a);
+
+template <class V, class I>
+DeviceEll<V, I> ell_from_device_csr(const Executor& ex, const Csr<V, I>& host, const DeviceCsr<V, I>& a, I row_alignment,
+                                    double max_fill);
+
+template <class V, class I>
+DeviceHyb<V, I> hyb_from_device_csr(const Executor& ex, const Csr<V, I>& host, const DeviceCsr<V, I>& a, std::optional<I> width,
+                                    I row_alignment);
+
+}  // namespace hsparse::cuda

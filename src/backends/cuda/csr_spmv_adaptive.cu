@@ -1,0 +1,157 @@
+// Long-row-safe CSR SpMV: CSR-Adaptive (Greathouse and Daga, SC'14) with
+// long rows split across blocks (the dc1 problem of Reguly's section 6).
+// Decomposition: one 256-thread block per work block of the schedule
+// (built once on the host, csr_adaptive_schedule):
+//  - a run of short rows ("CSR-stream"): the block loads the run's
+//    products val*x[col] into shared memory with coalesced loads, then
+//    groups of `width` threads (as many as fit: width * rows <= 256, a
+//    power of two <= 32) each reduce one row from shared memory;
+//  - one row (or one piece of a split row): all 256 threads stride over it
+//    (coalesced) and reduce through the block; a piece's sum goes to its
+//    slot in the workspace;
+//  - a second kernel, one warp per split row, adds its pieces' slots in a
+//    fixed order: deterministic, no atomics.
+#include <algorithm>
+#include <climits>
+
+#include "device_common.cuh"
+#include "hsparse/backends/cuda/csr_spmv.hpp"
+
+namespace hsparse::cuda {
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr long long kMaxRowsPerBlock = 512;  // short rows: a thread reduces at most 2 rows
+
+template <class D>
+__device__ __forceinline__ D block_sum(D v, D* warp_sums) {  // the total is valid in thread 0
+  v = detail::group_sum<32>(v);
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (lane == 0) warp_sums[warp] = v;
+  __syncthreads();
+  D total(0);
+  if (warp == 0) total = detail::group_sum<32>(lane < kThreads / 32 ? warp_sums[lane] : D(0));
+  return total;
+}
+
+template <class D, class I>
+__global__ void __launch_bounds__(kThreads)
+    csr_adaptive_kernel(const long long* __restrict__ blocks, const I* __restrict__ row_ptr, const I* __restrict__ col_idx,
+                        const D* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y,
+                        D* __restrict__ partials) {
+  // Raw storage: complex types have constructors, not allowed on __shared__ arrays.
+  __shared__ alignas(16) unsigned char product_bytes[kAdaptiveBlockNnz * sizeof(D)];
+  __shared__ alignas(16) unsigned char warp_bytes[kThreads / 32 * sizeof(D)];
+  D* products = reinterpret_cast<D*>(product_bytes);
+  D* warp_sums = reinterpret_cast<D*>(warp_bytes);
+  const long long* b = blocks + 4 * static_cast<long long>(blockIdx.x);
+  const long long row_begin = b[0], row_end = b[1], k0 = b[2], k1 = b[3];
+  if (row_end < 0 || row_end - row_begin == 1) {  // one row or one piece of a split row
+    D sum(0);
+    for (long long k = k0 + threadIdx.x; k < k1; k += kThreads) sum += values[k] * x[col_idx[k]];
+    sum = block_sum(sum, warp_sums);
+    if (threadIdx.x == 0) {
+      if (row_end < 0) partials[-row_end - 1] = sum;
+      else detail::write_output(y, row_begin, alpha, sum, beta, read_y);
+    }
+    return;
+  }
+  const int n = static_cast<int>(k1 - k0);
+  for (int i = threadIdx.x; i < n; i += kThreads) products[i] = values[k0 + i] * x[col_idx[k0 + i]];
+  __syncthreads();
+  const int rows = static_cast<int>(row_end - row_begin);
+  int width = 32;
+  while (width > 1 && width * rows > kThreads) width /= 2;
+  const int groups = kThreads / width, group = threadIdx.x / width, lane = threadIdx.x % width;
+  for (int base = 0; base < rows; base += groups) {  // the same trip count in every lane: the shuffles need them all
+    const int r = base + group;
+    D sum(0);
+    if (r < rows) {
+      const int end = static_cast<int>(row_ptr[row_begin + r + 1] - k0);
+      for (int k = static_cast<int>(row_ptr[row_begin + r] - k0) + lane; k < end; k += width) sum += products[k];
+    }
+    sum = detail::group_sum_n(sum, width);
+    if (lane == 0 && r < rows) detail::write_output(y, row_begin + r, alpha, sum, beta, read_y);
+  }
+}
+
+template <class D>
+__global__ void add_pieces_kernel(long long count, const long long* __restrict__ long_rows, const D* __restrict__ partials,
+                                  D alpha, D beta, bool read_y, D* __restrict__ y) {
+  const long long w = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  if (w >= count) return;  // uniform per warp
+  const long long row = long_rows[3 * w], s1 = long_rows[3 * w + 2];
+  D sum(0);
+  for (long long s = long_rows[3 * w + 1] + lane; s < s1; s += 32) sum += partials[s];
+  sum = detail::group_sum<32>(sum);
+  if (lane == 0) detail::write_output(y, row, alpha, sum, beta, read_y);
+}
+
+}  // namespace
+
+template <class I>
+CsrAdaptiveSchedule csr_adaptive_schedule(std::span<const I> row_ptr) {
+  CsrAdaptiveSchedule s;
+  const long long rows = row_ptr.empty() ? 0 : static_cast<long long>(row_ptr.size()) - 1;
+  std::vector<long long> blocks, long_rows;
+  auto at = [&](long long r) { return static_cast<long long>(row_ptr[static_cast<std::size_t>(r)]); };
+  for (long long r = 0; r < rows;) {
+    const long long len = at(r + 1) - at(r);
+    if (len > kAdaptiveBlockNnz) {
+      const long long pieces = (len + kAdaptivePieceNnz - 1) / kAdaptivePieceNnz;
+      if (pieces == 1) {
+        blocks.insert(blocks.end(), {r, r + 1, at(r), at(r + 1)});
+      } else {
+        long_rows.insert(long_rows.end(), {r, s.slots, s.slots + pieces});
+        for (long long p = 0; p < pieces; ++p) {
+          const long long k = at(r) + p * kAdaptivePieceNnz;
+          blocks.insert(blocks.end(), {r, -(s.slots + p + 1), k, std::min(k + kAdaptivePieceNnz, at(r + 1))});
+        }
+        s.slots += pieces;
+      }
+      ++r;
+      continue;
+    }
+    long long end = r + 1;  // row r fits: len <= the budget
+    while (end < rows && end - r < kMaxRowsPerBlock && at(end + 1) - at(r) <= kAdaptiveBlockNnz) ++end;
+    blocks.insert(blocks.end(), {r, end, at(r), at(end)});
+    r = end;
+  }
+  s.block_count = static_cast<long long>(blocks.size() / 4);
+  s.long_row_count = static_cast<long long>(long_rows.size() / 3);
+  if (s.block_count > INT_MAX) throw Error(ErrorCode::invalid_argument, "CSR adaptive: too many work blocks for one grid");
+  s.blocks = DeviceArray<long long>(blocks);
+  s.long_rows = DeviceArray<long long>(long_rows);
+  return s;
+}
+
+template <class V, class I>
+void csr_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const V* x, V beta, V* y,
+                       const CsrAdaptiveSchedule& schedule, void* workspace) {
+  if (a.rows == 0 || schedule.block_count == 0) return;
+  using D = detail::device_t<V>;
+  const D al = detail::dev_value(alpha), be = detail::dev_value(beta);
+  const bool read_y = beta != V(0);
+  D* partials = static_cast<D*>(workspace);
+  csr_adaptive_kernel<D, I><<<static_cast<unsigned>(schedule.block_count), kThreads, 0, detail::stream_of(ex)>>>(
+      schedule.blocks.data(), a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), detail::dev(x), al, be, read_y,
+      detail::dev(y), partials);
+  HSPARSE_CUDA_CHECK(cudaGetLastError());
+  if (schedule.long_row_count > 0) {
+    add_pieces_kernel<D><<<detail::grid_for(32 * schedule.long_row_count, 256), 256, 0, detail::stream_of(ex)>>>(
+        schedule.long_row_count, schedule.long_rows.data(), partials, al, be, read_y, detail::dev(y));
+    HSPARSE_CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+template CsrAdaptiveSchedule csr_adaptive_schedule(std::span<const std::int32_t>);
+template CsrAdaptiveSchedule csr_adaptive_schedule(std::span<const std::int64_t>);
+#define HSPARSE_INSTANTIATE(V, I)                                                                              \
+  template void csr_spmv_adaptive(const Executor&, V, const DeviceCsr<V, I>&, const V*, V, V*, const CsrAdaptiveSchedule&, \
+                                  void*);
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+
+}  // namespace hsparse::cuda

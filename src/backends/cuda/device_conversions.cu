@@ -1,0 +1,137 @@
+// CSR -> COO / ELL / HYB on the device (see device_conversions.hpp).
+// COO: a warp per row writes the row index over the row's entries; columns
+// and values are device-to-device copies. ELL: a thread per (padded) row
+// writes slot k of its row at k * padded_rows + r, so a warp's writes are
+// coalesced (the host loop's strided writes are what made it slow). HYB:
+// the same ELL fill with the width capped, and a thread per row copying
+// the entries past the width to the COO tail at offsets scanned on the host.
+#include <vector>
+
+#include "device_common.cuh"
+#include "hsparse/backends/cuda/device_conversions.hpp"
+
+namespace hsparse::cuda {
+
+namespace {
+
+template <class I>
+__global__ void expand_rows_kernel(long long rows, const I* __restrict__ row_ptr, I* __restrict__ row_idx) {
+  const long long r = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / 32;
+  if (r >= rows) return;
+  const long long end = row_ptr[r + 1];
+  for (long long k = row_ptr[r] + threadIdx.x % 32; k < end; k += 32) row_idx[k] = static_cast<I>(r);
+}
+
+template <class V, class I>
+__global__ void ell_fill_kernel(long long rows, long long padded_rows, long long width, const I* __restrict__ row_ptr,
+                                const I* __restrict__ col_idx, const V* __restrict__ values, I* __restrict__ ell_col,
+                                V* __restrict__ ell_val, I* __restrict__ row_len) {
+  const long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (r >= padded_rows) return;
+  const long long begin = r < rows ? row_ptr[r] : 0;
+  const long long full = r < rows ? row_ptr[r + 1] - begin : 0;
+  const long long len = full < width ? full : width;
+  // Padding repeats the row's last real column (column 0 for an empty row), value 0 (ell.hpp).
+  const I pad_col = len > 0 ? col_idx[begin + len - 1] : I(0);
+  if (r < rows) row_len[r] = static_cast<I>(len);
+  for (long long k = 0; k < width; ++k) {
+    const long long slot = k * padded_rows + r;
+    ell_col[slot] = k < len ? col_idx[begin + k] : pad_col;
+    ell_val[slot] = k < len ? values[begin + k] : V(0);
+  }
+}
+
+template <class V, class I>
+__global__ void hyb_tail_kernel(long long rows, long long width, const I* __restrict__ row_ptr, const I* __restrict__ col_idx,
+                                const V* __restrict__ values, const I* __restrict__ offset, I* __restrict__ coo_row,
+                                I* __restrict__ coo_col, V* __restrict__ coo_val) {
+  const long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (r >= rows) return;
+  long long out = offset[r];
+  for (long long j = row_ptr[r] + width; j < row_ptr[r + 1]; ++j, ++out) {
+    coo_row[out] = static_cast<I>(r);
+    coo_col[out] = col_idx[j];
+    coo_val[out] = values[j];
+  }
+}
+
+template <class T>
+void copy_on_device(const Executor& ex, DeviceArray<T>& to, const DeviceArray<T>& from) {
+  if (from.size() == 0) return;
+  HSPARSE_CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), from.size() * sizeof(T), cudaMemcpyDeviceToDevice, detail::stream_of(ex)));
+}
+
+template <class V, class I>
+DeviceEll<V, I> ell_with_width(const Executor& ex, const DeviceCsr<V, I>& a, I width, I row_alignment) {
+  if (row_alignment < 1) throw Error(ErrorCode::invalid_argument, "ELL: row alignment must be >= 1");
+  DeviceEll<V, I> e;
+  e.rows = a.rows;
+  e.cols = a.cols;
+  e.width = width;
+  e.padded_rows = static_cast<I>((static_cast<long long>(a.rows) + row_alignment - 1) / row_alignment * row_alignment);
+  const std::size_t slots = static_cast<std::size_t>(e.padded_rows) * static_cast<std::size_t>(width);
+  e.col_idx = DeviceArray<I>(slots);
+  e.values = DeviceArray<V>(slots);
+  DeviceArray<I> row_len(static_cast<std::size_t>(a.rows));  // kept by the host format only; the kernel does not need it
+  if (e.padded_rows > 0 && width > 0) {
+    ell_fill_kernel<detail::device_t<V>, I><<<detail::grid_for(e.padded_rows, 256), 256, 0, detail::stream_of(ex)>>>(
+        a.rows, e.padded_rows, width, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), e.col_idx.data(),
+        detail::dev(e.values.data()), row_len.data());
+    HSPARSE_CUDA_CHECK(cudaGetLastError());
+  }
+  ex.synchronize();  // row_len is freed on return
+  return e;
+}
+
+}  // namespace
+
+template <class V, class I>
+DeviceCoo<V, I> coo_from_device_csr(const Executor& ex, const DeviceCsr<V, I>& a) {
+  DeviceCoo<V, I> c{a.rows, a.cols, DeviceArray<I>(a.nnz()), DeviceArray<I>(a.nnz()), DeviceArray<V>(a.nnz())};
+  copy_on_device(ex, c.col_idx, a.col_idx);
+  copy_on_device(ex, c.values, a.values);
+  if (a.rows > 0 && a.nnz() > 0) {
+    expand_rows_kernel<I><<<detail::grid_for(32LL * a.rows, 256), 256, 0, detail::stream_of(ex)>>>(a.rows, a.row_ptr.data(),
+                                                                                                   c.row_idx.data());
+    HSPARSE_CUDA_CHECK(cudaGetLastError());
+  }
+  return c;
+}
+
+template <class V, class I>
+DeviceEll<V, I> ell_from_device_csr(const Executor& ex, const Csr<V, I>& host, const DeviceCsr<V, I>& a, I row_alignment,
+                                    double max_fill) {
+  return ell_with_width(ex, a, hsparse::detail::ell_width_within_fill(host, row_alignment, max_fill), row_alignment);
+}
+
+template <class V, class I>
+DeviceHyb<V, I> hyb_from_device_csr(const Executor& ex, const Csr<V, I>& host, const DeviceCsr<V, I>& a, std::optional<I> width,
+                                    I row_alignment) {
+  const I k = hsparse::detail::hyb_width(host, width);
+  DeviceHyb<V, I> h{ell_with_width(ex, a, k, row_alignment), DeviceCoo<V, I>{a.rows, a.cols, {}, {}, {}}};
+  std::vector<I> offset(static_cast<std::size_t>(a.rows) + 1, 0);
+  for (I r = 0; r < host.rows; ++r) offset[r + 1] = offset[r] + std::max<I>(0, host.row_ptr[r + 1] - host.row_ptr[r] - k);
+  const auto extra = static_cast<std::size_t>(offset.back());
+  if (extra == 0) return h;
+  h.coo.row_idx = DeviceArray<I>(extra);
+  h.coo.col_idx = DeviceArray<I>(extra);
+  h.coo.values = DeviceArray<V>(extra);
+  const DeviceArray<I> d_offset(offset);
+  hyb_tail_kernel<detail::device_t<V>, I><<<detail::grid_for(a.rows, 256), 256, 0, detail::stream_of(ex)>>>(
+      a.rows, k, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), d_offset.data(), h.coo.row_idx.data(),
+      h.coo.col_idx.data(), detail::dev(h.coo.values.data()));
+  HSPARSE_CUDA_CHECK(cudaGetLastError());
+  ex.synchronize();  // d_offset is freed on return
+  return h;
+}
+
+#define HSPARSE_INSTANTIATE_ALL(V, I) template DeviceCoo<V, I> coo_from_device_csr(const Executor&, const DeviceCsr<V, I>&);
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE_ALL)
+#undef HSPARSE_INSTANTIATE_ALL
+#define HSPARSE_INSTANTIATE_REAL(V, I)                                                                                  \
+  template DeviceEll<V, I> ell_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, I, double); \
+  template DeviceHyb<V, I> hyb_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, std::optional<I>, I);
+HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE_REAL)
+#undef HSPARSE_INSTANTIATE_REAL
+
+}  // namespace hsparse::cuda
