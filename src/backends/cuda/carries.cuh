@@ -1,10 +1,18 @@
 #pragma once
 // Partial row sums ("carries") left by kernels that split rows between
-// threads (merge-path CSR, segmented COO), combined in a second pass.
-// The carries are ordered by thread, hence by row; the first carry of each
-// run of equal rows sums its run and adds alpha * sum to y. Deterministic:
-// the order of the additions never changes. Rows not in [0, rows) mark
-// "no carry".
+// threads (merge-path CSR, segmented COO). Two levels, both deterministic
+// (the order of the additions never changes):
+//  1. inside a block (combine_block_carries): the threads' carries are
+//     ordered by thread, hence by row; a run of equal rows that ends before
+//     the block's last carry is complete here (the row's end, and its
+//     direct write, lie in this block), so its first thread adds
+//     alpha * sum to y; the block's last run may go on in the next block
+//     and becomes the block's one global carry;
+//  2. across blocks (add_carries): the first carry of each run of equal
+//     rows sums its run and adds alpha * sum to y.
+// Level 1 keeps a row spread over many threads from being summed serially
+// by one thread in level 2 (a 100k-entry row: 6000 thread carries, but
+// only 50 block carries). Rows not in [0, rows) mark "no carry".
 #include "device_common.cuh"
 
 namespace hsparse::cuda::detail {
@@ -26,6 +34,42 @@ void add_carries(const Executor& ex, long long n, long long rows, const long lon
   if (n == 0) return;
   add_carries_kernel<D><<<grid_for(n, 256), 256, 0, stream_of(ex)>>>(n, rows, carry_row, carry_val, alpha, y);
   HSPARSE_CUDA_CHECK(cudaGetLastError());
+}
+
+// Every thread of the block calls this (no early returns) with SLOTS
+// carries, after its own writes to y. `scratch` is shared memory of at
+// least blockDim.x * SLOTS * (8 + sizeof(D)) bytes, 16-byte aligned; it may
+// alias the caller's staging buffers (synchronised before use).
+template <int SLOTS, class D>
+__device__ void combine_block_carries(long long rows, const long long (&row)[SLOTS], const D (&value)[SLOTS], D alpha, D* y,
+                                      long long* block_carry_row, D* block_carry_val, unsigned char* scratch) {
+  const int n = static_cast<int>(blockDim.x) * SLOTS;
+  auto* s_row = reinterpret_cast<long long*>(scratch);
+  D* s_val = reinterpret_cast<D*>(scratch + ((static_cast<std::size_t>(n) * sizeof(long long) + 15) / 16 * 16));
+  __syncthreads();  // the caller's use of the scratch memory is over
+#pragma unroll
+  for (int s = 0; s < SLOTS; ++s) {
+    s_row[threadIdx.x * SLOTS + s] = row[s];
+    s_val[threadIdx.x * SLOTS + s] = value[s];
+  }
+  __syncthreads();  // also orders this block's direct writes to y before the additions below
+#pragma unroll
+  for (int s = 0; s < SLOTS; ++s) {
+    const int i = static_cast<int>(threadIdx.x) * SLOTS + s;
+    const long long r = s_row[i];
+    const bool valid = r >= 0 && r < rows;
+    if (i == n - 1 && !valid) block_carry_row[blockIdx.x] = -1;  // no carry from this block
+    if (!valid || (i > 0 && s_row[i - 1] == r)) continue;           // not the first of its run
+    D sum(0);
+    int j = i;
+    for (; j < n && s_row[j] == r; ++j) sum += s_val[j];
+    if (j == n) {  // reaches the block's end: may continue in the next block
+      block_carry_row[blockIdx.x] = r;
+      block_carry_val[blockIdx.x] = sum;
+    } else {
+      y[r] += alpha * sum;
+    }
+  }
 }
 
 // Carry arrays laid out in one workspace: rows (long long) first, then values.

@@ -3,7 +3,8 @@
 // row-sorted COO. A first kernel scales y by beta unless beta is 1 (rows
 // without entries are then done); each thread adds the rows that lie wholly inside its share
 // (no other thread touches them) and leaves its first and last row's partial
-// sums as carries; carries.cuh combines those in order. Sortedness is
+// sums as carries; carries.cuh combines those in order, inside the block
+// and then across blocks. Sortedness is
 // checked when the matrix is uploaded (DeviceCoo callers use canonical COO).
 #include "carries.cuh"
 #include "hsparse/backends/cuda/format_spmv.hpp"
@@ -29,7 +30,7 @@ constexpr int kTile = kThreadsPerBlock * kEntriesPerThread;
 // per-thread walk over global memory was uncoalesced (42 GFLOP/s).
 template <class D, class I>
 __global__ void __launch_bounds__(kThreadsPerBlock)
-    coo_kernel(long long nnz, long long threads, const I* __restrict__ row_idx, const I* __restrict__ col_idx,
+    coo_kernel(long long rows, long long nnz, long long threads, const I* __restrict__ row_idx, const I* __restrict__ col_idx,
                const D* __restrict__ values, const D* __restrict__ x, D alpha, D* __restrict__ y,
                long long* __restrict__ carry_row, D* __restrict__ carry_val) {
   __shared__ alignas(16) unsigned char product_bytes[kTile * sizeof(D)];
@@ -43,40 +44,44 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
   }
   __syncthreads();
   const long long t = blockIdx.x * static_cast<long long>(kThreadsPerBlock) + threadIdx.x;
-  if (t >= threads) return;
-  const int k0 = threadIdx.x * kEntriesPerThread;
-  const int k1 = k0 + kEntriesPerThread < tile_size ? k0 + kEntriesPerThread : tile_size;
-  int k = k0;
-  // The share's first row: always a carry (it may continue from the previous thread).
-  const long long first = tile_rows[k];
-  D sum(0);
-  for (; k < k1 && tile_rows[k] == first; ++k) sum += products[k];
-  carry_row[2 * t] = first;
-  carry_val[2 * t] = sum;
-  long long row = -1;
-  sum = D(0);
-  for (; k < k1; ++k) {
-    const long long r = tile_rows[k];
-    if (r != row) {
-      if (row >= 0) y[row] += alpha * sum;  // a row wholly inside this share
-      row = r;
-      sum = D(0);
+  // Threads past the end (last block) take part in the carry combination with no carry.
+  long long carry[2] = {-1, -1};
+  D carried[2] = {D(0), D(0)};
+  if (t < threads) {
+    const int k0 = threadIdx.x * kEntriesPerThread;
+    const int k1 = k0 + kEntriesPerThread < tile_size ? k0 + kEntriesPerThread : tile_size;
+    int k = k0;
+    // The share's first row: always a carry (it may continue from the previous thread).
+    const long long first = tile_rows[k];
+    for (; k < k1 && tile_rows[k] == first; ++k) carried[0] += products[k];
+    carry[0] = first;
+    long long row = -1;
+    D sum(0);
+    for (; k < k1; ++k) {
+      const long long r = tile_rows[k];
+      if (r != row) {
+        if (row >= 0) y[row] += alpha * sum;  // a row wholly inside this share
+        row = r;
+        sum = D(0);
+      }
+      sum += products[k];
     }
-    sum += products[k];
+    // The share's last row (if not its first): a carry, it may continue in the
+    // next thread. Without one, repeat the first row with 0, so the carries
+    // stay sorted and a row's carries form one run.
+    carry[1] = row >= 0 ? row : first;
+    carried[1] = row >= 0 ? sum : D(0);
   }
-  // The share's last row (if not its first): a carry, it may continue in the
-  // next thread. Without one, repeat the first row with 0, so the carries
-  // stay sorted and a row's carries form one run (one thread adds them).
-  carry_row[2 * t + 1] = row >= 0 ? row : first;
-  carry_val[2 * t + 1] = row >= 0 ? sum : D(0);
+  detail::combine_block_carries<2>(static_cast<long long>(rows), carry, carried, alpha, y, carry_row, carry_val, product_bytes);
 }
 
 long long coo_threads(std::size_t nnz) { return (static_cast<long long>(nnz) + kEntriesPerThread - 1) / kEntriesPerThread; }
+long long coo_blocks(std::size_t nnz) { return (coo_threads(nnz) + kThreadsPerBlock - 1) / kThreadsPerBlock; }
 
 }  // namespace
 
 std::size_t coo_workspace_bytes(std::size_t nnz, std::size_t value_bytes) {
-  return detail::carries_bytes(2 * coo_threads(nnz), value_bytes);
+  return detail::carries_bytes(coo_blocks(nnz), value_bytes);
 }
 
 template <class V, class I>
@@ -91,13 +96,15 @@ void coo_spmv_segmented(const Executor& ex, V alpha, const DeviceCoo<V, I>& a, c
   const long long nnz = static_cast<long long>(a.nnz()), threads = coo_threads(a.nnz());
   if (nnz == 0) return;
   auto* carry_row = static_cast<long long*>(workspace);
-  D* carry_val = detail::carry_values<D>(workspace, 2 * threads);
+  const long long blocks = coo_blocks(a.nnz());
+  if (blocks > (1LL << 30)) throw Error(ErrorCode::invalid_argument, "COO: the matrix needs more blocks than one grid holds");
+  D* carry_val = detail::carry_values<D>(workspace, blocks);  // one carry per block
   const D al = detail::dev_value(alpha);
-  coo_kernel<D, I><<<detail::grid_for(threads, kThreadsPerBlock), kThreadsPerBlock, 0, detail::stream_of(ex)>>>(
-      nnz, threads, a.row_idx.data(), a.col_idx.data(), detail::dev(a.values.data()), detail::dev(x), al, detail::dev(y), carry_row,
+  coo_kernel<D, I><<<static_cast<unsigned>(blocks), kThreadsPerBlock, 0, detail::stream_of(ex)>>>(
+      a.rows, nnz, threads, a.row_idx.data(), a.col_idx.data(), detail::dev(a.values.data()), detail::dev(x), al, detail::dev(y), carry_row,
       carry_val);
   HSPARSE_CUDA_CHECK(cudaGetLastError());
-  detail::add_carries(ex, 2 * threads, a.rows, carry_row, carry_val, al, detail::dev(y));
+  detail::add_carries(ex, blocks, a.rows, carry_row, carry_val, al, detail::dev(y));
 }
 
 #define HSPARSE_INSTANTIATE(V, I) \

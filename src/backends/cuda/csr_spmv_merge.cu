@@ -56,7 +56,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
   const int staged = static_cast<int>(block_k[1] - kb);
   for (int i = threadIdx.x; i < staged; i += kThreadsPerBlock) products[i] = values[kb + i] * x[col_idx[kb + i]];
   __syncthreads();
-  if (t >= threads) return;
+  // Threads past the end (last block) take part in the carry combination with no carry.
   for (; r < r_end; ++r) {
     D sum(0);
     for (const long long end = row_ptr[r + 1]; k < end; ++k) sum += products[k - kb];
@@ -64,16 +64,18 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
   }
   D sum(0);
   for (; k < k_end; ++k) sum += products[k - kb];
-  carry_row[t] = r_end;  // == rows: nothing carried
-  carry_val[t] = sum;
+  const long long carry[1] = {t < threads ? r_end : rows};  // r_end == rows: nothing carried
+  const D carried[1] = {sum};
+  detail::combine_block_carries<1>(rows, carry, carried, alpha, y, carry_row, carry_val, product_bytes);
 }
 
 long long merge_threads(long long rows, long long nnz) { return (rows + nnz + kItemsPerThread - 1) / kItemsPerThread; }
+long long merge_blocks(long long rows, long long nnz) { return (merge_threads(rows, nnz) + kThreadsPerBlock - 1) / kThreadsPerBlock; }
 
 }  // namespace
 
 std::size_t csr_merge_workspace_bytes(long long rows, long long nnz, std::size_t value_bytes) {
-  return detail::carries_bytes(merge_threads(rows, nnz), value_bytes);
+  return detail::carries_bytes(merge_blocks(rows, nnz), value_bytes);
 }
 
 template <class V, class I>
@@ -81,14 +83,16 @@ void csr_spmv_merge(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const
   if (a.rows == 0) return;
   using D = detail::device_t<V>;
   const long long rows = a.rows, nnz = static_cast<long long>(a.nnz()), threads = merge_threads(rows, nnz);
-  auto* carry_row = static_cast<long long*>(workspace);
-  D* carry_val = detail::carry_values<D>(workspace, threads);
+  const long long blocks = merge_blocks(rows, nnz);
+  if (blocks > (1LL << 30)) throw Error(ErrorCode::invalid_argument, "CSR merge: the matrix needs more blocks than one grid holds");
+  auto* carry_row = static_cast<long long*>(workspace);  // one carry per block
+  D* carry_val = detail::carry_values<D>(workspace, blocks);
   const D al = detail::dev_value(alpha);
-  csr_merge_kernel<D, I><<<detail::grid_for(threads, kThreadsPerBlock), kThreadsPerBlock, 0, detail::stream_of(ex)>>>(
+  csr_merge_kernel<D, I><<<static_cast<unsigned>(blocks), kThreadsPerBlock, 0, detail::stream_of(ex)>>>(
       rows, nnz, threads, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), detail::dev(x), al,
       detail::dev_value(beta), beta != V(0), detail::dev(y), carry_row, carry_val);
   HSPARSE_CUDA_CHECK(cudaGetLastError());
-  detail::add_carries(ex, threads, rows, carry_row, carry_val, al, detail::dev(y));
+  detail::add_carries(ex, blocks, rows, carry_row, carry_val, al, detail::dev(y));
 }
 
 #define HSPARSE_INSTANTIATE(V, I) \

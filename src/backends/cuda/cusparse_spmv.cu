@@ -70,8 +70,14 @@ struct CusparseSpmv<V, I>::State {
       HSPARSE_CUSPARSE_CHECK(cusparseSpMV_preprocess(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, matrix, vx, &zero, vy,
                                                      value_type<V>(), algorithm, buffer.data()));
     }
+    // One trial product: cuSPARSE reports some unsupported cases (BSR with
+    // block size 1, some shapes) only when it runs, and a plan must refuse
+    // at creation, not fail later.
+    const cusparseStatus_t trial = cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, matrix, vx, &zero, vy,
+                                                value_type<V>(), algorithm, buffer.data());
     cusparseDestroyDnVec(vx);
     cusparseDestroyDnVec(vy);
+    check_cusparse(trial, "cusparseSpMV (trial product at setup)");
   }
 };
 
