@@ -13,7 +13,10 @@
 namespace hsparse::cuda {
 
 const std::vector<std::string>& gpu_kernel_names(Format format) {
-  static const std::vector<std::string> csr = {"vector", "scalar", "merge", "adaptive", "cusparse-alg1", "cusparse-alg2"};
+  // CSR default: adaptive, the fastest of ours on the stencil, FEM and
+  // power-law matrices (docs/results/2026-11-22-gpu-kernels.md) and safe on
+  // long rows; the tuning issue replaces "first in the list" by a choice.
+  static const std::vector<std::string> csr = {"adaptive", "vector", "scalar", "merge", "cusparse-alg1", "cusparse-alg2"};
   static const std::vector<std::string> coo = {"segmented", "cusparse"};
   static const std::vector<std::string> sell = {"thread", "threads", "cusparse"};
   static const std::vector<std::string> one = {"thread"};
