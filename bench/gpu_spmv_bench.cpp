@@ -35,6 +35,7 @@ std::string run_matrix(const Executor& ex, const std::string& source, int repeti
   variants.push_back({"coo", {Format::coo, "segmented"}});
   variants.push_back({"coo-cusparse", {Format::coo, "cusparse"}});
   variants.push_back({"ell", {Format::ell}});
+  variants.push_back({"ell-2-rows-per-thread", {Format::ell, "thread2"}});
   variants.push_back({"hyb", {Format::hyb}});
   {
     GpuSpmvOptions o{Format::ell};  // setup time of the host conversion, against the default device one
@@ -51,6 +52,8 @@ std::string run_matrix(const Executor& ex, const std::string& source, int repeti
   variants.push_back({"sell-cusparse", {Format::sell, "cusparse"}});
   variants.push_back({"bcsr", {Format::bcsr, "auto"}});
   variants.push_back({"bcsr-cusparse", {Format::bcsr, "cusparse"}});
+  variants.push_back({"bcsr-by-column", {Format::bcsr, "by-column"}});
+  variants.push_back({"bcsr-row-per-thread", {Format::bcsr, "row-per-thread"}});
   {
     GpuSpmvOptions o{Format::sell, "threads"};
     o.threads_per_row = 4;

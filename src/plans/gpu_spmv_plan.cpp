@@ -19,6 +19,7 @@ const std::vector<std::string>& gpu_kernel_names(Format format) {
   static const std::vector<std::string> csr = {"adaptive", "vector", "scalar", "merge", "cusparse-alg1", "cusparse-alg2"};
   static const std::vector<std::string> coo = {"segmented", "cusparse"};
   static const std::vector<std::string> sell = {"thread", "threads", "cusparse"};
+  static const std::vector<std::string> ell = {"thread", "thread2"};
   static const std::vector<std::string> one = {"thread"};
   static const std::vector<std::string> bcsr = {"auto", "by-block", "by-column", "row-per-thread", "cusparse"};
   switch (format) {
@@ -26,6 +27,7 @@ const std::vector<std::string>& gpu_kernel_names(Format format) {
     case Format::coo: return coo;
     case Format::sell: return sell;
     case Format::bcsr: return bcsr;
+    case Format::ell: return ell;
     default: return one;
   }
 }
@@ -122,7 +124,8 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
       s.ell.emplace(DeviceEll<V, I>::upload(ell_from_csr(a, I(32), max_fill)));
     }
     const DeviceEll<V, I>* m = &*s.ell;
-    apply_ = [e, m](V al, const V* x, V be, V* y) { ell_spmv(*e, al, *m, x, be, y); };
+    const int rows_per_thread = kernel == "thread2" ? 2 : 1;
+    apply_ = [e, m, rows_per_thread](V al, const V* x, V be, V* y) { ell_spmv(*e, al, *m, x, be, y, rows_per_thread); };
   } else if (o.format == Format::hyb) {
     std::optional<I> width;
     if (o.hyb_width) width = static_cast<I>(*o.hyb_width);

@@ -44,6 +44,7 @@ std::vector<std::pair<std::string, GpuSpmvOptions>> variants(bool complex) {
   }
   if (complex) return v;
   add("ell/thread", {Format::ell});
+  add("ell/thread2", {Format::ell, "thread2"});
   add("hyb/thread", {Format::hyb});
   {
     GpuSpmvOptions o{Format::hyb};

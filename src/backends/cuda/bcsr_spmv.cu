@@ -22,19 +22,22 @@ namespace {
 
 constexpr int kWarpsPerBlock = 4;
 
-template <class D, class I>
-__global__ void bcsr_by_block_kernel(I block_rows, int bs, long long stride, I rows, I cols, const I* __restrict__ row_ptr,
+template <int BS, class D, class I>
+__global__ void __launch_bounds__(32 * kWarpsPerBlock)
+    bcsr_by_block_kernel(I block_rows, long long stride, I rows, I cols, const I* __restrict__ row_ptr,
                                      const I* __restrict__ col_idx, const D* __restrict__ values, const D* __restrict__ x,
                                      D alpha, D beta, bool read_y, D* __restrict__ y) {
   __shared__ D partial[kWarpsPerBlock][32];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const long long br = static_cast<long long>(blockIdx.x) * kWarpsPerBlock + warp;
-  const int bb = bs * bs, per_step = 32 / bb;
+  constexpr int bs = BS, bb = BS * BS, per_step = 32 / bb;  // compile-time: no run-time division in the loop
   const int e = lane % bb, col = e / bs;  // entry e is row e % bs, column e / bs of its block
   const bool active = lane < per_step * bb;
   D sum(0);
   if (br < block_rows && active) {
-    for (long long k = row_ptr[br] + lane / bb; k < row_ptr[br + 1]; k += per_step) {
+    const long long end = row_ptr[br + 1];
+#pragma unroll 4
+    for (long long k = row_ptr[br] + lane / bb; k < end; k += per_step) {
       const long long c = static_cast<long long>(col_idx[k]) * bs + col;
       if (c < cols) sum += values[k * stride + e] * x[c];
     }
@@ -43,6 +46,7 @@ __global__ void bcsr_by_block_kernel(I block_rows, int bs, long long stride, I r
   __syncwarp();
   if (br < block_rows && lane < bs) {
     D total(0);
+#pragma unroll
     for (int l = lane; l < per_step * bb; l += bs) total += partial[warp][l];  // lanes with e % bs == lane, in order
     const long long r = br * bs + lane;
     if (r < rows) detail::write_output(y, r, alpha, total, beta, read_y);
@@ -106,6 +110,13 @@ __global__ void bcsr_row_per_thread_kernel(I block_rows, int bs, long long strid
 }
 
 template <int BS, class D, class I>
+void launch_by_block(const Executor& ex, unsigned grid, const DeviceBcsr<D, I>& a, const D* x, D alpha, D beta, bool read_y, D* y) {
+  bcsr_by_block_kernel<BS, D, I><<<grid, 32 * kWarpsPerBlock, 0, detail::stream_of(ex)>>>(
+      a.block_rows, static_cast<long long>(a.block_stride), a.rows, a.cols, a.row_ptr.data(), a.col_idx.data(), a.values.data(), x,
+      alpha, beta, read_y, y);
+}
+
+template <int BS, class D, class I>
 void launch_by_column(const Executor& ex, unsigned grid, const DeviceBcsr<D, I>& a, const D* x, D alpha, D beta, bool read_y, D* y) {
   bcsr_by_column_kernel<BS, D, I><<<grid, 32 * kWarpsPerBlock, 0, detail::stream_of(ex)>>>(
       a.block_rows, static_cast<long long>(a.block_stride), a.rows, a.cols, a.row_ptr.data(), a.col_idx.data(), a.values.data(), x,
@@ -125,10 +136,14 @@ void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const Devic
   const bool read_y = beta != V(0);
   switch (algorithm) {
     case BcsrAlgorithm::by_block:
-      if (bs > 5) throw Error(ErrorCode::invalid_argument, "BCSR by-block handles block sizes up to 5 (Eberhardt and Hoemmen)");
-      bcsr_by_block_kernel<D, I><<<grid, 32 * kWarpsPerBlock, 0, detail::stream_of(ex)>>>(
-          a.block_rows, bs, static_cast<long long>(a.block_stride), a.rows, a.cols, a.row_ptr.data(), a.col_idx.data(), v, x, alpha,
-          beta, read_y, y);
+      switch (bs) {
+        case 1: launch_by_block<1>(ex, grid, a, x, alpha, beta, read_y, y); break;
+        case 2: launch_by_block<2>(ex, grid, a, x, alpha, beta, read_y, y); break;
+        case 3: launch_by_block<3>(ex, grid, a, x, alpha, beta, read_y, y); break;
+        case 4: launch_by_block<4>(ex, grid, a, x, alpha, beta, read_y, y); break;
+        case 5: launch_by_block<5>(ex, grid, a, x, alpha, beta, read_y, y); break;
+        default: throw Error(ErrorCode::invalid_argument, "BCSR by-block handles block sizes up to 5 (Eberhardt and Hoemmen)");
+      }
       break;
     case BcsrAlgorithm::by_column:
       switch (bs) {

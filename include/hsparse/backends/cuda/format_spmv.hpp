@@ -13,9 +13,13 @@ std::size_t coo_workspace_bytes(std::size_t nnz, std::size_t value_bytes);
 template <class V, class I>
 void coo_spmv_segmented(const Executor& ex, V alpha, const DeviceCoo<V, I>& a, const V* x, V beta, V* y, void* workspace);
 
-// ELL: one thread per row walking its column of slots (coalesced).
+// ELL: one thread per row walking its column of slots (coalesced). With
+// rows_per_thread = 2, a thread takes two neighbouring rows and reads each
+// slot pair with one vector load (8 or 16 bytes: the issue's "vectorized
+// loads where the layout allows"; ELL's rows are padded to a multiple of
+// 32, so pairs are aligned); other layouts fall back to one row per thread.
 template <class V, class I>
-void ell_spmv(const Executor& ex, V alpha, const DeviceEll<V, I>& a, const V* x, V beta, V* y);
+void ell_spmv(const Executor& ex, V alpha, const DeviceEll<V, I>& a, const V* x, V beta, V* y, int rows_per_thread = 1);
 // HYB: the ELL kernel, then the COO kernel adding the long rows' tails.
 template <class V, class I>
 void hyb_spmv(const Executor& ex, V alpha, const DeviceHyb<V, I>& a, const V* x, V beta, V* y, void* coo_workspace);
