@@ -1,5 +1,6 @@
 // Irregular generators: power-law rows, uniform random, and replication of a
 // real matrix on the block diagonal.
+#include <algorithm>
 #include <cmath>
 
 #include "hsparse/generators/generators.hpp"
@@ -76,6 +77,42 @@ Csr<V, I> power_law(const PowerLawOptions& o) {
 }
 
 template <class V, class I>
+Csr<V, I> circuit(std::int64_t n, std::int64_t per_row, std::int64_t dense_rows, double dense_fraction, std::uint64_t seed) {
+  if (n < 0 || per_row < 0 || dense_rows < 0 || dense_fraction < 0 || dense_fraction > 1) {
+    throw Error(ErrorCode::invalid_argument, "circuit: need n, per_row, dense_rows >= 0 and dense_fraction in [0, 1]");
+  }
+  // Hub nodes (supply and ground nets), one at a hash-chosen row of each of
+  // dense_rows equal stretches: their rows hold dense_fraction of all
+  // columns, and every other row couples to one hub (the hubs' dense
+  // columns), as in circuit matrices like G3_circuit or memchip.
+  std::vector<std::int64_t> hubs;
+  const std::int64_t stretch = dense_rows > 0 ? n / dense_rows : 0;
+  for (std::int64_t k = 0; k < dense_rows && stretch > 0; ++k) {
+    hubs.push_back(k * stretch + static_cast<std::int64_t>(hash3(seed, 13, static_cast<std::uint64_t>(k)) % static_cast<std::uint64_t>(stretch)));
+  }
+  auto is_hub = [hubs](std::int64_t r) { return std::binary_search(hubs.begin(), hubs.end(), r); };
+  return build_rows<V, I>(n, n, [=](std::int64_t r, RowEntries& e) {
+    if (n == 0) return;
+    if (is_hub(r)) {
+      random_columns(seed, r, static_cast<std::int64_t>(dense_fraction * static_cast<double>(n)), n, e);
+      e.emplace_back(r, 4.0);
+      return;
+    }
+    e.emplace_back(r, 4.0);  // diagonal
+    // Local couplings: netlists numbered roughly by placement, so neighbours are near.
+    for (std::int64_t k = 0; k < per_row; ++k) {
+      const double v = hash_uniform(seed, static_cast<std::uint64_t>(r), static_cast<std::uint64_t>(k));
+      const std::int64_t c = std::clamp<std::int64_t>(r + static_cast<std::int64_t>((v - 0.5) * 2000.0), 0, n - 1);
+      e.emplace_back(c, signed_value(seed, r, c));
+    }
+    if (!hubs.empty()) {
+      const auto h = hubs[hash3(seed, 17, static_cast<std::uint64_t>(r)) % hubs.size()];
+      e.emplace_back(h, signed_value(seed, r, h));
+    }
+  });
+}
+
+template <class V, class I>
 Csr<V, I> replicate(const Csr<V, I>& base, std::int64_t copies, std::int64_t couplings, std::uint64_t seed) {
   if (copies < 1 || couplings < 0) throw Error(ErrorCode::invalid_argument, "replicate: need copies >= 1 and couplings >= 0");
   const std::int64_t br = base.rows, bc = base.cols, rows = br * copies;
@@ -117,6 +154,7 @@ Csr<V, I> replicate(const Csr<V, I>& base, std::int64_t copies, std::int64_t cou
 #define HSPARSE_INSTANTIATE(V, I)                                                                     \
   template Csr<V, I> random_uniform<V, I>(std::int64_t, std::int64_t, std::int64_t, std::uint64_t); \
   template Csr<V, I> power_law<V, I>(const PowerLawOptions&);                                         \
+  template Csr<V, I> circuit<V, I>(std::int64_t, std::int64_t, std::int64_t, double, std::uint64_t);  \
   template Csr<V, I> replicate(const Csr<V, I>&, std::int64_t, std::int64_t, std::uint64_t);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE

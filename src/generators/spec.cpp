@@ -14,6 +14,7 @@ const std::vector<GeneratorInfo>& generator_catalog() {
       {"stencil3d", "3D Laplacian on an nx x ny x nz grid, 7 or 27 points", {{"n", "100"}, {"nx", "n"}, {"ny", "n"}, {"nz", "n"}, {"points", "27"}}},
       {"fem", "FEM-like: 27-point node coupling on a 3D mesh, dense block x block blocks", {{"n", "20"}, {"nx", "n"}, {"ny", "n"}, {"nz", "n"}, {"block", "3"}, {"seed", "1"}}},
       {"powerlaw", "webbase-like: Pareto row lengths plus a few very long rows", {{"rows", "1000000"}, {"min", "1"}, {"exponent", "1.5"}, {"long_rows", "2"}, {"long_fraction", "0.05"}, {"seed", "1"}}},
+      {"circuit", "circuit-like: local couplings plus a few dense hub rows and columns", {{"n", "1000000"}, {"per_row", "4"}, {"dense_rows", "8"}, {"dense_fraction", "0.1"}, {"seed", "1"}}},
       {"random", "uniform random columns, per_row entries per row", {{"rows", "100000"}, {"cols", "rows"}, {"per_row", "10"}, {"seed", "1"}}},
       {"banded", "all entries with |i - j| <= bandwidth", {{"n", "100000"}, {"bandwidth", "8"}, {"seed", "1"}}},
       {"dense", "every entry stored", {{"rows", "1000"}, {"cols", "rows"}, {"seed", "1"}}},
@@ -131,6 +132,9 @@ Csr<V, I> generate(std::string_view text) {
     o.long_fraction = p.real("long_fraction", o.long_fraction);
     o.seed = seed;
     return power_law<V, I>(o);
+  }
+  if (name == "circuit") {
+    return circuit<V, I>(p.integer("n", 1000000), p.integer("per_row", 4), p.integer("dense_rows", 8), p.real("dense_fraction", 0.1), seed);
   }
   if (name == "random") {
     const auto rows = p.integer("rows", 100000);

@@ -83,6 +83,22 @@ TEST(Generators, ShortWideAndDenseAndBanded) {
   EXPECT_EQ(analyze_matrix(b).symmetry, "symmetric");
 }
 
+TEST(Generators, CircuitHasDenseHubRowsAndColumns) {
+  const auto a = gen("circuit:n=20000,per_row=4,dense_rows=5,dense_fraction=0.2");
+  EXPECT_NO_THROW(a.validate());
+  std::vector<std::int64_t> col_count(static_cast<std::size_t>(a.cols), 0);
+  int dense_rows = 0;
+  for (std::int32_t r = 0; r < a.rows; ++r) {
+    const auto len = a.row_ptr[r + 1] - a.row_ptr[r];
+    if (len > 2000) ++dense_rows;  // about 0.2 * 20000 = 4000 entries
+    else EXPECT_LE(len, 6) << r;   // diagonal + 4 couplings + 1 hub, merged when equal
+    for (auto k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) ++col_count[static_cast<std::size_t>(a.col_idx[k])];
+  }
+  EXPECT_EQ(dense_rows, 5);
+  // Every non-hub row couples to a hub: the hub columns are dense too.
+  EXPECT_GT(*std::max_element(col_count.begin(), col_count.end()), 20000 / 5 / 2);
+}
+
 TEST(Generators, ReplicateCopiesTheBaseOnTheDiagonal) {
   const auto base = test::edge_case_matrices()[3].matrix;  // explicit zeros, 3x3
   const auto base32 = convert_types<double, std::int32_t>(base);
@@ -112,7 +128,8 @@ TEST(Generators, EveryCatalogGeneratorBuildsAndAnalyses) {
       {"stencil2d", "stencil2d:n=12"},          {"stencil3d", "stencil3d:n=6,points=7"},
       {"fem", "fem:n=3,block=4"},               {"powerlaw", "powerlaw:rows=3000"},
       {"random", "random:rows=500,per_row=4"},  {"banded", "banded:n=300,bandwidth=4"},
-      {"dense", "dense:rows=30"},               {"shortwide", "shortwide:rows=8,cols=20000,per_row=500"}};
+      {"dense", "dense:rows=30"},               {"shortwide", "shortwide:rows=8,cols=20000,per_row=500"},
+      {"circuit", "circuit:n=5000,dense_rows=3"}};
   for (const auto& g : generator_catalog()) {
     if (g.name == "replicate") continue;
     ASSERT_TRUE(small.count(g.name)) << g.name << " has no small spec in this test";
@@ -133,7 +150,7 @@ TEST(Generators, SpecErrorsAreClear) {
     }
     return std::string("(accepted)");
   };
-  EXPECT_EQ(message("stencil4d:n=3"), "generator spec 'stencil4d:n=3': unknown generator 'stencil4d' (known: stencil2d, stencil3d, fem, powerlaw, random, banded, dense, shortwide, replicate)");
+  EXPECT_EQ(message("stencil4d:n=3"), "generator spec 'stencil4d:n=3': unknown generator 'stencil4d' (known: stencil2d, stencil3d, fem, powerlaw, circuit, random, banded, dense, shortwide, replicate)");
   EXPECT_NE(message("stencil3d:m=3").find("unknown key 'm' for stencil3d"), std::string::npos);
   EXPECT_NE(message("stencil3d:n=abc").find("value 'abc' of n is not a number"), std::string::npos);
   EXPECT_NE(message("stencil3d:n=2.5").find("n must be a non-negative integer"), std::string::npos);

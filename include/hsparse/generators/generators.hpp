@@ -55,6 +55,10 @@ struct PowerLawOptions {
   std::uint64_t seed = 1;
 };
 template <class V, class I> Csr<V, I> power_law(const PowerLawOptions& options);
+// Circuit-like: a diagonal plus per_row couplings near the row, and
+// dense_rows hub rows (supply/ground nets) holding dense_fraction of the
+// columns each, every other row coupled to one hub.
+template <class V, class I> Csr<V, I> circuit(std::int64_t n, std::int64_t per_row, std::int64_t dense_rows, double dense_fraction, std::uint64_t seed);
 template <class V, class I> Csr<V, I> random_uniform(std::int64_t rows, std::int64_t cols, std::int64_t per_row, std::uint64_t seed);
 template <class V, class I> Csr<V, I> banded(std::int64_t n, std::int64_t half_bandwidth, std::uint64_t seed);
 template <class V, class I> Csr<V, I> dense(std::int64_t rows, std::int64_t cols, std::uint64_t seed);
