@@ -95,7 +95,9 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
       apply_ = [e, m, sched, w](V al, const V* x, V be, V* y) { csr_spmv_adaptive(*e, al, *m, x, be, y, *sched, w); };
       if (s.adaptive.long_row_count > 0) desc += "-split" + std::to_string(s.adaptive.long_row_count);
     } else {
-      use_cusparse(std::make_unique<CusparseSpmv<V, I>>(ex, *m, kernel == "cusparse-alg2" ? CusparseAlgorithm::csr_alg2 : CusparseAlgorithm::csr_alg1));
+      use_cusparse(std::make_unique<CusparseSpmv<V, I>>(
+          ex, *m, kernel == "cusparse-alg2" ? CusparseAlgorithm::csr_alg2 : CusparseAlgorithm::csr_alg1, o.cusparse_preprocess));
+      if (!o.cusparse_preprocess) desc += "-no-preprocess";
     }
   } else if (o.format == Format::coo) {
     if (o.convert_on_device) {
@@ -182,6 +184,32 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
   ex.synchronize();
   setup_s_ = watch.seconds();
   description_ = desc;
+  auto bytes = [](const auto& array) { return array.size() * sizeof(*array.data()); };
+  stored_ = a.nnz();
+  if (s.csr) bytes_ = bytes(s.csr->row_ptr) + bytes(s.csr->col_idx) + bytes(s.csr->values);
+  if (s.coo) bytes_ = bytes(s.coo->row_idx) + bytes(s.coo->col_idx) + bytes(s.coo->values);
+  if (s.ell) {
+    bytes_ = bytes(s.ell->col_idx) + bytes(s.ell->values);
+    stored_ = s.ell->values.size();
+  }
+  if (s.hyb) {
+    bytes_ = bytes(s.hyb->ell.col_idx) + bytes(s.hyb->ell.values) + bytes(s.hyb->coo.row_idx) + bytes(s.hyb->coo.col_idx) +
+             bytes(s.hyb->coo.values);
+    stored_ = s.hyb->ell.values.size() + s.hyb->coo.values.size();
+  }
+  if (s.dia) {
+    bytes_ = bytes(s.dia->offsets) + bytes(s.dia->values);
+    stored_ = s.dia->values.size();
+  }
+  if (s.sell) {
+    bytes_ = bytes(s.sell->chunk_ptr) + bytes(s.sell->chunk_len) + bytes(s.sell->row_len) + bytes(s.sell->col_idx) +
+             bytes(s.sell->values) + (s.sell->identity_order ? 0 : bytes(s.sell->perm));
+    stored_ = s.sell->values.size();
+  }
+  if (s.bcsr) {
+    bytes_ = bytes(s.bcsr->row_ptr) + bytes(s.bcsr->col_idx) + bytes(s.bcsr->values);
+    stored_ = s.bcsr->values.size();
+  }
 }
 
 #define HSPARSE_INSTANTIATE(V, I) template class GpuSpmvPlan<V, I>;

@@ -23,6 +23,18 @@ struct TimingSummary {
   int repetitions = 0;
 };
 
+// Median, min and max of measured times (sorted in place).
+inline TimingSummary summarize_times(std::vector<double> times) {
+  TimingSummary s;
+  s.repetitions = static_cast<int>(times.size());
+  if (times.empty()) return s;
+  std::sort(times.begin(), times.end());
+  s.min_s = times.front();
+  s.max_s = times.back();
+  s.median_s = times[times.size() / 2];
+  return s;
+}
+
 // Runs fn() `warmup` times untimed, then `repetitions` times timed.
 // `sync` is called after each run before the clock stops (a device sync for GPU work).
 template <class Fn, class Sync = void (*)()>
@@ -36,14 +48,7 @@ TimingSummary time_repeated(Fn&& fn, int repetitions, int warmup = 1, Sync sync 
     sync();
     times.push_back(watch.seconds());
   }
-  TimingSummary s;
-  s.repetitions = repetitions;
-  if (times.empty()) return s;
-  std::sort(times.begin(), times.end());
-  s.min_s = times.front();
-  s.max_s = times.back();
-  s.median_s = times[times.size() / 2];
-  return s;
+  return summarize_times(std::move(times));
 }
 
 }  // namespace hsparse

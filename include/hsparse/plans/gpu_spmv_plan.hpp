@@ -26,6 +26,7 @@ struct GpuSpmvOptions {
   std::optional<long long> hyb_width;
   double max_fill = 0;           // 0: each format's default limit
   bool convert_on_device = true; // COO, ELL, HYB: upload CSR and convert on the GPU (faster; same result)
+  bool cusparse_preprocess = true;  // cuSPARSE CSR ALG1/ALG2: run cusparseSpMV_preprocess at setup
 };
 
 // GPU kernels per format, default first.
@@ -41,6 +42,8 @@ class GpuSpmvPlan {
   void apply(V alpha, const V* x, V beta, V* y) const { apply_(alpha, x, beta, y); }
   const std::string& description() const { return description_; }
   double setup_seconds() const { return setup_s_; }  // conversion + upload + preprocessing
+  std::size_t matrix_bytes() const { return bytes_; }     // device bytes of the stored format (no workspace)
+  std::size_t stored_entries() const { return stored_; }  // values stored, padding and block fill included
 
  private:
   struct Storage;
@@ -48,6 +51,7 @@ class GpuSpmvPlan {
   std::function<void(V, const V*, V, V*)> apply_;
   std::string description_;
   double setup_s_ = 0;
+  std::size_t bytes_ = 0, stored_ = 0;
 };
 
 }  // namespace hsparse::cuda

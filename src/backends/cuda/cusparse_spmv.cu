@@ -82,7 +82,8 @@ struct CusparseSpmv<V, I>::State {
 };
 
 template <class V, class I>
-CusparseSpmv<V, I>::CusparseSpmv(const Executor& ex, const DeviceCsr<V, I>& a, CusparseAlgorithm algorithm) : state_(new State) {
+CusparseSpmv<V, I>::CusparseSpmv(const Executor& ex, const DeviceCsr<V, I>& a, CusparseAlgorithm algorithm, bool preprocess)
+    : state_(new State) {
   State& s = *state_;
   s.rows = a.rows;
   s.cols = a.cols;
@@ -92,7 +93,7 @@ CusparseSpmv<V, I>::CusparseSpmv(const Executor& ex, const DeviceCsr<V, I>& a, C
                                            const_cast<V*>(a.values.data()), index_type<I>(), index_type<I>(),
                                            CUSPARSE_INDEX_BASE_ZERO, value_type<V>()));
   s.algorithm = algorithm == CusparseAlgorithm::csr_alg2 ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_CSR_ALG1;
-  s.prepare(ex, true);
+  s.prepare(ex, preprocess);
 }
 
 template <class V, class I>

@@ -16,7 +16,7 @@ template <class V, class I>
 class CusparseSpmv {
  public:
   // The matrix arrays must outlive this object (they are not copied).
-  CusparseSpmv(const Executor& ex, const DeviceCsr<V, I>& a, CusparseAlgorithm algorithm);
+  CusparseSpmv(const Executor& ex, const DeviceCsr<V, I>& a, CusparseAlgorithm algorithm, bool preprocess = true);
   CusparseSpmv(const Executor& ex, const DeviceCoo<V, I>& a);
   // Sliced ELL: needs sigma == 1 (cuSPARSE has no row permutation); keeps
   // its own copy of the column indices with padding marked -1, as cuSPARSE

@@ -1,0 +1,69 @@
+// The benchmark's model (spmv_model.hpp) and its derived comparisons
+// (speedups, conversion break-even), on numbers worked out by hand.
+#include <gtest/gtest.h>
+
+#include "bench/bench.hpp"
+#include "hsparse/performance/spmv_model.hpp"
+
+namespace hsparse {
+namespace {
+
+TEST(SpmvModel, CodeBalanceMatchesTheGhostPaperForCsrInDouble) {
+  // Eq. (8), double values and int32 indices, N_nzr = 10, x read once per
+  // nonzero (alpha = 1): (12 + 8 + 16/10) / 2 = 10.8 bytes per flop, where
+  // CSR's 12 bytes per nonzero are counted here as its stored bytes.
+  const std::size_t nnz = 1000;
+  EXPECT_DOUBLE_EQ(code_balance(12.0 * nnz, nnz, 100, 8, 1.0), 10.8);
+  // SELL with chunk occupancy beta = 0.5 stores twice the entries: (24 + 8 + 1.6) / 2.
+  EXPECT_DOUBLE_EQ(code_balance(24.0 * nnz, nnz, 100, 8, 1.0), 16.8);
+}
+
+TEST(SpmvModel, AlphaFromAMeasurementInvertsTheCodeBalance) {
+  const double bytes = 12e6, bandwidth = 1e11;
+  const std::size_t nnz = 1000000;
+  for (double alpha : {0.1, 0.5, 1.0, 3.0}) {
+    const double flops = bandwidth / code_balance(bytes, nnz, 100000, 8, alpha);  // eq. (10)
+    EXPECT_NEAR(estimate_alpha(bytes, nnz, 100000, 8, flops, bandwidth), alpha, 1e-12) << alpha;
+  }
+}
+
+TEST(SpmvModel, TrafficFormulas) {
+  // Reguly eq. (4) and eq. (2) for 10 rows x 10 cols, 50 nonzeros, double/int32.
+  EXPECT_DOUBLE_EQ(minimum_spmv_bytes(10, 10, 50, 8, 4), 50 * 12 + 10 * 12 + 10 * 8);
+  EXPECT_DOUBLE_EQ(effective_spmv_bytes(10, 50, 8, 4), 50 * 20 + 10 * 12);
+  EXPECT_DOUBLE_EQ(format_minimum_bytes(1000, 10, 20, 8), 1000 + 30 * 8);
+}
+
+bench::Result timed(const std::string& library, const std::string& format, double seconds, double setup, double gflops) {
+  bench::Result r;
+  r.library = library;
+  r.format = format;
+  r.time.median_s = seconds;
+  r.setup_s = setup;
+  r.gflops = gflops;
+  return r;
+}
+
+TEST(BenchComparisons, SpeedupsAndBreakEvenAgainstTheFastestCsr) {
+  std::vector<bench::Result> rs = {
+      timed("cusparse", "csr", 2.0e-3, 0.10, 100),  // the fastest CSR: the reference
+      timed("hsparse", "csr", 2.5e-3, 0.08, 80),
+      timed("cusparse", "sell", 1.8e-3, 0.30, 111),
+      timed("hsparse", "dia", 1.0e-3, 0.60, 200),  // 0.5 s more setup, 1 ms saved per product: 500
+      timed("hsparse", "ell", 3.0e-3, 0.50, 67),   // slower than CSR: never pays back
+  };
+  rs.push_back(timed("hsparse", "coo", 1.0e-3, 0.0, 200));
+  rs.back().status = "refused";
+  bench::derive_comparisons(rs);
+  EXPECT_TRUE(rs[0].csr_reference);
+  EXPECT_FALSE(rs[1].csr_reference);
+  EXPECT_DOUBLE_EQ(*rs[3].speedup_vs_baseline_csr, 2.0);
+  EXPECT_DOUBLE_EQ(*rs[3].speedup_vs_baseline_best, 200.0 / 111);
+  EXPECT_NEAR(*rs[3].breakeven_spmvs, 500, 1e-9);
+  EXPECT_FALSE(rs[4].breakeven_spmvs.has_value());
+  EXPECT_FALSE(rs[1].breakeven_spmvs.has_value());  // CSR converts nothing
+  EXPECT_FALSE(rs[5].speedup_vs_baseline_csr.has_value());  // not timed: no figures
+}
+
+}  // namespace
+}  // namespace hsparse

@@ -1,0 +1,127 @@
+#pragma once
+// hsparse bench: every applicable hsparse format and kernel beside the
+// baselines (cuSPARSE on the GPU; Eigen and librsb on the CPU) in one
+// process, on a suite of matrices, with the performance model next to each
+// measurement. Pieces: suite.cpp (which matrices), candidates_*.cpp (what
+// runs on them), runner.cpp (check, then time), report.cpp (console, JSON,
+// CSV, Markdown, gnuplot), compare.cpp (two runs side by side).
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hsparse/core/timer.hpp"
+#include "hsparse/formats/csr.hpp"
+
+namespace hsparse::bench {
+
+using V = double;  // the benchmark runs in double precision with int32 indices
+using I = std::int32_t;
+
+// One way of computing y = A x, ready to run: an hsparse plan or a baseline.
+struct Candidate {
+  std::string library;  // hsparse, cusparse, eigen, librsb
+  std::string format;   // csr, coo, ell, hyb, dia, bcsr, sell, or the library's own (librsb: rsb)
+  std::string kernel;   // the plan's description, e.g. csr/adaptive, sell/thread-C32-sigma1
+  double setup_s = 0;   // conversion + upload + preprocessing
+  double matrix_bytes = 0;
+  std::size_t stored_entries = 0;
+  std::function<std::vector<V>()> run_once;                // y = A x once, from a NaN-poisoned y; y on the host
+  std::function<TimingSummary(double min_time_s)> time;    // repetitions passing min_time_s
+};
+
+// A candidate not built yet: CPU candidates are all kept alive at once (they
+// are timed in interleaved rounds), GPU ones one at a time (device memory).
+struct CandidateMaker {
+  std::string label;
+  std::function<std::unique_ptr<Candidate>()> make;  // throws Error when the format refuses the matrix
+};
+
+struct Environment {
+  std::string backend;  // cpu or cuda
+  std::string date, commit, device, driver, cpu;
+  int threads = 0;
+  double read_bytes_per_s = 0, copy_bytes_per_s = 0;  // measured at start
+  std::size_t cache_bytes = 0;                         // GPU L2 or CPU LLC
+};
+
+struct MatrixInfo {
+  std::string name;  // generator spec or file path
+  std::int64_t rows = 0, cols = 0;
+  std::size_t nnz = 0;
+  double csr_bytes = 0, row_cv = 0;
+  int max_row = 0;
+  bool cache_resident = false;  // matrix + vectors fit in the cache (timed after a flush anyway)
+  double load_s = 0;
+};
+
+struct Result {
+  std::string matrix, backend, library, format, kernel;
+  std::string status = "ok";  // ok, wrong, refused, failed
+  std::string message;
+  double setup_s = 0;
+  TimingSummary time;
+  double gflops = 0;
+  double matrix_bytes = 0, occupancy = 1;  // occupancy: nnz / stored entries (SELL's beta)
+  double bytes_min = 0, bytes_csr_min = 0, bytes_effective = 0;  // own format minimum, Reguly eq. (4), eq. (2)
+  double gbs_min = 0, gbs_csr_min = 0, gbs_effective = 0;
+  double bandwidth_fraction = 0;  // bytes_min / time / measured read bandwidth
+  double alpha = 0;               // RHS traffic per nonzero, eq. (14)
+  double model_gflops = 0;        // read bandwidth / code balance with x read once (eq. (10))
+  std::optional<double> speedup_vs_baseline_csr, speedup_vs_baseline_best;
+  std::optional<double> breakeven_spmvs;  // against the fastest CSR kernel; absent: never pays off
+  bool csr_reference = false;
+};
+
+struct Report {
+  Environment env;
+  std::vector<MatrixInfo> matrices;
+  std::vector<Result> results;
+  bool interrupted = false;
+};
+
+struct Options {
+  std::vector<std::string> matrices;  // explicit sources; empty: the default suite
+  std::string matrices_dir;           // real matrices to add (MANIFEST or every .mtx/.mtx.gz)
+  std::string backend = "auto";       // auto, cpu, cuda
+  std::string out_dir = "bench-report";
+  bool quick = false;
+  double min_time_s = 0;  // per kernel; 0: 0.25 s (quick: 0.03 s)
+};
+
+// The suite's size: nonzeros per generated matrix, so that the matrix data
+// is several times the cache (GPU L2 or CPU LLC).
+double target_nonzeros(const std::string& backend, std::size_t cache_bytes, bool quick);
+// The built-in default suite: generated families of about target_nnz nonzeros.
+std::vector<std::string> default_suite(double target_nnz);
+// The real matrices of a folder (its MANIFEST.md order if present), skipping
+// complex ones, plus its two largest real ones replicated to target_nnz.
+std::vector<std::string> folder_matrices(const std::string& dir, double target_nnz);
+
+// Candidate makers for a matrix on a backend; x is the input vector (host
+// memory for the CPU, device memory for the GPU) and must outlive them.
+std::vector<CandidateMaker> cpu_candidates(const Csr<V, I>& a, const V* x);
+std::vector<CandidateMaker> gpu_candidates(const Csr<V, I>& a, const V* device_x);
+// Library set-up of the CPU baselines (librsb needs rsb_lib_init), once per process.
+void initialize_cpu_baselines();
+void finalize_cpu_baselines();
+// Repetitions that fill min_time_s after one trial of trial_s (at least 5, at most 10000).
+int repetitions_for(double min_time_s, double trial_s);
+
+// Runs the suite; stops early (keeping what was measured) when *stop turns true.
+Report run_benchmark(const Options& options, const std::atomic<bool>& stop);
+
+// Fills the derived figures (speedups, break-even) of one matrix's results.
+void derive_comparisons(std::vector<Result>& results);
+
+// Console table, JSON, CSV, Markdown and plots under out_dir.
+void print_console(const Report& r);
+void write_report(const Report& r, const std::string& out_dir);
+Report read_json(const std::string& path);
+// Per-matrix and per-kernel GFLOP/s ratios new / old.
+void print_comparison(const Report& old_run, const Report& new_run);
+
+}  // namespace hsparse::bench

@@ -1,0 +1,130 @@
+// CPU candidates: every hsparse CPU format and kernel (through CpuSpmvPlan),
+// Eigen's parallel row-major SpMV and librsb, where this build has them.
+#include <limits>
+
+#include "bench.hpp"
+#include "hsparse/core/error.hpp"
+#include "hsparse/plans/cpu_spmv_plan.hpp"
+#ifdef HSPARSE_HAVE_EIGEN
+#include <Eigen/SparseCore>
+#endif
+#ifdef HSPARSE_HAVE_LIBRSB
+#include <rsb.h>
+#endif
+
+namespace hsparse::bench {
+
+int repetitions_for(double min_time_s, double trial_s) {
+  const double reps = min_time_s / std::max(trial_s, 1e-7);
+  return static_cast<int>(std::clamp(reps, 5.0, 10000.0));
+}
+
+void initialize_cpu_baselines() {
+#ifdef HSPARSE_HAVE_LIBRSB
+  if (rsb_lib_init(RSB_NULL_INIT_OPTIONS) != RSB_ERR_NO_ERROR) throw Error(ErrorCode::unsupported, "librsb initialisation failed");
+#endif
+}
+
+void finalize_cpu_baselines() {
+#ifdef HSPARSE_HAVE_LIBRSB
+  rsb_lib_exit(RSB_NULL_EXIT_OPTIONS);
+#endif
+}
+
+namespace {
+
+// A candidate around y = A x on host memory; `keep` holds what `run` uses.
+std::unique_ptr<Candidate> host_candidate(std::string library, std::string format, std::string kernel, double setup_s, double bytes,
+                                          std::size_t stored, const Csr<V, I>& a, const V* x,
+                                          std::function<void(const V*, V*)> run) {
+  auto c = std::make_unique<Candidate>();
+  c->library = std::move(library);
+  c->format = std::move(format);
+  c->kernel = std::move(kernel);
+  c->setup_s = setup_s;
+  c->matrix_bytes = bytes;
+  c->stored_entries = stored;
+  auto y = std::make_shared<std::vector<V>>(static_cast<std::size_t>(a.rows));
+  c->run_once = [run, y, x] {
+    std::fill(y->begin(), y->end(), std::numeric_limits<V>::quiet_NaN());
+    run(x, y->data());
+    return *y;
+  };
+  c->time = [run, y, x](double min_time_s) {
+    Stopwatch trial;
+    run(x, y->data());
+    return time_repeated([&] { run(x, y->data()); }, repetitions_for(min_time_s, trial.seconds()), 1);
+  };
+  return c;
+}
+
+}  // namespace
+
+std::vector<CandidateMaker> cpu_candidates(const Csr<V, I>& a, const V* x) {
+  std::vector<CandidateMaker> makers;
+  auto plan = [&](const std::string& label, CpuSpmvOptions o) {
+    makers.push_back({label, [&a, x, o] {
+                        auto p = std::make_shared<CpuSpmvPlan<V, I>>(a, o);
+                        return host_candidate("hsparse", to_string(o.format), p->description(), p->setup_seconds(),
+                                              static_cast<double>(p->matrix_bytes()), p->stored_entries(), a, x,
+                                              [p, cols = a.cols, rows = a.rows](const V* xv, V* yv) {
+                                                p->apply(1.0, {xv, static_cast<std::size_t>(cols)}, 0.0, {yv, static_cast<std::size_t>(rows)});
+                                              });
+                      }});
+  };
+  for (Format f : all_formats()) {
+    for (const auto& k : cpu_kernel_names(f)) {
+      if (k == "reference") continue;  // the serial reference checks the others; it is not a contender
+      if (f == Format::sell) {
+        if (k != "auto") continue;  // auto times the SIMD kernels against the portable one and keeps the faster
+        for (long long sigma : {1LL, 256LL}) {
+          CpuSpmvOptions o;
+          o.format = f;
+          o.kernel = k;
+          o.sigma = sigma;
+          plan("sell/auto-sigma" + std::to_string(sigma), o);
+        }
+        continue;
+      }
+      CpuSpmvOptions o;
+      o.format = f;
+      o.kernel = k;
+      plan(std::string(to_string(f)) + "/" + k, o);
+    }
+  }
+#ifdef HSPARSE_HAVE_EIGEN
+  makers.push_back({"eigen", [&a, x] {
+                      Stopwatch w;
+                      auto m = std::make_shared<Eigen::Map<const Eigen::SparseMatrix<V, Eigen::RowMajor, I>>>(
+                          a.rows, a.cols, static_cast<I>(a.nnz()), a.row_ptr.data(), a.col_idx.data(), a.values.data());
+                      const double bytes = static_cast<double>(a.nnz() * (sizeof(V) + sizeof(I)) + (a.row_ptr.size()) * sizeof(I));
+                      return host_candidate("eigen", "csr", "eigen/row-major", w.seconds(), bytes, a.nnz(), a, x,
+                                            [m, rows = a.rows, cols = a.cols](const V* xv, V* yv) {
+                                              Eigen::Map<const Eigen::VectorXd> xm(xv, cols);
+                                              Eigen::Map<Eigen::VectorXd> ym(yv, rows);
+                                              ym.noalias() = (*m) * xm;
+                                            });
+                    }});
+#endif
+#ifdef HSPARSE_HAVE_LIBRSB
+  makers.push_back({"librsb", [&a, x] {
+                      Stopwatch w;
+                      rsb_err_t err = RSB_ERR_NO_ERROR;
+                      rsb_mtx_t* m = rsb_mtx_alloc_from_csr_const(a.values.data(), a.row_ptr.data(), a.col_idx.data(),
+                                                                  static_cast<rsb_nnz_idx_t>(a.nnz()), RSB_NUMERICAL_TYPE_DOUBLE, a.rows,
+                                                                  a.cols, 1, 1, RSB_FLAG_NOFLAGS, &err);
+                      if (m == nullptr || err != RSB_ERR_NO_ERROR) throw Error(ErrorCode::unsupported, "librsb: matrix allocation failed");
+                      std::shared_ptr<rsb_mtx_t> owner(m, [](rsb_mtx_t* p) { rsb_mtx_free(p); });
+                      std::size_t bytes = 0;
+                      rsb_mtx_get_info(m, RSB_MIF_TOTAL_SIZE__TO__SIZE_T, &bytes);
+                      return host_candidate("librsb", "rsb", "librsb/recursive", w.seconds(), static_cast<double>(bytes), a.nnz(), a, x,
+                                            [owner](const V* xv, V* yv) {
+                                              const V one = 1, zero = 0;
+                                              rsb_spmv(RSB_TRANSPOSITION_N, &one, owner.get(), xv, 1, &zero, yv, 1);
+                                            });
+                    }});
+#endif
+  return makers;
+}
+
+}  // namespace hsparse::bench

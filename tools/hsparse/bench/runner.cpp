@@ -1,0 +1,309 @@
+// The benchmark loop (METHOD.md's rules): for every matrix, every candidate
+// is built (its setup timed), run once on a NaN-poisoned y and checked
+// against the serial double reference (a wrong result is reported, never
+// timed), then timed: on the GPU with CUDA events and an L2 flush before
+// each repetition; on the CPU in two interleaved rounds over all
+// candidates, keeping each one's better median (the order of candidates
+// must not decide the ranking). Repetitions fill a minimum time per kernel.
+#include <omp.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <map>
+
+#include "bench.hpp"
+#include "hsparse/analysis/row_statistics.hpp"
+#include "hsparse/analysis/spmv_check.hpp"
+#include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/core/error.hpp"
+#include "hsparse/io/matrix_source.hpp"
+#include "hsparse/performance/spmv_model.hpp"
+#ifdef HSPARSE_HAVE_CUDA
+#include "hsparse/backends/cuda/timing.hpp"
+#endif
+
+#ifndef HSPARSE_GIT_COMMIT
+#define HSPARSE_GIT_COMMIT "unknown"
+#endif
+
+namespace hsparse::bench {
+
+namespace {
+
+std::string first_line_of(const std::string& path, const std::string& key) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (key.empty() || line.rfind(key, 0) == 0) {
+      const auto colon = line.find(':');
+      return key.empty() || colon == std::string::npos ? line : line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  }
+  return "";
+}
+
+Environment describe_environment(const std::string& backend) {
+  Environment env;
+  env.backend = backend;
+  char date[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  env.date = date;
+  const char* commit = std::getenv("HSPARSE_COMMIT");  // set by scripts where the build tree is not a git checkout
+  env.commit = commit && *commit ? commit : HSPARSE_GIT_COMMIT;
+  env.cpu = first_line_of("/proc/cpuinfo", "model name");
+  env.threads = omp_get_max_threads();
+  env.driver = first_line_of("/proc/driver/nvidia/version", "");
+  if (backend == "cuda") {
+#ifdef HSPARSE_HAVE_CUDA
+    env.device = cuda::device_description();
+    env.cache_bytes = cuda::l2_cache_bytes();
+    const cuda::Executor ex;
+    const auto bw = cuda::measure_device_bandwidth(ex);
+    env.read_bytes_per_s = bw.read_bytes_per_s;
+    env.copy_bytes_per_s = bw.copy_bytes_per_s;
+#endif
+  } else {
+    env.device = env.cpu + " (" + std::to_string(env.threads) + " OpenMP threads)";
+    env.cache_bytes = last_level_cache_bytes();
+    env.read_bytes_per_s = measure_read_bandwidth().read_bytes_per_s;
+  }
+  return env;
+}
+
+void progress(std::size_t matrix, std::size_t matrices, std::size_t kernel, std::size_t kernels, const std::string& name,
+              const std::string& label) {
+  static const bool tty = isatty(2);
+  if (!tty) return;
+  const double done = (static_cast<double>(matrix) + (kernels ? static_cast<double>(kernel) / static_cast<double>(kernels) : 0)) /
+                      static_cast<double>(std::max<std::size_t>(matrices, 1));
+  const int width = 30, filled = static_cast<int>(done * width);
+  std::fprintf(stderr, "\r\033[K[%s%s] %3.0f%%  matrix %zu/%zu  %s  %s", std::string(static_cast<std::size_t>(filled), '#').c_str(),
+               std::string(static_cast<std::size_t>(width - filled), '.').c_str(), 100 * done, matrix + 1, matrices, name.c_str(),
+               label.c_str());
+  std::fflush(stderr);
+}
+
+void log_line(const char* fmt, const std::string& a, const std::string& b) {
+  static const bool tty = isatty(2);
+  if (tty) std::fprintf(stderr, "\r\033[K");
+  std::fprintf(stderr, fmt, a.c_str(), b.c_str());
+}
+
+Result base_result(const MatrixInfo& m, const Environment& env, const std::string& label) {
+  Result r;
+  r.matrix = m.name;
+  r.backend = env.backend;
+  r.kernel = label;
+  r.format = label.substr(0, label.find('/'));
+  r.library = label.find("cusparse") != std::string::npos ? "cusparse" : (label == "eigen" || label == "librsb") ? label : "hsparse";
+  return r;
+}
+
+void fill_metrics(Result& r, const MatrixInfo& m, const Environment& env, const Candidate& c) {
+  r.library = c.library;
+  r.format = c.format;
+  r.kernel = c.kernel;
+  r.setup_s = c.setup_s;
+  r.matrix_bytes = c.matrix_bytes;
+  r.occupancy = c.stored_entries ? static_cast<double>(m.nnz) / static_cast<double>(c.stored_entries) : 1;
+  if (r.status != "ok" || r.time.median_s <= 0) return;
+  const double t = r.time.median_s, flops = 2.0 * static_cast<double>(m.nnz);
+  r.gflops = flops / t * 1e-9;
+  r.bytes_min = format_minimum_bytes(c.matrix_bytes, m.rows, m.cols, sizeof(V));
+  r.bytes_csr_min = minimum_spmv_bytes(m.rows, m.cols, m.nnz, sizeof(V), sizeof(I));
+  r.bytes_effective = effective_spmv_bytes(m.rows, m.nnz, sizeof(V), sizeof(I));
+  r.gbs_min = r.bytes_min / t * 1e-9;
+  r.gbs_csr_min = r.bytes_csr_min / t * 1e-9;
+  r.gbs_effective = r.bytes_effective / t * 1e-9;
+  r.bandwidth_fraction = r.bytes_min / t / env.read_bytes_per_s;
+  r.alpha = estimate_alpha(c.matrix_bytes, m.nnz, m.rows, sizeof(V), flops / t, env.read_bytes_per_s);
+  const double alpha_min = m.nnz ? static_cast<double>(m.cols) / static_cast<double>(m.nnz) : 1;
+  r.model_gflops = env.read_bytes_per_s / code_balance(c.matrix_bytes, m.nnz, m.rows, sizeof(V), alpha_min) * 1e-9;
+}
+
+// Builds and checks one candidate; on refusal or a wrong result it fills r and returns null.
+std::unique_ptr<Candidate> build_and_check(const CandidateMaker& maker, const Csr<V, I>& a, std::span<const V> x, Result& r) {
+  std::unique_ptr<Candidate> c;
+  try {
+    c = maker.make();
+  } catch (const Error& e) {
+    r.status = e.code() == ErrorCode::invalid_argument || e.code() == ErrorCode::unsupported ? "refused" : "failed";
+    r.message = e.what();
+    return nullptr;
+  }
+  r.library = c->library;
+  r.format = c->format;
+  r.kernel = c->kernel;
+  std::vector<V> y;
+  try {
+    y = c->run_once();
+  } catch (const Error& e) {
+    r.status = "failed";
+    r.message = e.what();
+    return nullptr;
+  }
+  const auto check = check_spmv_result<V, I>(a, x, 1.0, 0.0, {}, y);
+  if (!check.passed) {
+    r.status = "wrong";
+    r.message = check.message;
+    return nullptr;
+  }
+  return c;
+}
+
+}  // namespace
+
+Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
+  std::string backend = o.backend;
+  if (backend == "auto") backend = cuda::device_available() ? "cuda" : "cpu";
+  if (backend == "cuda" && !cuda::device_available()) {
+    throw Error(ErrorCode::unsupported, "--backend cuda: " + cuda::device_description());
+  }
+  Report report;
+  report.env = describe_environment(backend);
+  const Environment& env = report.env;
+  const double min_time = o.min_time_s > 0 ? o.min_time_s : (o.quick ? 0.03 : 0.25);
+  const double target = target_nonzeros(backend, env.cache_bytes, o.quick);
+  std::vector<std::string> sources = o.matrices.empty() ? default_suite(target) : o.matrices;
+  const std::size_t suite_size = sources.size();  // the folder's matrices after these are small: a tenth of the time each
+  if (!o.matrices_dir.empty()) {
+    const auto more = folder_matrices(o.matrices_dir, target);
+    sources.insert(sources.end(), more.begin(), more.end());
+  }
+  std::fprintf(stderr, "hsparse bench: %zu matrices on %s\n  %s\n  read bandwidth %.1f GB/s", sources.size(), backend.c_str(),
+               env.device.c_str(), env.read_bytes_per_s * 1e-9);
+  if (env.copy_bytes_per_s > 0) std::fprintf(stderr, ", copy %.1f GB/s", env.copy_bytes_per_s * 1e-9);
+  std::fprintf(stderr, "; cache %.0f MiB\n", static_cast<double>(env.cache_bytes) / (1 << 20));
+  if (backend == "cpu") initialize_cpu_baselines();
+
+  for (std::size_t mi = 0; mi < sources.size() && !stop; ++mi) {
+    MatrixInfo m;
+    m.name = sources[mi];
+    progress(mi, sources.size(), 0, 0, m.name, "loading");
+    Csr<V, I> a;
+    try {
+      Stopwatch load;
+      a = io::load_matrix<V, I>(m.name);
+      m.load_s = load.seconds();
+    } catch (const Error& e) {
+      log_line("  %s: not loaded: %s\n", m.name, e.what());
+      Result r = base_result(m, env, "(load)");
+      r.status = "failed";
+      r.message = e.what();
+      report.results.push_back(r);
+      continue;
+    }
+    m.rows = a.rows;
+    m.cols = a.cols;
+    m.nnz = a.nnz();
+    m.csr_bytes = static_cast<double>(a.nnz() * (sizeof(V) + sizeof(I)) + a.row_ptr.size() * sizeof(I));
+    const auto stats = row_length_statistics(a);
+    m.row_cv = stats.coefficient_of_variation;
+    m.max_row = static_cast<int>(stats.max_length);
+    m.cache_resident = m.csr_bytes + static_cast<double>(a.rows + a.cols) * sizeof(V) < static_cast<double>(env.cache_bytes);
+    report.matrices.push_back(m);
+    log_line("%s%s\n", m.name, " (" + std::to_string(m.rows) + " x " + std::to_string(m.cols) + ", " + std::to_string(m.nnz) +
+                                   " nonzeros" + (m.cache_resident ? ", fits in cache: timed after a cache flush" : "") + ")");
+
+    std::vector<V> x(static_cast<std::size_t>(a.cols));
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = 1.0 + static_cast<double>((i * 7919) % 1000) / 1000.0;
+    std::vector<Result> results;
+    const double kernel_time = mi < suite_size ? min_time : min_time / 10;
+    if (backend == "cuda") {
+#ifdef HSPARSE_HAVE_CUDA
+      const cuda::DeviceArray<V> d_x(x);
+      const auto makers = gpu_candidates(a, d_x.data());
+      for (std::size_t k = 0; k < makers.size() && !stop; ++k) {
+        progress(mi, sources.size(), k, makers.size(), m.name, makers[k].label);
+        Result r = base_result(m, env, makers[k].label);
+        try {
+          if (auto c = build_and_check(makers[k], a, x, r)) {
+            r.time = c->time(kernel_time);
+            fill_metrics(r, m, env, *c);
+          }
+        } catch (const Error& e) {
+          r.status = "failed";
+          r.message = e.what();
+        }
+        results.push_back(r);
+      }
+#endif
+    } else {
+      const auto makers = cpu_candidates(a, x.data());
+      std::vector<std::unique_ptr<Candidate>> built(makers.size());
+      for (std::size_t k = 0; k < makers.size() && !stop; ++k) {
+        progress(mi, sources.size(), k, 2 * makers.size(), m.name, makers[k].label + " (check)");
+        results.push_back(base_result(m, env, makers[k].label));
+        built[k] = build_and_check(makers[k], a, x, results.back());
+      }
+      std::vector<TimingSummary> best(makers.size());
+      for (int round = 0; round < 2 && !stop; ++round) {
+        for (std::size_t k = 0; k < built.size() && !stop; ++k) {
+          if (!built[k]) continue;
+          progress(mi, sources.size(), makers.size() + k, 2 * makers.size(), m.name, makers[k].label);
+          const auto t = built[k]->time(kernel_time / 2);
+          if (best[k].repetitions == 0 || t.median_s < best[k].median_s) best[k] = t;
+        }
+      }
+      for (std::size_t k = 0; k < built.size(); ++k) {
+        if (!built[k]) continue;
+        results[k].time = best[k];
+        if (best[k].repetitions == 0) {
+          results[k].status = "failed";
+          results[k].message = "interrupted before timing";
+        }
+        fill_metrics(results[k], m, env, *built[k]);
+      }
+    }
+    derive_comparisons(results);
+    for (const auto& r : results) {
+      if (r.status == "ok") {
+        char line[256];
+        std::snprintf(line, sizeof line, "%9.1f GFLOP/s %6.1f%% of read BW", r.gflops, 100 * r.bandwidth_fraction);
+        log_line("    %-44s %s\n", r.library + " " + r.kernel, line);
+      } else {
+        log_line("    %-44s %s\n", r.library + " " + r.kernel, r.status + ": " + r.message.substr(0, 100));
+      }
+    }
+    report.results.insert(report.results.end(), results.begin(), results.end());
+  }
+  if (isatty(2)) std::fprintf(stderr, "\r\033[K");
+  if (backend == "cpu") finalize_cpu_baselines();
+  report.interrupted = stop;
+  return report;
+}
+
+void derive_comparisons(std::vector<Result>& results) {
+  double best_csr = 0, best_any = 0, t_ref = 0, setup_ref = 0;
+  Result* ref = nullptr;
+  for (auto& r : results) {
+    if (r.status != "ok") continue;
+    if (r.library != "hsparse") {
+      best_any = std::max(best_any, r.gflops);
+      if (r.format == "csr") best_csr = std::max(best_csr, r.gflops);
+    }
+    if (r.format == "csr" && (!ref || r.time.median_s < t_ref)) {
+      ref = &r;
+      t_ref = r.time.median_s;
+      setup_ref = r.setup_s;
+    }
+  }
+  if (ref) ref->csr_reference = true;
+  for (auto& r : results) {
+    if (r.status != "ok") continue;
+    if (best_csr > 0) r.speedup_vs_baseline_csr = r.gflops / best_csr;
+    if (best_any > 0) r.speedup_vs_baseline_best = r.gflops / best_any;
+    // Reguly's figure 16: how many products the conversion from CSR costs,
+    // paid back by the time each product saves over the fastest CSR kernel.
+    if (ref && r.format != "csr" && r.time.median_s < t_ref) {
+      r.breakeven_spmvs = std::max(0.0, (r.setup_s - setup_ref) / (t_ref - r.time.median_s));
+    }
+  }
+}
+
+}  // namespace hsparse::bench

@@ -1,0 +1,65 @@
+// hsparse bench: the main job (see bench/bench.hpp). Also --compare of two
+// result files and --report-from, which redraws a report (and its plots,
+// where gnuplot is installed) from a results.json made elsewhere.
+#include <csignal>
+#include <cstdio>
+
+#include "bench/bench.hpp"
+#include "commands.hpp"
+
+namespace hsparse::tool {
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_interrupt(int) {
+  g_stop = true;
+  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+}
+
+struct BenchCommand {
+  bench::Options options;
+  std::vector<std::string> compare;
+  std::string report_from;
+};
+
+}  // namespace
+
+Action add_bench_command(CLI::App& app) {
+  auto c = std::make_shared<BenchCommand>();
+  auto* cmd = app.add_subcommand("bench", "Benchmark every hsparse format and kernel against cuSPARSE (GPU) or Eigen and librsb (CPU)");
+  cmd->add_option("matrices", c->options.matrices, "Matrix files or generator specs (default: the built-in suite)");
+  cmd->add_option("--matrices", c->options.matrices_dir, "Also every real matrix of this folder (e.g. ../shared/matrices)");
+  cmd->add_option("--backend", c->options.backend, "auto (the GPU if there is one), cpu or cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+      ->capture_default_str();
+  cmd->add_option("--out", c->options.out_dir, "Report folder: report.md, results.json, results.csv, plots/")->capture_default_str();
+  cmd->add_flag("--quick", c->options.quick, "Small matrices (2 M nonzeros) and short timings");
+  cmd->add_option("--min-time", c->options.min_time_s, "Seconds of timed repetitions per kernel (default 0.25; --quick 0.03)");
+  cmd->add_option("--compare", c->compare, "OLD.json NEW.json: per-matrix and per-kernel GFLOP/s ratios")->expected(2);
+  cmd->add_option("--report-from", c->report_from, "Rewrite the report (and plots) of a results.json into --out");
+  return [c]() {
+    if (!c->compare.empty()) {
+      bench::print_comparison(bench::read_json(c->compare[0]), bench::read_json(c->compare[1]));
+      return 0;
+    }
+    if (!c->report_from.empty()) {
+      const auto report = bench::read_json(c->report_from);
+      bench::write_report(report, c->options.out_dir);
+      std::printf("report: %s/report.md\n", c->options.out_dir.c_str());
+      return 0;
+    }
+    std::signal(SIGINT, on_interrupt);
+    const auto report = bench::run_benchmark(c->options, g_stop);
+    std::signal(SIGINT, SIG_DFL);
+    bench::print_console(report);
+    bench::write_report(report, c->options.out_dir);
+    std::printf("\nreport: %s/report.md (data: results.json, results.csv; plots: plots/)\n", c->options.out_dir.c_str());
+    bool wrong = false;
+    for (const auto& r : report.results) wrong = wrong || r.status == "wrong";
+    return wrong ? 1 : (report.interrupted ? 130 : 0);
+  };
+}
+
+}  // namespace hsparse::tool
