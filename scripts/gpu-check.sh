@@ -6,6 +6,10 @@
 # Prepare here first (git-ignored folders it needs, named in the call's carry):
 #   scripts/gpu-prepare.sh        # third_party/ (headers, GoogleTest sources), matrices/
 # Device call:  bash scripts/gpu-check.sh   with carry ["third_party", "matrices"]
+# Environment: HSPARSE_COMMIT=<hash> (named in the logs and the bench report),
+#   SKIP_CPU_TESTS=1, SKIP_GPU_BENCH=1, BENCH_MATRICES=1 (add the shared
+#   matrices to the bench), BENCH_TIMEOUT=<s> (default 420), BENCH_ARGS="...",
+#   RUN_CPU_BENCH=1 (hsparse bench on the host CPU too).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/hsparse-gpu-out}
