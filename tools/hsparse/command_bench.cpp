@@ -29,7 +29,7 @@ struct BenchCommand {
 Action add_bench_command(CLI::App& app) {
   auto c = std::make_shared<BenchCommand>();
   auto* cmd = app.add_subcommand("bench", "Benchmark every hsparse format and kernel against cuSPARSE (GPU) or Eigen and librsb (CPU)");
-  cmd->add_option("matrices", c->options.matrices, "Matrix files or generator specs (default: the built-in suite)");
+  cmd->add_option("sources", c->options.matrices, "Matrix files or generator specs (default: the built-in suite)");
   cmd->add_option("--matrices", c->options.matrices_dir, "Also every real matrix of this folder (e.g. ../shared/matrices)");
   cmd->add_option("--backend", c->options.backend, "auto (the GPU if there is one), cpu or cuda")
       ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
