@@ -50,7 +50,7 @@ log "GPU tests verbose"
 $BUILD_DIR/tests/hsparse_gpu_tests > "$OUT/gpu_tests.log" 2>&1; echo "gpu tests rc=$?" | tee -a "$OUT/summary.txt"
 grep -E "PASSED|FAILED|SKIPPED" "$OUT/gpu_tests.log" | tail -5 | tee -a "$OUT/summary.txt"
 
-if command -v compute-sanitizer >/dev/null; then
+if command -v compute-sanitizer >/dev/null && [ "${SKIP_MEMCHECK:-0}" != 1 ]; then
   log "compute-sanitizer memcheck (edge cases)"
   timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 $BUILD_DIR/tests/hsparse_gpu_tests \
     --gtest_filter='CudaSpmv/1.*EdgeCases*:CudaSpmvErrors.*' > "$OUT/memcheck.log" 2>&1
@@ -79,6 +79,8 @@ if [ "${SKIP_GPU_BENCH:-0}" != 1 ]; then
     --out "$OUT/bench" > "$OUT/bench.log" 2> "$OUT/bench.err"
   echo "bench rc=$?" | tee -a "$OUT/summary.txt"
   sed -n '/^## Goals/,/^## Plots/p' "$OUT/bench/report.md" | tee -a "$OUT/summary.txt"
+  # The device tool returns a limited number of files: the report travels as one archive.
+  tar czf "$OUT/bench.tar.gz" -C "$OUT" bench && rm -rf "$OUT/bench"
 fi
 
 if [ "${RUN_CPU_BENCH:-0}" = 1 ]; then

@@ -64,15 +64,34 @@ __global__ void bcsr_by_column_kernel(I block_rows, long long stride, I rows, I 
   for (int i = 0; i < BS; ++i) acc[i] = D(0);
   if (br < block_rows) {
     const long long first = row_ptr[br], columns = (static_cast<long long>(row_ptr[br + 1]) - first) * BS;
-    for (long long c = lane; c < columns; c += 32) {
-      const long long k = first + c / BS;
-      const int j = static_cast<int>(c % BS);
-      const long long xc = static_cast<long long>(col_idx[k]) * BS + j;
-      if (xc >= cols) continue;
-      const D xv = x[xc];
-      const D* column = values + k * stride + static_cast<long long>(j) * BS;
+    // U block columns per lane per step, their x gathers issued together
+    // (one column at a time was a latency-bound col_idx -> x chain).
+    constexpr int U = BS <= 8 ? 4 : 1;
+    for (long long c0 = lane; c0 < columns; c0 += 32 * U) {
+      D xv[U];
+      long long offset[U];
 #pragma unroll
-      for (int i = 0; i < BS; ++i) acc[i] += column[i] * xv;
+      for (int u = 0; u < U; ++u) {
+        const long long c = c0 + 32LL * u;
+        xv[u] = D(0);
+        offset[u] = -1;
+        if (c < columns) {
+          const long long k = first + c / BS;
+          const int j = static_cast<int>(c % BS);
+          const long long xc = static_cast<long long>(col_idx[k]) * BS + j;
+          if (xc < cols) {
+            xv[u] = x[xc];
+            offset[u] = k * stride + static_cast<long long>(j) * BS;
+          }
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        if (offset[u] < 0) continue;
+        const D* column = values + offset[u];
+#pragma unroll
+        for (int i = 0; i < BS; ++i) acc[i] += column[i] * xv[u];
+      }
     }
   }
 #pragma unroll

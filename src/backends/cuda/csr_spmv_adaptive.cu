@@ -48,8 +48,14 @@ __global__ void __launch_bounds__(kThreads)
   const long long* b = blocks + 4 * static_cast<long long>(blockIdx.x);
   const long long row_begin = b[0], row_end = b[1], k0 = b[2], k1 = b[3];
   if (row_end < 0 || row_end - row_begin == 1) {  // one row or one piece of a split row
-    D sum(0);
-    for (long long k = k0 + threadIdx.x; k < k1; k += kThreads) sum += values[k] * x[col_idx[k]];
+    D sum(0), sum2(0);  // two chains in flight
+    long long k = k0 + threadIdx.x;
+    for (; k + kThreads < k1; k += 2 * kThreads) {
+      sum += values[k] * x[col_idx[k]];
+      sum2 += values[k + kThreads] * x[col_idx[k + kThreads]];
+    }
+    if (k < k1) sum += values[k] * x[col_idx[k]];
+    sum += sum2;
     sum = block_sum(sum, warp_sums);
     if (threadIdx.x == 0) {
       if (row_end < 0) partials[-row_end - 1] = sum;
@@ -58,7 +64,7 @@ __global__ void __launch_bounds__(kThreads)
     return;
   }
   const int n = static_cast<int>(k1 - k0);
-  for (int i = threadIdx.x; i < n; i += kThreads) products[i] = values[k0 + i] * x[col_idx[k0 + i]];
+  detail::stage_products<kThreads, kAdaptiveBlockNnz / kThreads>(k0, n, col_idx, values, x, products);
   __syncthreads();
   const int rows = static_cast<int>(row_end - row_begin);
   int width = 32;

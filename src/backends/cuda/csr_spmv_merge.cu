@@ -54,7 +54,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
   __syncthreads();
   const long long kb = block_k[0];
   const int staged = static_cast<int>(block_k[1] - kb);
-  for (int i = threadIdx.x; i < staged; i += kThreadsPerBlock) products[i] = values[kb + i] * x[col_idx[kb + i]];
+  detail::stage_products<kThreadsPerBlock, kItemsPerThread>(kb, staged, col_idx, values, x, products);
   __syncthreads();
   // Threads past the end (last block) take part in the carry combination with no carry.
   for (; r < r_end; ++r) {

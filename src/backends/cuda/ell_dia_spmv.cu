@@ -14,6 +14,7 @@ __global__ void ell_kernel(I rows, I padded_rows, I width, const I* __restrict__
   const long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (r >= rows) return;
   D sum(0);
+#pragma unroll 4
   for (I k = 0; k < width; ++k) {
     const long long slot = static_cast<long long>(k) * padded_rows + r;
     sum += values[slot] * x[col_idx[slot]];  // padding: value 0 at the row's own last column
@@ -50,6 +51,7 @@ __global__ void dia_kernel(I rows, I cols, int diagonals, const I* __restrict__ 
   const long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (r >= rows) return;
   D sum(0);
+#pragma unroll 8
   for (int d = 0; d < diagonals; ++d) {
     const long long c = r + offsets[d];
     if (c >= 0 && c < cols) sum += values[static_cast<long long>(d) * rows + r] * x[c];
