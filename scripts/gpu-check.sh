@@ -7,7 +7,7 @@
 #   scripts/gpu-prepare.sh        # third_party/ (headers, GoogleTest sources), matrices/
 # Device call:  bash scripts/gpu-check.sh   with carry ["third_party", "matrices"]
 # Environment: HSPARSE_COMMIT=<hash> (named in the logs and the bench report),
-#   SKIP_CPU_TESTS=1, SKIP_GPU_BENCH=1, BENCH_MATRICES=1 (add the shared
+#   SKIP_CPU_TESTS=1, SKIP_GPU_TESTS=1, SKIP_MEMCHECK=1, SKIP_GPU_BENCH=1, BENCH_MATRICES=1 (add the shared
 #   matrices to the bench), BENCH_TIMEOUT=<s> (default 420), BENCH_ARGS="...",
 #   RUN_CPU_BENCH=1 (hsparse bench on the host CPU too).
 set -uo pipefail
@@ -46,9 +46,11 @@ log "ctest (CPU tests; the GPU ones run verbosely below)"
 grep -E "tests passed|Skipped|Failed|\*\*\*" "$OUT/ctest.log" | tail -25 | tee -a "$OUT/summary.txt"
 fi
 
+if [ "${SKIP_GPU_TESTS:-0}" != 1 ]; then
 log "GPU tests verbose"
 $BUILD_DIR/tests/hsparse_gpu_tests > "$OUT/gpu_tests.log" 2>&1; echo "gpu tests rc=$?" | tee -a "$OUT/summary.txt"
 grep -E "PASSED|FAILED|SKIPPED" "$OUT/gpu_tests.log" | tail -5 | tee -a "$OUT/summary.txt"
+fi
 
 if command -v compute-sanitizer >/dev/null && [ "${SKIP_MEMCHECK:-0}" != 1 ]; then
   log "compute-sanitizer memcheck (edge cases)"

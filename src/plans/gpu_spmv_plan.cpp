@@ -160,6 +160,13 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
                                     : kernel == "row-per-thread"             ? BcsrAlgorithm::row_per_thread
                                     : block < 16 && by_column_compiled ? BcsrAlgorithm::by_column
                                                                              : BcsrAlgorithm::row_per_thread;
+    // Refuse here, not at the first product, what the kernels cannot run.
+    if (algorithm == BcsrAlgorithm::by_block && block > 5) {
+      throw Error(ErrorCode::invalid_argument, "BCSR by-block handles block sizes up to 5 (Eberhardt and Hoemmen), not " + std::to_string(block));
+    }
+    if (algorithm == BcsrAlgorithm::by_column && !(by_column_compiled || block == 16 || block == 32)) {
+      throw Error(ErrorCode::invalid_argument, "BCSR by-column is compiled for block sizes 1-6, 8, 16 and 32, not " + std::to_string(block));
+    }
     const DeviceBcsr<V, I>* m = &*s.bcsr;
     desc += "-b" + std::to_string(block);
     if (kernel == "cusparse") {

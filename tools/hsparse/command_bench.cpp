@@ -2,6 +2,7 @@
 // result files and --report-from, which redraws a report (and its plots,
 // where gnuplot is installed) from a results.json made elsewhere.
 #include <csignal>
+#include <ctime>
 #include <cstdio>
 
 #include "bench/bench.hpp"
@@ -12,10 +13,21 @@ namespace hsparse::tool {
 namespace {
 
 std::atomic<bool> g_stop{false};
+std::atomic<long long> g_first_interrupt{0};
 
+// The first Ctrl-C stops the run after the kernel being measured (the
+// report is still written); another one a second or more later ends the
+// process at once. The same signal arriving twice at once (timeout(1)
+// signals the child and its process group) counts as one.
 extern "C" void on_interrupt(int) {
-  g_stop = true;
-  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+  const long long now = static_cast<long long>(std::time(nullptr));  // async-signal-safe
+  if (!g_stop) {
+    g_first_interrupt = now;
+    g_stop = true;
+  } else if (now - g_first_interrupt >= 1) {
+    std::signal(SIGINT, SIG_DFL);
+    std::raise(SIGINT);
+  }
 }
 
 struct BenchCommand {
