@@ -97,9 +97,12 @@ struct Options {
 double target_nonzeros(const std::string& backend, std::size_t cache_bytes, bool quick);
 // The built-in default suite: generated families of about target_nnz nonzeros.
 std::vector<std::string> default_suite(double target_nnz);
-// The real matrices of a folder (its MANIFEST.md order if present), skipping
-// complex ones, plus its two largest real ones replicated to target_nnz.
-std::vector<std::string> folder_matrices(const std::string& dir, double target_nnz);
+// The real matrices of a folder (its MANIFEST.md order if present), skipping complex ones.
+std::vector<std::string> folder_matrices(const std::string& dir);
+// The folder's two largest real-valued matrices replicated to about target_nnz nonzeros.
+std::vector<std::string> replicated_matrices(const std::string& dir, double target_nnz);
+// The shared test matrices: $HSPARSE_MATRICES, else ../shared/matrices of the source tree, if present.
+std::optional<std::string> shared_matrix_folder();
 
 // Candidate makers for a matrix on a backend; x is the input vector (host
 // memory for the CPU, device memory for the GPU) and must outlive them.

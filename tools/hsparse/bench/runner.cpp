@@ -170,9 +170,17 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
   const double min_time = o.min_time_s > 0 ? o.min_time_s : (o.quick ? 0.03 : 0.25);
   const double target = target_nonzeros(backend, env.cache_bytes, o.quick);
   std::vector<std::string> sources = o.matrices.empty() ? default_suite(target) : o.matrices;
+  if (o.matrices.empty()) {
+    if (const auto shared = shared_matrix_folder()) {
+      const auto replicas = replicated_matrices(*shared, target);
+      sources.insert(sources.end(), replicas.begin(), replicas.end());
+    } else {
+      std::fprintf(stderr, "  (no shared matrix folder: set HSPARSE_MATRICES to add replicated real matrices to the suite)\n");
+    }
+  }
   const std::size_t suite_size = sources.size();  // the folder's matrices after these are small: a tenth of the time each
   if (!o.matrices_dir.empty()) {
-    const auto more = folder_matrices(o.matrices_dir, target);
+    const auto more = folder_matrices(o.matrices_dir);
     sources.insert(sources.end(), more.begin(), more.end());
   }
   std::fprintf(stderr, "hsparse bench: %zu matrices on %s\n  %s\n  read bandwidth %.1f GB/s", sources.size(), backend.c_str(),

@@ -2,9 +2,11 @@
 // GPU 100 M (about 1.2 GB of CSR, 20x the H200's 60 MiB L2; the issue's
 // anchors use these sizes), on a CPU enough for 8x the last-level cache,
 // and 2 M with --quick. Real matrices are all cache-resident (MANIFEST.md
-// says so): the two largest real-valued ones are also replicated up to the
-// target size, so real sparsity patterns are measured from memory too.
+// says so): the two largest real-valued ones of the shared folder, where it
+// is found, join the default suite replicated up to the target size, so
+// real sparsity patterns are measured from memory too.
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -42,13 +44,21 @@ std::vector<std::string> default_suite(double t) {
   };
 }
 
-std::vector<std::string> folder_matrices(const std::string& dir, double target_nnz) {
+namespace {
+
+struct FolderContents {
+  std::vector<std::string> names;                          // real-valued matrices, MANIFEST order
+  std::vector<std::pair<long long, std::string>> by_nnz;  // real (not integer/pattern) ones, largest first
+};
+
+FolderContents read_folder(const std::string& dir) {
   namespace fs = std::filesystem;
   if (!fs::is_directory(dir)) throw Error(ErrorCode::io, "--matrices " + dir + ": not a directory");
-  std::vector<std::string> names;
+  FolderContents f;
+  auto& names = f.names;
+  auto& by_nnz = f.by_nnz;
   // MANIFEST.md's table order when there is one (name | ... | nnz | ... | field | ...).
   std::ifstream manifest(dir + "/MANIFEST.md");
-  std::vector<std::pair<long long, std::string>> by_nnz;  // real matrices, for replication
   std::string line;
   while (std::getline(manifest, line)) {
     if (line.rfind("| ", 0) != 0) continue;
@@ -73,11 +83,30 @@ std::vector<std::string> folder_matrices(const std::string& dir, double target_n
     std::sort(names.begin(), names.end());
   }
   std::sort(by_nnz.rbegin(), by_nnz.rend());
-  for (std::size_t i = 0; i < std::min<std::size_t>(2, by_nnz.size()); ++i) {
-    const double copies = std::clamp(target_nnz / static_cast<double>(std::max(by_nnz[i].first, 1LL)), 2.0, 4096.0);
-    names.push_back("replicate:copies=" + num(copies) + ",file=" + by_nnz[i].second);
+  return f;
+}
+
+}  // namespace
+
+std::vector<std::string> folder_matrices(const std::string& dir) { return read_folder(dir).names; }
+
+std::vector<std::string> replicated_matrices(const std::string& dir, double target_nnz) {
+  const auto f = read_folder(dir);
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < std::min<std::size_t>(2, f.by_nnz.size()); ++i) {
+    const double copies = std::clamp(target_nnz / static_cast<double>(std::max(f.by_nnz[i].first, 1LL)), 2.0, 4096.0);
+    out.push_back("replicate:copies=" + num(copies) + ",file=" + f.by_nnz[i].second);
   }
-  return names;
+  return out;
+}
+
+std::optional<std::string> shared_matrix_folder() {
+  namespace fs = std::filesystem;
+  if (const char* env = std::getenv("HSPARSE_MATRICES"); env && fs::is_directory(env)) return std::string(env);
+#ifdef HSPARSE_DEFAULT_MATRICES
+  if (fs::is_directory(HSPARSE_DEFAULT_MATRICES)) return std::string(HSPARSE_DEFAULT_MATRICES);
+#endif
+  return std::nullopt;
 }
 
 }  // namespace hsparse::bench
