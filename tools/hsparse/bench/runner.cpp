@@ -26,9 +26,7 @@
 #include "hsparse/backends/cuda/timing.hpp"
 #endif
 
-#ifndef HSPARSE_GIT_COMMIT
-#define HSPARSE_GIT_COMMIT "unknown"
-#endif
+#include "hsparse_commit.hpp"  // generated at every build: HSPARSE_GIT_COMMIT
 
 namespace hsparse::bench {
 
