@@ -1,0 +1,103 @@
+// The run-time tuner's logic on synthetic cost surfaces: it must reach the
+// optimum of separable surfaces from any start, take the paper's first
+// steps in order, refuse a gain that one noisy run fakes, and stop.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+
+#include "hsparse/core/error.hpp"
+#include "hsparse/tuning/coordinate_tuner.hpp"
+
+namespace hsparse {
+namespace {
+
+// Reguly's three CSR vector axes, starting where the fixed rule would.
+std::vector<TunerAxis> csr_vector_axes(std::size_t repeat_start, std::size_t coop_start) {
+  return {{"repeat", {1, 2, 4, 8, 16, 32, 64, 128}, repeat_start, -1},
+          {"coop", {1, 2, 4, 8, 16, 32}, coop_start, +1},
+          {"block", {64, 96, 128, 160, 192, 224, 256, 288, 320}, 2, +1}};
+}
+
+// Runs the tuner to convergence (or `calls`) on cost(values); returns the calls used.
+int drive(CoordinateTuner& t, const std::function<double(const std::vector<int>&)>& cost, int calls = 200) {
+  int n = 0;
+  while (!t.converged() && n < calls) {
+    t.report(cost(t.next()));
+    ++n;
+  }
+  return n;
+}
+
+TEST(CoordinateTuner, FindsTheOptimumOfASeparableSurfaceFromAnyStart) {
+  // Time = sum of convex terms in log2(repeat), log2(coop) and block: optimum (8, 4, 192).
+  auto cost = [](const std::vector<int>& v) {
+    const double r = std::log2(v[0]) - 3, c = std::log2(v[1]) - 2, b = (v[2] - 192) / 32.0;
+    return 1.0 + 0.2 * r * r + 0.3 * c * c + 0.05 * b * b;
+  };
+  for (std::size_t rs : {0u, 3u, 7u}) {
+    for (std::size_t cs : {0u, 5u}) {
+      CoordinateTuner t(csr_vector_axes(rs, cs));
+      const int calls = drive(t, cost);
+      ASSERT_TRUE(t.converged()) << rs << " " << cs;
+      EXPECT_EQ(t.best(), (std::vector<int>{8, 4, 192})) << "start " << rs << " " << cs;
+      EXPECT_LT(calls, 40);
+      EXPECT_EQ(t.next(), t.best());  // converged: keeps running the best
+    }
+  }
+}
+
+TEST(CoordinateTuner, TakesThePapersFirstStepsInOrder) {
+  // Section 6: first halve repeat, then (repeat done) double coop.
+  CoordinateTuner t(csr_vector_axes(4, 2));
+  EXPECT_EQ(t.next(), (std::vector<int>{16, 4, 128}));  // the fixed rule's guess
+  t.report(1.0);
+  EXPECT_EQ(t.next(), (std::vector<int>{8, 4, 128}));  // halve repeat
+  t.report(2.0);                                         // worse: the other way
+  EXPECT_EQ(t.next(), (std::vector<int>{32, 4, 128}));
+  t.report(2.0);                                         // worse too: next axis
+  EXPECT_EQ(t.next(), (std::vector<int>{16, 8, 128}));  // double coop
+}
+
+TEST(CoordinateTuner, ASmallGainMustRepeatBeforeItIsTaken) {
+  // One axis; the step to value 2 measures 3% faster once, then as slow as the start.
+  CoordinateTuner t({{"x", {1, 2, 3}, 0, +1}}, 0.02, 0.05);
+  t.report(1.00);                           // start, x = 1
+  EXPECT_EQ(t.next(), std::vector<int>{2});
+  t.report(0.97);                           // 3%: below the confirmation threshold
+  EXPECT_EQ(t.next(), std::vector<int>{2});  // measured again
+  t.report(1.01);                           // not confirmed
+  EXPECT_TRUE(t.converged());
+  EXPECT_EQ(t.best(), std::vector<int>{1});
+  // A confirmed small gain is taken.
+  CoordinateTuner u({{"x", {1, 2, 3}, 0, +1}}, 0.02, 0.05);
+  u.report(1.00);
+  u.report(0.97);
+  u.report(0.965);
+  EXPECT_EQ(u.best(), std::vector<int>{2});
+  EXPECT_NEAR(u.best_seconds(), 0.97, 1e-12);  // the slower of the two runs
+}
+
+TEST(CoordinateTuner, ASecondSweepFollowsACoupledOptimum) {
+  // Coupled axes: the best y depends on x. One sweep is not enough; two are.
+  auto cost = [](const std::vector<int>& v) {
+    const double x = v[0], y = v[1];
+    return 1.0 + (x - 4) * (x - 4) + (y - x) * (y - x) * 0.5;
+  };
+  CoordinateTuner t({{"y", {0, 1, 2, 3, 4, 5}, 0, +1}, {"x", {0, 1, 2, 3, 4, 5}, 0, +1}}, 0.02, 0.05, 4);
+  drive(t, cost);
+  EXPECT_TRUE(t.converged());
+  EXPECT_EQ(t.best(), (std::vector<int>{4, 4}));
+}
+
+TEST(CoordinateTuner, BadAxesAreErrors) {
+  EXPECT_THROW(CoordinateTuner({{"x", {}, 0, +1}}), Error);
+  EXPECT_THROW(CoordinateTuner({{"x", {1, 2}, 2, +1}}), Error);
+  EXPECT_THROW(CoordinateTuner({{"x", {1, 2}, 0, 0}}), Error);
+  CoordinateTuner none({});
+  EXPECT_TRUE(none.converged());
+}
+
+}  // namespace
+}  // namespace hsparse
