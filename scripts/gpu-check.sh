@@ -9,7 +9,7 @@
 # Environment: HSPARSE_COMMIT=<hash> (named in the logs and the bench report),
 #   SKIP_CPU_TESTS=1, SKIP_GPU_TESTS=1, SKIP_MEMCHECK=1, SKIP_GPU_BENCH=1, BENCH_MATRICES=1 (add the shared
 #   matrices to the bench), BENCH_TIMEOUT=<s> (default 420), BENCH_ARGS="...",
-#   RUN_CPU_BENCH=1 (hsparse bench on the host CPU too).
+#   RUN_CPU_BENCH=1 (hsparse bench on the host CPU too), RUN_TUNE=1 (hsparse tune).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/hsparse-gpu-out}
@@ -68,6 +68,15 @@ for k in adaptive merge cusparse-alg1; do  # a dc1-like matrix: rows of 100k+ en
   $BUILD_DIR/bin/hsparse spmv powerlaw:rows=300000,long_rows=4,long_fraction=0.4 --backend cuda --kernel $k --check --repetitions 5 2>&1 | tail -2 | tee -a "$OUT/summary.txt"
 done
 $BUILD_DIR/bin/hsparse info 2>&1 | head -4 | tee -a "$OUT/summary.txt"
+
+# hsparse tune (RUN_TUNE=1): exhaustive search of CSR vector's parameters,
+# against the fixed rule and the run-time tuner after 10 products.
+if [ "${RUN_TUNE:-0}" = 1 ]; then
+  log "hsparse tune"
+  for m in stencil3d:n=160,points=27 powerlaw:min=2.5,rows=4000000 fem:n=74,block=3 circuit:n=10000000; do
+    timeout 120 $BUILD_DIR/bin/hsparse tune "$m" --cache "$OUT/tuning.json" 2>&1 | tee -a "$OUT/tune.log" "$OUT/summary.txt"
+  done
+fi
 
 # hsparse bench on the GPU: the default suite, plus the shared matrices with
 # BENCH_MATRICES=1. timeout sends SIGINT, which hsparse bench takes as Ctrl-C:

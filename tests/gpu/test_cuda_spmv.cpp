@@ -4,6 +4,8 @@
 // each run. Skipped with "skipped: no CUDA device" where there is none (CI).
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "hsparse/analysis/spmv_check.hpp"
 #include "hsparse/backends/cuda/device_conversions.hpp"
 #include "hsparse/backends/cuda/device_formats.hpp"
@@ -13,7 +15,9 @@
 #include "hsparse/formats/hyb.hpp"
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/io/matrix_market.hpp"
+#include "hsparse/io/matrix_source.hpp"
 #include "hsparse/plans/gpu_spmv_plan.hpp"
+#include "hsparse/tuning/gpu_spmv_handle.hpp"
 #include "support/test_support.hpp"
 
 namespace hsparse::cuda {
@@ -182,6 +186,46 @@ TEST(CudaConversions, DeviceConversionsEqualTheHostOnes) {
       EXPECT_EQ(d_hyb.coo.values.download(), hyb.coo.values) << name;
     }
   }
+}
+
+// Every product a tuning handle makes is right, whatever parameters the
+// tuner is trying; the tuner converges, stores its choice, and a second
+// handle for the same matrix starts from the cache.
+TEST(CudaHandle, TuningProductsAreCorrectAndTheCacheIsUsed) {
+  REQUIRE_CUDA_DEVICE();
+  Executor ex;
+  const std::string cache = ::testing::TempDir() + "/hsparse_gpu_handle_cache.json";
+  std::filesystem::remove(cache);
+  for (const char* spec : {"powerlaw:rows=20000", "stencil3d:n=20,points=27"}) {
+    const auto a = io::load_matrix<double, std::int32_t>(spec);
+    const auto x = test::test_vector<double>(static_cast<std::size_t>(a.cols), 5);
+    const auto y0 = test::test_vector<double>(static_cast<std::size_t>(a.rows), 6);
+    DeviceArray<double> d_x(x);
+    GpuHandleOptions o;
+    o.cache_path = cache;
+    GpuSpmvHandle<double, std::int32_t> h(ex, a, o);
+    EXPECT_TRUE(h.matches(a));
+    EXPECT_EQ(h.origin(), "tuning") << spec;
+    for (int call = 0; call < 60 && h.tuning(); ++call) {
+      DeviceArray<double> d_y(y0);
+      h.apply(-0.5, d_x.data(), 2.0, d_y.data());
+      ex.synchronize();
+      const auto c = check_spmv_result<double, std::int32_t>(a, x, -0.5, 2.0, y0, d_y.download());
+      ASSERT_TRUE(c.passed) << spec << " call " << call << ": " << c.message;
+    }
+    EXPECT_FALSE(h.tuning()) << spec << ": not converged in 60 calls";
+    EXPECT_EQ(h.origin(), "tuned");
+    GpuSpmvHandle<double, std::int32_t> second(ex, a, o);
+    EXPECT_EQ(second.origin(), "cache") << spec;
+    EXPECT_EQ(second.parameters().coop, h.parameters().coop);
+    EXPECT_EQ(second.parameters().repeat, h.parameters().repeat);
+    EXPECT_EQ(second.parameters().block_size, h.parameters().block_size);
+    DeviceArray<double> d_y(y0);
+    second.apply(1.0, d_x.data(), 0.0, d_y.data());
+    ex.synchronize();
+    EXPECT_TRUE((check_spmv_result<double, std::int32_t>(a, x, 1.0, 0.0, {}, d_y.download()).passed));
+  }
+  std::filesystem::remove(cache);
 }
 
 TEST(CudaSpmvErrors, BadParametersAndUnsortedCooAreErrors) {

@@ -101,3 +101,54 @@ TEST(CoordinateTuner, BadAxesAreErrors) {
 
 }  // namespace
 }  // namespace hsparse
+
+// ---- fingerprint and tuning cache ----
+#include <filesystem>
+#include <fstream>
+
+#include "hsparse/generators/generators.hpp"
+#include "hsparse/io/matrix_source.hpp"
+#include "hsparse/tuning/fingerprint.hpp"
+#include "hsparse/tuning/tuning_cache.hpp"
+
+namespace hsparse {
+namespace {
+
+TEST(Fingerprint, StructureDecidesValuesDoNot) {
+  auto a = io::load_matrix<double, std::int32_t>("fem:n=5,block=3");
+  const auto fa = fingerprint(a);
+  auto b = a;  // a copy: same structure, other arrays
+  for (auto& v : b.values) v *= 2;
+  const auto fb = fingerprint(b);
+  EXPECT_TRUE(fa.same_structure(fb));
+  EXPECT_FALSE(fa.same_arrays(fb));
+  EXPECT_TRUE(fa.same_arrays(fingerprint(a)));
+  EXPECT_EQ(fa.key(), fb.key());
+  b.col_idx[b.col_idx.size() / 2] += 1;  // one column index changed (a small matrix: every index is hashed)
+  EXPECT_FALSE(fa.same_structure(fingerprint(b)));
+  const auto c = io::load_matrix<double, std::int32_t>("fem:n=5,block=2");
+  EXPECT_FALSE(fa.same_structure(fingerprint(c)));
+}
+
+TEST(TuningCache, StoresFindsAndSurvivesADamagedFile) {
+  const std::string path = ::testing::TempDir() + "/hsparse_tuning_cache_test.json";
+  std::filesystem::remove(path);
+  {
+    TuningCache c(path);
+    EXPECT_FALSE(c.find("k1").has_value());
+    c.store("k1", {4, 8, 128});
+    c.store("k2", {1, 2, 3});
+  }
+  TuningCache again(path);  // a second process
+  EXPECT_EQ(again.find("k1"), (std::vector<int>{4, 8, 128}));
+  EXPECT_EQ(again.find("k2"), (std::vector<int>{1, 2, 3}));
+  std::ofstream(path) << "{\"entries\": {\"k1\": [1, 2";  // truncated
+  TuningCache damaged(path);
+  EXPECT_FALSE(damaged.find("k1").has_value());
+  damaged.store("k3", {7});
+  EXPECT_EQ(TuningCache(path).find("k3"), std::vector<int>{7});
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace hsparse

@@ -12,12 +12,14 @@ int main(int argc, char** argv) {
   const auto spmv = hsparse::tool::add_spmv_command(app);
   const auto convert = hsparse::tool::add_convert_command(app);
   const auto bench = hsparse::tool::add_bench_command(app);
+  const auto tune = hsparse::tool::add_tune_command(app);
   CLI11_PARSE(app, argc, argv);
   try {
     const std::string name = app.get_subcommands().front()->get_name();
     if (name == "info") return info();
     if (name == "spmv") return spmv();
     if (name == "bench") return bench();
+    if (name == "tune") return tune();
     return convert();
   } catch (const hsparse::Error& e) {
     std::fprintf(stderr, "hsparse: %s: %s\n", hsparse::to_string(e.code()), e.what());

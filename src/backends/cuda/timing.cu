@@ -61,6 +61,29 @@ TimingSummary time_on_device(const Executor& ex, const std::function<void()>& fn
   return summarize_times(std::move(times));
 }
 
+EventTimer::EventTimer() {
+  cudaEvent_t a, b;
+  HSPARSE_CUDA_CHECK(cudaEventCreate(&a));
+  HSPARSE_CUDA_CHECK(cudaEventCreate(&b));
+  start_ = a;
+  stop_ = b;
+}
+
+EventTimer::~EventTimer() {
+  cudaEventDestroy(static_cast<cudaEvent_t>(start_));
+  cudaEventDestroy(static_cast<cudaEvent_t>(stop_));
+}
+
+void EventTimer::start(const Executor& ex) { HSPARSE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(start_), detail::stream_of(ex))); }
+void EventTimer::stop(const Executor& ex) { HSPARSE_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(stop_), detail::stream_of(ex))); }
+
+double EventTimer::seconds() const {
+  HSPARSE_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(stop_)));
+  float ms = 0;
+  HSPARSE_CUDA_CHECK(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start_), static_cast<cudaEvent_t>(stop_)));
+  return static_cast<double>(ms) * 1e-3;
+}
+
 std::size_t l2_cache_bytes() {
   if (!device_available()) return 0;
   int device = 0, bytes = 0;

@@ -16,6 +16,23 @@ namespace hsparse::cuda {
 TimingSummary time_on_device(const Executor& ex, const std::function<void()>& fn, int repetitions, int warmup,
                              const std::function<void()>& before_each = {});
 
+// Two events around work on a stream, read later: a tuner records them
+// around each product and reads the previous product's time at the next
+// call, when it has long finished, so timing costs no synchronisation.
+class EventTimer {
+ public:
+  EventTimer();
+  ~EventTimer();
+  EventTimer(const EventTimer&) = delete;
+  EventTimer& operator=(const EventTimer&) = delete;
+  void start(const Executor& ex);
+  void stop(const Executor& ex);
+  double seconds() const;  // waits for the stop event if needed
+ private:
+  void* start_ = nullptr;
+  void* stop_ = nullptr;
+};
+
 // The device's L2 size (bytes); 0 without a device.
 std::size_t l2_cache_bytes();
 

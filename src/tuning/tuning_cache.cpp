@@ -1,0 +1,56 @@
+#include "hsparse/tuning/tuning_cache.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace hsparse {
+
+std::string TuningCache::default_path() {
+  if (const char* p = std::getenv("HSPARSE_TUNING_CACHE"); p && *p) return p;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/hsparse/tuning.json";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/hsparse/tuning.json";
+  return ".hsparse-tuning.json";
+}
+
+TuningCache::TuningCache(std::string path) : path_(std::move(path)) { entries_ = load(); }
+
+std::map<std::string, std::vector<int>> TuningCache::load() const {
+  std::map<std::string, std::vector<int>> m;
+  std::ifstream in(path_);
+  if (!in) return m;
+  try {
+    const auto j = nlohmann::json::parse(in);
+    for (auto it = j.at("entries").begin(); it != j.at("entries").end(); ++it) m[it.key()] = it.value().get<std::vector<int>>();
+  } catch (const std::exception&) {
+    m.clear();  // damaged: ignored, replaced on the next store
+  }
+  return m;
+}
+
+std::optional<std::vector<int>> TuningCache::find(const std::string& key) const {
+  const auto it = entries_.find(key);
+  if (it == entries_.end()) return std::nullopt;
+  return it->second;
+}
+
+void TuningCache::store(const std::string& key, const std::vector<int>& values) {
+  entries_ = load();
+  entries_[key] = values;
+  nlohmann::json j;
+  j["hsparse_tuning_cache"] = 1;
+  j["entries"] = nlohmann::json::object();
+  for (const auto& [k, v] : entries_) j["entries"][k] = v;
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path_).parent_path(), ec);
+  const std::string tmp = path_ + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) return;  // an unwritable cache only costs the next run its tuning
+    out << j.dump(1) << "\n";
+  }
+  std::filesystem::rename(tmp, path_, ec);
+}
+
+}  // namespace hsparse

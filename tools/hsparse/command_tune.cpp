@@ -1,0 +1,115 @@
+// hsparse tune MATRIX: the exhaustive search over CSR vector's parameters
+// on the GPU (coop x repeat x block size, the tuner's own axes), and where
+// the fixed rule (Reguly section 5.4) and the run-time tuner (section 6,
+// after --calls products) land against its best. The best is stored in the
+// tuning cache, so the next handle for this matrix on this device starts tuned.
+#include <cstdio>
+
+#include "commands.hpp"
+#include "hsparse/core/error.hpp"
+#include "hsparse/io/matrix_source.hpp"
+#ifdef HSPARSE_HAVE_CUDA
+#include "hsparse/backends/cuda/timing.hpp"
+#include "hsparse/tuning/gpu_spmv_handle.hpp"
+#include "hsparse/tuning/tuning_cache.hpp"
+#endif
+
+namespace hsparse::tool {
+
+namespace {
+
+struct TuneOptions {
+  std::string source = kDefaultMatrix;
+  int calls = 10, repetitions = 20;
+  std::string cache;
+  bool no_store = false;
+};
+
+#ifdef HSPARSE_HAVE_CUDA
+int run_tune(const TuneOptions& o) {
+  using V = double;
+  using I = std::int32_t;
+  if (!cuda::device_available()) throw Error(ErrorCode::unsupported, "hsparse tune needs a CUDA device: " + cuda::device_description());
+  const auto a = io::load_matrix<V, I>(o.source);
+  const cuda::Executor ex;
+  const cuda::DeviceCsr<V, I> m = cuda::DeviceCsr<V, I>::upload(a);
+  std::vector<V> xh(static_cast<std::size_t>(a.cols));
+  for (std::size_t i = 0; i < xh.size(); ++i) xh[i] = 1.0 + static_cast<double>((i * 7919) % 1000) / 1000.0;
+  const cuda::DeviceArray<V> x(xh);
+  cuda::DeviceArray<V> y(static_cast<std::size_t>(a.rows));
+  const cuda::L2Flusher flush(ex);
+  auto time_params = [&](const cuda::CsrVectorParams& p) {
+    return cuda::time_on_device(ex, [&] { cuda::csr_spmv_vector(ex, 1.0, m, x.data(), 0.0, y.data(), p); }, o.repetitions, 2,
+                                [&] { flush(); })
+        .median_s;
+  };
+  const double flops = 2.0 * static_cast<double>(a.nnz());
+  std::printf("%s: %d x %d, %zu nonzeros, %s\n", o.source.c_str(), a.rows, a.cols, a.nnz(), cuda::device_description().c_str());
+  const auto fixed = cuda::csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()));
+  const auto axes = cuda::csr_vector_tuning_axes(fixed);
+  double best_t = 1e30;
+  cuda::CsrVectorParams best{};
+  int points = 0;
+  for (int repeat : axes[0].values) {
+    for (int coop : axes[1].values) {
+      for (int block : axes[2].values) {
+        const cuda::CsrVectorParams p{coop, repeat, block};
+        const long long grid = 1 + (static_cast<long long>(a.rows) * coop - 1) / (static_cast<long long>(repeat) * block);
+        if (grid > (1LL << 31) - 1) continue;
+        const double t = time_params(p);
+        ++points;
+        if (t < best_t) {
+          best_t = t;
+          best = p;
+        }
+      }
+    }
+  }
+  const double fixed_t = time_params(fixed);
+  // The run-time tuner as a solver would drive it: --calls products on one handle.
+  cuda::GpuHandleOptions ho;
+  ho.use_cache = false;
+  cuda::GpuSpmvHandle<V, I> handle(ex, a, ho);
+  for (int c = 0; c < o.calls; ++c) handle.apply(1.0, x.data(), 0.0, y.data());
+  ex.synchronize();
+  const auto tuned = handle.parameters();
+  const double tuned_t = time_params(tuned);
+  auto line = [&](const char* what, const cuda::CsrVectorParams& p, double t) {
+    std::printf("  %-28s coop %2d  repeat %6d  block %3d  %9.4f ms  %8.1f GFLOP/s  %5.1f%% of best\n", what, p.coop, p.repeat, p.block_size,
+                t * 1e3, flops / t * 1e-9, 100 * best_t / t);
+  };
+  std::printf("exhaustive search over %d parameter sets (median of %d event-timed runs each, L2 flushed):\n", points, o.repetitions);
+  line("best", best, best_t);
+  line("fixed rule (section 5.4)", fixed, fixed_t);
+  char what[64];
+  std::snprintf(what, sizeof what, "tuner after %d calls (%s)", o.calls, handle.origin().c_str());
+  line(what, tuned, tuned_t);
+  if (!o.no_store) {
+    TuningCache cache(o.cache.empty() ? TuningCache::default_path() : o.cache);
+    cache.store(handle.cache_key(), {best.repeat, best.coop, best.block_size});
+    std::printf("stored in %s: the next handle for this matrix starts with the best\n", cache.path().c_str());
+  }
+  return 0;
+}
+#endif
+
+}  // namespace
+
+Action add_tune_command(CLI::App& app) {
+  auto o = std::make_shared<TuneOptions>();
+  auto* cmd = app.add_subcommand("tune", "GPU: exhaustive search of CSR vector's parameters; where the fixed rule and the run-time tuner land");
+  cmd->add_option("matrix", o->source, "Matrix file or generator spec")->capture_default_str();
+  cmd->add_option("--calls", o->calls, "Products the run-time tuner gets")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--repetitions", o->repetitions, "Timed runs per parameter set (median)")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--cache", o->cache, "Tuning cache file (default: $HSPARSE_TUNING_CACHE or ~/.cache/hsparse/tuning.json)");
+  cmd->add_flag("--no-store", o->no_store, "Do not store the best in the tuning cache");
+  return [o]() {
+#ifdef HSPARSE_HAVE_CUDA
+    return run_tune(*o);
+#else
+    throw Error(ErrorCode::unsupported, "hsparse tune needs a CUDA build (it tunes the GPU CSR vector kernel)");
+#endif
+  };
+}
+
+}  // namespace hsparse::tool
