@@ -152,3 +152,42 @@ TEST(TuningCache, StoresFindsAndSurvivesADamagedFile) {
 
 }  // namespace
 }  // namespace hsparse
+
+// ---- the advisor ----
+#include "hsparse/tuning/advisor.hpp"
+
+namespace hsparse {
+namespace {
+
+TEST(Advisor, RhsReuseAlphaFollowsTheColumnPattern) {
+  const auto random = io::load_matrix<double, std::int32_t>("random:rows=200000,per_row=8");
+  const auto stencil = io::load_matrix<double, std::int32_t>("stencil3d:n=60,points=27");
+  const double small_cache = 256 * 1024;  // x (1.6 MB) does not fit
+  EXPECT_GT(rhs_reuse_alpha(random, small_cache), 6.0);   // every entry a new 64-byte line: 8 values
+  EXPECT_LT(rhs_reuse_alpha(stencil, small_cache), 1.0);  // neighbouring rows share lines
+  const double big_cache = 1e9;                           // x cached: read once
+  EXPECT_DOUBLE_EQ(rhs_reuse_alpha(random, big_cache), 200000.0 / static_cast<double>(random.nnz()));
+}
+
+TEST(Advisor, PicksByTotalTimeOverTheProducts) {
+  MachineModel gpu;  // H200-like, but a small cache so these test matrices count as streamed
+  gpu.cache_bytes = 256 * 1024;
+  const auto stencil = io::load_matrix<double, std::int32_t>("stencil3d:n=60,points=27");
+  const auto once = advise(stencil, gpu, 1);
+  EXPECT_EQ(once.choice().format, Format::csr);  // one product: no conversion pays back
+  const auto many = advise(stencil, gpu, 100000);
+  EXPECT_TRUE(many.choice().format == Format::dia || many.choice().format == Format::ell) << to_string(many.choice().format);
+  EXPECT_GT(many.choice().predicted_gflops, once.ranked.back().predicted_gflops);
+  const auto fem = io::load_matrix<double, std::int32_t>("fem:n=20,block=6");
+  const auto f = advise(fem, gpu, 100000);
+  EXPECT_EQ(f.choice().format, Format::bcsr);
+  EXPECT_EQ(f.choice().block, 6);
+  const auto random = io::load_matrix<double, std::int32_t>("random:rows=200000,per_row=8");
+  for (const auto& p : advise(random, gpu, 100000).ranked) {
+    if (p.format == Format::dia) EXPECT_FALSE(p.possible);  // refused, ranked last
+  }
+  EXPECT_FALSE(advise(random, gpu, 100000).ranked.back().possible);
+}
+
+}  // namespace
+}  // namespace hsparse

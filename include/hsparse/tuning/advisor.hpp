@@ -1,0 +1,67 @@
+#pragma once
+// The format advisor: from cheap statistics (row lengths, diagonals, block
+// fill, SELL occupancy: analyze_matrix) and the machine's measured read
+// bandwidth, predict each format's SpMV time with the roofline of the
+// SELL-C-sigma paper (eq. (10): P = b / B_c(alpha)), add its conversion
+// cost from CSR, and pick the format with the least total time over N
+// products (Reguly section 7's question: is converting worth it?).
+//
+// Model inputs and where they come from:
+//  - bytes of each format: analyze_matrix (padding, fill and indices counted);
+//  - alpha, the x traffic per nonzero in units of sizeof V: estimated here
+//    from the column pattern (rhs_reuse_alpha): x lines a row touches that
+//    the previous rows did not, times the line's values per entry; 1/N_nzc
+//    when x fits in a quarter of the cache;
+//  - how close each kernel family gets to the bandwidth it is offered
+//    (kernel_efficiency): measured on the H200 and the build machine by
+//    hsparse bench (docs/results/2026-11-22-bench.md), not guessed;
+//  - conversion cost: measured setup rates of the same runs.
+#include <string>
+#include <vector>
+
+#include "hsparse/formats/csr.hpp"
+#include "hsparse/plans/cpu_spmv_plan.hpp"
+
+namespace hsparse {
+
+struct MachineModel {
+  std::string backend = "cuda";     // cuda or cpu
+  double read_bytes_per_s = 4.5e12; // measured read bandwidth
+  double cache_bytes = 60.0 * (1 << 20);
+};
+
+struct FormatPrediction {
+  Format format = Format::csr;
+  std::string kernel;             // the kernel the plan should use
+  int block = 0;                  // BCSR block size
+  bool possible = true;           // false: the format refuses the matrix (fill limits)
+  std::string why;                // the refusal, or the model's note
+  double matrix_bytes = 0;
+  double alpha = 0;
+  double efficiency = 1;          // fraction of the bandwidth the kernel family reaches
+  double predicted_gflops = 0;
+  double spmv_seconds = 0;
+  double conversion_seconds = 0;  // beyond what CSR itself needs
+  double total_seconds = 0;       // spmv_count products plus conversion
+};
+
+struct Advice {
+  std::vector<FormatPrediction> ranked;  // possible formats, least total time first, then the refused
+  long long spmv_count = 1;
+  double alpha = 0;
+  const FormatPrediction& choice() const { return ranked.front(); }
+};
+
+// x traffic per nonzero in units of sizeof V (GHOST's alpha) for a cache of
+// cache_bytes and 64-byte lines.
+template <class V, class I>
+double rhs_reuse_alpha(const Csr<V, I>& a, double cache_bytes);
+
+// Fraction of the read bandwidth a kernel family reaches when the model's
+// traffic is right (measured, see the file comment).
+double kernel_efficiency(const std::string& backend, Format format, int block);
+
+template <class V, class I>
+Advice advise(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count);
+
+}  // namespace hsparse

@@ -1,0 +1,86 @@
+// hsparse advise MATRIX --spmv-count N: the format advisor's ranking (model
+// prediction, conversion cost, total over N products) and its choice.
+#include <cstdio>
+
+#include "commands.hpp"
+#include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/core/error.hpp"
+#include "hsparse/io/matrix_source.hpp"
+#include "hsparse/performance/spmv_model.hpp"
+#include "hsparse/tuning/advisor.hpp"
+#ifdef HSPARSE_HAVE_CUDA
+#include "hsparse/backends/cuda/timing.hpp"
+#endif
+
+namespace hsparse::tool {
+
+namespace {
+
+struct AdviseOptions {
+  std::string source = kDefaultMatrix, backend = "auto";
+  long long spmv_count = 100;
+  double bandwidth = 0, cache = 0;
+};
+
+MachineModel machine_for(const AdviseOptions& o, std::string& note) {
+  MachineModel m;
+  m.backend = o.backend == "auto" ? (cuda::device_available() ? "cuda" : "cpu") : o.backend;
+  if (m.backend == "cuda") {
+#ifdef HSPARSE_HAVE_CUDA
+    if (cuda::device_available()) {
+      const cuda::Executor ex;
+      m.read_bytes_per_s = cuda::measure_device_bandwidth(ex).read_bytes_per_s;
+      m.cache_bytes = static_cast<double>(cuda::l2_cache_bytes());
+      note = "measured on " + cuda::device_description();
+    }
+#endif
+    if (note.empty()) note = "no device here: the H200's measured 4.5 TB/s and 60 MiB L2 (override with --bandwidth, --cache)";
+  } else {
+    m.read_bytes_per_s = measure_read_bandwidth().read_bytes_per_s;
+    m.cache_bytes = static_cast<double>(last_level_cache_bytes());
+    note = "measured on this CPU";
+  }
+  if (o.bandwidth > 0) m.read_bytes_per_s = o.bandwidth;
+  if (o.cache > 0) m.cache_bytes = o.cache;
+  return m;
+}
+
+}  // namespace
+
+Action add_advise_command(CLI::App& app) {
+  auto o = std::make_shared<AdviseOptions>();
+  auto* cmd = app.add_subcommand("advise", "Pick a format and kernel from the model: predicted speed, conversion cost, total over N products");
+  cmd->add_option("matrix", o->source, "Matrix file or generator spec")->capture_default_str();
+  cmd->add_option("--spmv-count", o->spmv_count, "Products the matrix will be used for")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--backend", o->backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}))->capture_default_str();
+  cmd->add_option("--bandwidth", o->bandwidth, "Read bandwidth in bytes/s (default: measured)");
+  cmd->add_option("--cache", o->cache, "Cache (GPU L2 or CPU LLC) in bytes (default: the device's)");
+  return [o]() {
+    const auto a = io::load_matrix<double, std::int32_t>(o->source);
+    std::string note;
+    const MachineModel m = machine_for(*o, note);
+    const Advice advice = advise(a, m, o->spmv_count);
+    std::printf("%s: %d x %d, %zu nonzeros; %s backend, read bandwidth %.1f GB/s, cache %.0f MiB (%s)\n", o->source.c_str(), a.rows,
+                a.cols, a.nnz(), m.backend.c_str(), m.read_bytes_per_s * 1e-9, m.cache_bytes / (1 << 20), note.c_str());
+    std::printf("estimated x traffic per nonzero (alpha): %.3f (1/N_nzc = %.3f)\n\n", advice.alpha,
+                static_cast<double>(a.cols) / static_cast<double>(std::max<std::size_t>(a.nnz(), 1)));
+    std::printf("  %-20s %12s %9s %12s %14s %16s\n", "format/kernel", "bytes/nnz", "GFLOP/s", "SpMV ms", "conversion ms",
+                ("total ms (N=" + std::to_string(advice.spmv_count) + ")").c_str());
+    for (const auto& p : advice.ranked) {
+      std::string name = std::string(to_string(p.format)) + "/" + p.kernel + (p.block > 0 ? "-b" + std::to_string(p.block) : "");
+      if (!p.possible) {
+        std::printf("  %-20s refused: %s\n", name.c_str(), p.why.c_str());
+        continue;
+      }
+      std::printf("  %-20s %12.2f %9.1f %12.4f %14.2f %16.2f\n", name.c_str(), p.matrix_bytes / static_cast<double>(a.nnz()), p.predicted_gflops,
+                  p.spmv_seconds * 1e3, p.conversion_seconds * 1e3, p.total_seconds * 1e3);
+    }
+    const auto& c = advice.choice();
+    std::printf("\nadvice: --format %s --kernel %s%s (predicted %.1f GFLOP/s; %s)\n", to_string(c.format), c.kernel.c_str(),
+                c.block > 0 ? (" --block-size " + std::to_string(c.block)).c_str() : "", c.predicted_gflops,
+                c.format == Format::csr ? "no conversion pays back over these products" : "its conversion pays back within these products");
+    return 0;
+  };
+}
+
+}  // namespace hsparse::tool
