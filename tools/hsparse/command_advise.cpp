@@ -6,11 +6,7 @@
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/io/matrix_source.hpp"
-#include "hsparse/performance/spmv_model.hpp"
 #include "hsparse/tuning/advisor.hpp"
-#ifdef HSPARSE_HAVE_CUDA
-#include "hsparse/backends/cuda/timing.hpp"
-#endif
 
 namespace hsparse::tool {
 
@@ -23,23 +19,7 @@ struct AdviseOptions {
 };
 
 MachineModel machine_for(const AdviseOptions& o, std::string& note) {
-  MachineModel m;
-  m.backend = o.backend == "auto" ? (cuda::device_available() ? "cuda" : "cpu") : o.backend;
-  if (m.backend == "cuda") {
-#ifdef HSPARSE_HAVE_CUDA
-    if (cuda::device_available()) {
-      const cuda::Executor ex;
-      m.read_bytes_per_s = cuda::measure_device_bandwidth(ex).read_bytes_per_s;
-      m.cache_bytes = static_cast<double>(cuda::l2_cache_bytes());
-      note = "measured on " + cuda::device_description();
-    }
-#endif
-    if (note.empty()) note = "no device here: the H200's measured 4.5 TB/s and 60 MiB L2 (override with --bandwidth, --cache)";
-  } else {
-    m.read_bytes_per_s = measure_read_bandwidth().read_bytes_per_s;
-    m.cache_bytes = static_cast<double>(last_level_cache_bytes());
-    note = "measured on this CPU";
-  }
+  MachineModel m = measured_machine(o.backend == "auto" ? (cuda::device_available() ? "cuda" : "cpu") : o.backend, &note);
   if (o.bandwidth > 0) m.read_bytes_per_s = o.bandwidth;
   if (o.cache > 0) m.cache_bytes = o.cache;
   return m;

@@ -8,6 +8,7 @@
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/plans/cpu_spmv_plan.hpp"
+#include "hsparse/tuning/advisor.hpp"
 #include "matrix_dispatch.hpp"
 #ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/plans/gpu_spmv_plan.hpp"
@@ -23,7 +24,7 @@ struct SpmvOptions {
   std::string format = "csr", backend = "cpu", kernel;
   bool single = false, check = false, align_blocks = false;
   int repetitions = 10, block = 0, chunk = 0, coop = 0, repeat = 0, block_threads = 0, threads_per_row = 4;
-  long long sigma = 0, hyb_width = -1;  // sigma 0: the backend's default (CPU 256, GPU 1)
+  long long sigma = 0, hyb_width = -1, spmv_count = 100;  // sigma 0: the backend's default (CPU 256, GPU 1)
 };
 
 // --kernel's help, from the plans' own lists (so it cannot drift from them).
@@ -60,13 +61,27 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
   std::vector<V> x = o.x_file.empty() ? default_x<V>(static_cast<std::size_t>(a.cols)) : io::read_matrix_market_vector<V>(o.x_file);
   std::vector<V> y(static_cast<std::size_t>(a.rows), V(std::numeric_limits<real_type_t<V>>::quiet_NaN()));
   check_spmv_sizes(a, x.size(), y.size());
-  std::string kernel = o.kernel;
+  std::string kernel = o.kernel, format = o.format;
+  int block = o.block;
+  if (format == "auto") {  // the advisor picks format, kernel and block size for --spmv-count products
+    format = "csr";
+    if constexpr (!is_complex_v<V>) {
+      std::string note;
+      const auto advice = advise(a, measured_machine(o.backend, &note), o.spmv_count);
+      const auto& c = advice.choice();
+      format = to_string(c.format);
+      if (kernel.empty()) kernel = c.kernel;
+      if (block == 0) block = c.block;
+      std::fprintf(stderr, "auto: %s/%s predicted %.1f GFLOP/s over %lld products (%s)\n", format.c_str(), c.kernel.c_str(),
+                   c.predicted_gflops, o.spmv_count, note.c_str());
+    }
+  }
   TimingSummary t;
   if (o.backend == "cpu") {
     CpuSpmvOptions po;
-    po.format = parse_format(o.format);
+    po.format = parse_format(format);
     po.kernel = kernel;
-    po.block = o.block;
+    po.block = block;
     po.align_blocks = o.align_blocks;
     po.chunk = o.chunk;
     if (o.sigma > 0) po.sigma = o.sigma;
@@ -82,13 +97,13 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
     if (!cuda::device_available()) throw Error(ErrorCode::unsupported, cuda::device_description());
     cuda::Executor ex;
     cuda::GpuSpmvOptions go;
-    go.format = parse_format(o.format);
+    go.format = parse_format(format);
     go.kernel = kernel;
     go.vector = {o.coop, o.repeat, o.block_threads};
     if (o.chunk > 0) go.chunk = o.chunk;
     if (o.sigma > 0) go.sigma = o.sigma;
     go.threads_per_row = o.threads_per_row;
-    go.block = o.block;
+    go.block = block;
     if (o.hyb_width >= 0) go.hyb_width = o.hyb_width;
     const cuda::GpuSpmvPlan<V, I> plan(ex, a, go);
     kernel = plan.description();
@@ -127,8 +142,9 @@ Action add_spmv_command(CLI::App& app) {
   cmd->add_option("--x", o->x_file, "x as a Matrix Market vector (default: x[i] = 1 + (i*7919 mod 1000)/1000)");
   cmd->add_option("--out", o->out_file, "Write y here (Matrix Market array, full precision)");
   cmd->add_option("--format", o->format, "Storage format")
-      ->check(CLI::IsMember({"coo", "csr", "ell", "hyb", "dia", "bcsr", "sell"}))
+      ->check(CLI::IsMember({"coo", "csr", "ell", "hyb", "dia", "bcsr", "sell", "auto"}))
       ->capture_default_str();
+  cmd->add_option("--spmv-count", o->spmv_count, "--format auto: the products the choice must pay off over")->capture_default_str();
   cmd->add_option("--block-size", o->block, "BCSR block size (default: the one with the fewest bytes, 1..8)");
   cmd->add_flag("--align-blocks", o->align_blocks, "BCSR: start every block on a 64-byte boundary");
   cmd->add_option("--chunk", o->chunk, "SELL chunk height C (default: the SIMD width)");

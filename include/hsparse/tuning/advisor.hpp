@@ -52,6 +52,11 @@ struct Advice {
   const FormatPrediction& choice() const { return ranked.front(); }
 };
 
+// This machine's model: the GPU's measured read bandwidth and L2 (backend
+// "cuda"; with no device, the H200's measured 4.5 TB/s and 60 MiB, said in
+// `note`), or the CPU's measured read bandwidth and last-level cache.
+MachineModel measured_machine(const std::string& backend, std::string* note = nullptr);
+
 // x traffic per nonzero in units of sizeof V (GHOST's alpha) for a cache of
 // cache_bytes and 64-byte lines.
 template <class V, class I>
@@ -63,5 +68,9 @@ double kernel_efficiency(const std::string& backend, Format format, int block);
 
 template <class V, class I>
 Advice advise(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count);
+
+// format=auto: the advised CPU plan options (complex matrices: CSR).
+template <class V, class I>
+CpuSpmvOptions advised_cpu_options(const Csr<V, I>& a, long long spmv_count);
 
 }  // namespace hsparse
