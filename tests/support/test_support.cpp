@@ -18,33 +18,6 @@ std::optional<std::string> shared_matrix_dir() {
   return std::nullopt;
 }
 
-std::vector<ManifestEntry> read_manifest(const std::string& dir) {
-  std::ifstream in(dir + "/MANIFEST.md");
-  std::vector<ManifestEntry> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("| ", 0) != 0) continue;
-    std::vector<std::string> cells;
-    std::stringstream ss(line.substr(1));
-    std::string cell;
-    while (std::getline(ss, cell, '|')) {
-      const auto b = cell.find_first_not_of(' '), e = cell.find_last_not_of(' ');
-      cells.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
-    }
-    if (cells.size() < 8 || cells[0] == "name" || cells[0].rfind("---", 0) == 0) continue;
-    ManifestEntry m;
-    m.name = cells[0];
-    m.rows = std::stoll(cells[2]);
-    m.cols = std::stoll(cells[3]);
-    m.nnz = std::stoll(cells[4]);
-    m.entries = std::stoll(cells[5]);
-    m.field = cells[6];
-    m.symmetry = cells[7];
-    out.push_back(m);
-  }
-  return out;
-}
-
 std::string test_data(const std::string& relative) { return std::string(HSPARSE_TEST_DATA) + "/" + relative; }
 
 std::string temp_path(const std::string& name) {

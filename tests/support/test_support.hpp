@@ -10,18 +10,16 @@
 #include <vector>
 
 #include "hsparse/formats/csr.hpp"
+#include "hsparse/io/manifest.hpp"
 
 namespace hsparse::test {
 
 // The folder of shared SuiteSparse matrices, or nullopt when absent.
 std::optional<std::string> shared_matrix_dir();
 
-struct ManifestEntry {
-  std::string name, field, symmetry;
-  std::int64_t rows = 0, cols = 0, nnz = 0, entries = 0;
-};
-// Parsed from MANIFEST.md in the shared folder.
-std::vector<ManifestEntry> read_manifest(const std::string& dir);
+// MANIFEST.md of the shared folder (the library's reader).
+using io::ManifestEntry;
+using io::read_manifest;
 
 std::string test_data(const std::string& relative);
 // A fresh path in the test's temporary folder.

@@ -9,11 +9,10 @@
 #include <cstdlib>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "bench.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse/io/manifest.hpp"
 #include "hsparse/io/matrix_source.hpp"
 
 namespace hsparse::bench {
@@ -57,22 +56,11 @@ FolderContents read_folder(const std::string& dir) {
   FolderContents f;
   auto& names = f.names;
   auto& by_nnz = f.by_nnz;
-  // MANIFEST.md's table order when there is one (name | ... | nnz | ... | field | ...).
-  std::ifstream manifest(dir + "/MANIFEST.md");
-  std::string line;
-  while (std::getline(manifest, line)) {
-    if (line.rfind("| ", 0) != 0) continue;
-    std::vector<std::string> cells;
-    std::stringstream ss(line.substr(1));
-    std::string cell;
-    while (std::getline(ss, cell, '|')) {
-      const auto b = cell.find_first_not_of(' '), e = cell.find_last_not_of(' ');
-      cells.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
-    }
-    if (cells.size() < 8 || cells[0] == "name" || cells[0].rfind("---", 0) == 0) continue;
-    if (cells[6] == "complex") continue;
-    names.push_back(dir + "/" + cells[0] + ".mtx.gz");
-    if (cells[6] == "real") by_nnz.emplace_back(std::atoll(cells[4].c_str()), names.back());
+  // MANIFEST.md's table order when there is one.
+  for (const auto& m : io::read_manifest(dir)) {
+    if (m.field == "complex") continue;
+    names.push_back(dir + "/" + m.name + ".mtx.gz");
+    if (m.field == "real") by_nnz.emplace_back(m.nnz, names.back());
   }
   if (names.empty()) {
     for (const auto& entry : fs::directory_iterator(dir)) {
