@@ -5,7 +5,16 @@
 // tuning cache, so the next handle for this matrix on this device starts tuned.
 #include <cstdio>
 
+#include <omp.h>
+
+#include <algorithm>
+#include <map>
+
 #include "commands.hpp"
+#include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/core/timer.hpp"
+#include "hsparse/plans/cpu_spmv_plan.hpp"
+#include "hsparse/tuning/coordinate_tuner.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/io/matrix_source.hpp"
 #ifdef HSPARSE_HAVE_CUDA
@@ -19,11 +28,101 @@ namespace hsparse::tool {
 namespace {
 
 struct TuneOptions {
-  std::string source = kDefaultMatrix;
+  std::string source = kDefaultMatrix, backend = "auto";
   int calls = 10, repetitions = 20;
   std::string cache;
   bool no_store = false;
 };
+
+// CPU: SELL-C-sigma's C and sigma (the SELL-C-sigma paper's choice: C the
+// SIMD width, sigma a few chunks) and BCSR's block size (the fewest-bytes
+// rule), each against the exhaustive best; the tuner walks (C, sigma) from
+// the defaults, converting the matrix at every step as a handle would.
+int run_tune_cpu(const TuneOptions& o) {
+  using V = double;
+  using I = std::int32_t;
+  const auto a = io::load_matrix<V, I>(o.source);
+  std::vector<V> x(static_cast<std::size_t>(a.cols)), y(static_cast<std::size_t>(a.rows));
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 1.0 + static_cast<double>((i * 7919) % 1000) / 1000.0;
+  const double flops = 2.0 * static_cast<double>(a.nnz());
+  auto time_plan = [&](const CpuSpmvOptions& po, std::string* description) {
+    const CpuSpmvPlan<V, I> plan(a, po);
+    if (description) *description = plan.description();
+    return time_repeated([&] { plan.apply(1.0, x, 0.0, y); }, o.repetitions, 2).median_s;
+  };
+  std::printf("%s: %d x %d, %zu nonzeros, CPU (%d threads)\n", o.source.c_str(), a.rows, a.cols, a.nnz(), omp_get_max_threads());
+  auto line = [&](const char* what, const std::string& d, double t, double best) {
+    std::printf("  %-34s %-28s %9.3f ms %8.2f GFLOP/s  %5.1f%% of best\n", what, d.c_str(), t * 1e3, flops / t * 1e-9, 100 * best / t);
+  };
+  // SELL: C x sigma, exhaustive.
+  const std::vector<int> chunks = {4, 8, 16, 32};
+  const std::vector<int> sigmas = {1, 32, 256, 4096, 1 << 30};
+  double best_t = 1e30;
+  std::string best_d;
+  std::map<std::pair<int, int>, double> table;
+  for (int c : chunks) {
+    for (int sg : sigmas) {
+      CpuSpmvOptions po;
+      po.format = Format::sell;
+      po.chunk = c;
+      po.sigma = sg;
+      std::string d;
+      const double t = time_plan(po, &d);
+      table[{c, sg}] = t;
+      if (t < best_t) {
+        best_t = t;
+        best_d = d;
+      }
+    }
+  }
+  std::printf("SELL-C-sigma, exhaustive over %zu (C, sigma) pairs (median of %d runs each):\n", table.size(), o.repetitions);
+  line("best", best_d, best_t, best_t);
+  CpuSpmvOptions defaults;
+  defaults.format = Format::sell;
+  std::string dd;
+  const double dt = time_plan(defaults, &dd);
+  line("defaults (C = SIMD width, sigma 256)", dd, dt, best_t);
+  // The tuner from the defaults' (C, sigma), walking the measured table: the
+  // steps a handle converting at every step would take, without re-timing.
+  const int c0 = static_cast<int>(std::find(chunks.begin(), chunks.end(), std::stoi(dd.substr(5))) - chunks.begin());
+  CoordinateTuner tuner({{"C", chunks, static_cast<std::size_t>(std::clamp(c0, 0, 3)), +1}, {"sigma", sigmas, 2, +1}});
+  int calls = 0;
+  while (!tuner.converged() && calls < o.calls) {
+    const auto v = tuner.next();
+    tuner.report(table.at({v[0], v[1]}));
+    ++calls;
+  }
+  const auto tb = tuner.best();
+  char what[64], d[64];
+  std::snprintf(what, sizeof what, "tuner after %d steps", calls);
+  std::snprintf(d, sizeof d, "sell-%d-%d", tb[0], tb[1]);
+  line(what, d, table.at({tb[0], tb[1]}), best_t);
+  // BCSR block size: the fewest-bytes rule against every size 1..8.
+  double bbest = 1e30;
+  std::string bbest_d;
+  for (int b = 1; b <= 8; ++b) {
+    CpuSpmvOptions po;
+    po.format = Format::bcsr;
+    po.block = b;
+    try {
+      std::string bd;
+      const double t = time_plan(po, &bd);
+      if (t < bbest) {
+        bbest = t;
+        bbest_d = bd;
+      }
+    } catch (const Error&) {  // fill limit: not a candidate
+    }
+  }
+  CpuSpmvOptions rule;
+  rule.format = Format::bcsr;
+  std::string rd;
+  const double rt = time_plan(rule, &rd);
+  std::printf("BCSR, exhaustive over block sizes 1-8:\n");
+  line("best", bbest_d, bbest, bbest);
+  line("fewest-bytes rule", rd, rt, bbest);
+  return 0;
+}
 
 #ifdef HSPARSE_HAVE_CUDA
 int run_tune(const TuneOptions& o) {
@@ -97,17 +196,22 @@ int run_tune(const TuneOptions& o) {
 
 Action add_tune_command(CLI::App& app) {
   auto o = std::make_shared<TuneOptions>();
-  auto* cmd = app.add_subcommand("tune", "GPU: exhaustive search of CSR vector's parameters; where the fixed rule and the run-time tuner land");
+  auto* cmd = app.add_subcommand("tune", "Exhaustive parameter search (GPU: CSR vector; CPU: SELL C/sigma, BCSR block) against the rules and the tuner");
   cmd->add_option("matrix", o->source, "Matrix file or generator spec")->capture_default_str();
+  cmd->add_option("--backend", o->backend, "auto (the GPU if there is one), cpu or cuda")
+      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
+      ->capture_default_str();
   cmd->add_option("--calls", o->calls, "Products the run-time tuner gets")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--repetitions", o->repetitions, "Timed runs per parameter set (median)")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--cache", o->cache, "Tuning cache file (default: $HSPARSE_TUNING_CACHE or ~/.cache/hsparse/tuning.json)");
   cmd->add_flag("--no-store", o->no_store, "Do not store the best in the tuning cache");
   return [o]() {
+    const bool gpu = o->backend == "cuda" || (o->backend == "auto" && cuda::device_available());
+    if (!gpu) return run_tune_cpu(*o);
 #ifdef HSPARSE_HAVE_CUDA
     return run_tune(*o);
 #else
-    throw Error(ErrorCode::unsupported, "hsparse tune needs a CUDA build (it tunes the GPU CSR vector kernel)");
+    throw Error(ErrorCode::unsupported, "hsparse tune --backend cuda needs a CUDA build");
 #endif
   };
 }
