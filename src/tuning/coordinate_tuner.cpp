@@ -6,8 +6,8 @@
 
 namespace hsparse {
 
-CoordinateTuner::CoordinateTuner(std::vector<TunerAxis> axes, double min_gain, double confirm_gain, int max_sweeps)
-    : axes_(std::move(axes)), min_gain_(min_gain), confirm_gain_(confirm_gain), max_sweeps_(max_sweeps) {
+CoordinateTuner::CoordinateTuner(std::vector<TunerAxis> axes, double min_gain, double confirm_gain, int max_sweeps, int pair_rounds)
+    : axes_(std::move(axes)), min_gain_(min_gain), confirm_gain_(confirm_gain), max_sweeps_(max_sweeps), pair_rounds_(pair_rounds) {
   for (const auto& a : axes_) {
     if (a.values.empty() || a.start >= a.values.size() || (a.first_direction != 1 && a.first_direction != -1)) {
       throw Error(ErrorCode::invalid_argument, "tuner axis '" + a.name + "': needs values, a start index inside them and a direction of +1 or -1");
@@ -49,8 +49,7 @@ void CoordinateTuner::advance_axis() {
     if (axis_ >= axes_.size()) {
       ++sweep_;
       if (!changed_in_sweep_ || sweep_ >= max_sweeps_) {
-        converged_ = true;
-        candidate_ = best_;
+        start_pairs();
         return;
       }
       axis_ = 0;
@@ -61,6 +60,51 @@ void CoordinateTuner::advance_axis() {
     turned_ = 0;
     if (propose_step()) return;
   }
+}
+
+void CoordinateTuner::start_pairs() {
+  in_pairs_ = pair_rounds_done_ < pair_rounds_ && axes_.size() >= 2;
+  pair_move_ = 0;
+  if (in_pairs_ && propose_pair()) return;
+  in_pairs_ = false;
+  converged_ = true;
+  candidate_ = best_;
+}
+
+bool CoordinateTuner::propose_pair() {
+  // Moves enumerated as (i < j, sign of i, sign of j): 4 per pair of axes.
+  const std::size_t n = axes_.size();
+  for (; pair_move_ < n * n * 4; ++pair_move_) {
+    const std::size_t pair = pair_move_ / 4, i = pair / n, j = pair % n;
+    if (i >= j) continue;
+    const int si = (pair_move_ & 1) ? -1 : 1, sj = (pair_move_ & 2) ? -1 : 1;
+    const long long ni = static_cast<long long>(best_[i]) + si, nj = static_cast<long long>(best_[j]) + sj;
+    if (ni < 0 || nj < 0 || ni >= static_cast<long long>(axes_[i].values.size()) || nj >= static_cast<long long>(axes_[j].values.size())) continue;
+    candidate_ = best_;
+    candidate_[i] = static_cast<std::size_t>(ni);
+    candidate_[j] = static_cast<std::size_t>(nj);
+    return true;
+  }
+  return false;
+}
+
+void CoordinateTuner::accept() {
+  best_ = candidate_;
+  ++steps_taken_;
+  changed_in_sweep_ = true;
+  if (in_pairs_) {  // a pair move won: walk the axes again from here
+    in_pairs_ = false;
+    ++pair_rounds_done_;
+    sweep_ = 0;
+    axis_ = 0;
+    changed_in_sweep_ = false;
+    direction_ = axes_[0].first_direction;
+    steps_taken_ = 0;
+    turned_ = 0;
+    if (!propose_step()) advance_axis();
+    return;
+  }
+  if (!propose_step()) advance_axis();
 }
 
 void CoordinateTuner::report(double seconds) {
@@ -83,13 +127,10 @@ void CoordinateTuner::report(double seconds) {
     confirming_ = false;
     const double confirmed = std::max(seconds, pending_time_);  // both runs must be fast
     if (best_time_ / confirmed - 1 > min_gain_) {
-      best_ = candidate_;
       best_time_ = confirmed;
-      ++steps_taken_;
-      changed_in_sweep_ = true;
-      if (!propose_step()) advance_axis();
+      accept();
     } else {
-      advance_axis();
+      reject();
     }
     return;
   }
@@ -99,11 +140,21 @@ void CoordinateTuner::report(double seconds) {
     return;
   }
   if (gain >= confirm_gain_) {
-    best_ = candidate_;
     best_time_ = seconds;
-    ++steps_taken_;
-    changed_in_sweep_ = true;
-    if (!propose_step()) advance_axis();
+    accept();
+    return;
+  }
+  reject();
+}
+
+void CoordinateTuner::reject() {
+  if (in_pairs_) {
+    ++pair_move_;
+    if (!propose_pair()) {
+      in_pairs_ = false;
+      converged_ = true;
+      candidate_ = best_;
+    }
     return;
   }
   advance_axis();

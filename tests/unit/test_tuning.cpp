@@ -91,6 +91,24 @@ TEST(CoordinateTuner, ASecondSweepFollowsACoupledOptimum) {
   EXPECT_EQ(t.best(), (std::vector<int>{4, 4}));
 }
 
+TEST(CoordinateTuner, PairMovesLeaveACoupledValley) {
+  // Like SELL's C and sigma on the FEM matrix: from (1, 2) each axis alone
+  // is worse, only the joint step to (0, 1) and on to (0, 0) pays.
+  auto cost = [](const std::vector<int>& v) {
+    const int c = v[0], s = v[1];
+    if (c == 0 && s == 0) return 0.85;
+    if (c == 0 && s == 1) return 0.90;
+    return c == 1 && s == 2 ? 1.0 : 1.2;
+  };
+  CoordinateTuner t({{"C", {0, 1, 2}, 1, +1}, {"sigma", {0, 1, 2, 3}, 2, +1}});
+  drive(t, cost);
+  EXPECT_TRUE(t.converged());
+  EXPECT_EQ(t.best(), (std::vector<int>{0, 0}));
+  CoordinateTuner no_pairs({{"C", {0, 1, 2}, 1, +1}, {"sigma", {0, 1, 2, 3}, 2, +1}}, 0.02, 0.05, 2, 0);
+  drive(no_pairs, cost);
+  EXPECT_EQ(no_pairs.best(), (std::vector<int>{1, 2}));  // one axis at a time stays stuck
+}
+
 TEST(CoordinateTuner, BadAxesAreErrors) {
   EXPECT_THROW(CoordinateTuner({{"x", {}, 0, +1}}), Error);
   EXPECT_THROW(CoordinateTuner({{"x", {1, 2}, 2, +1}}), Error);

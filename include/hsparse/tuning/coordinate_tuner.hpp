@@ -17,7 +17,12 @@
 //  - a step that is not faster turns the walk around once (if the first
 //    step already failed), then moves to the next axis;
 //  - after the last axis, one more sweep if anything changed (at most
-//    `max_sweeps`), then converged: next() keeps naming the best.
+//    `max_sweeps`);
+//  - then pair moves: two axes stepped together (every pair, every sign),
+//    for optima that one axis at a time cannot reach (SELL's C and sigma:
+//    a smaller C pays only with a smaller sigma). A pair move that wins
+//    restarts the walk from there (at most `pair_rounds` times); then
+//    converged: next() keeps naming the best.
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -33,7 +38,8 @@ struct TunerAxis {
 
 class CoordinateTuner {
  public:
-  explicit CoordinateTuner(std::vector<TunerAxis> axes, double min_gain = 0.02, double confirm_gain = 0.05, int max_sweeps = 2);
+  explicit CoordinateTuner(std::vector<TunerAxis> axes, double min_gain = 0.02, double confirm_gain = 0.05, int max_sweeps = 2,
+                           int pair_rounds = 1);
 
   // The configuration to run now: one value per axis.
   std::vector<int> next() const;
@@ -47,13 +53,20 @@ class CoordinateTuner {
   const std::vector<TunerAxis>& axes() const { return axes_; }
 
  private:
-  void advance_axis();     // next axis, or the next sweep, or converged
+  void advance_axis();     // next axis, or the next sweep, or the pair moves, or converged
   bool propose_step();     // set candidate_ one step along axis_/direction_; false if at the end
+  void start_pairs();      // the pair moves from best_, or converged
+  bool propose_pair();     // candidate_ = the next valid pair move; false when none is left
+  void accept();           // candidate_ becomes best_
+  void reject();           // candidate_ lost: the next step, axis or pair move
   std::vector<int> values_of(const std::vector<std::size_t>& index) const;
 
   std::vector<TunerAxis> axes_;
   double min_gain_, confirm_gain_;
-  int max_sweeps_;
+  int max_sweeps_, pair_rounds_;
+  bool in_pairs_ = false;
+  std::size_t pair_move_ = 0;  // index into the (i, j, si, sj) moves
+  int pair_rounds_done_ = 0;
   std::vector<std::size_t> best_, candidate_;
   double best_time_ = 0, pending_time_ = 0;
   bool have_best_ = false, confirming_ = false, converged_ = false, changed_in_sweep_ = false;
