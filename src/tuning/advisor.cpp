@@ -98,6 +98,18 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count) {
     }
     return 0.0;
   };
+  // Parallel units of each kernel family on the GPU (a thread per row for
+  // ELL, DIA, HYB's ELL part and SELL; a warp per block row for BCSR; 16
+  // entries per thread for COO; CSR adaptive balances by nonzeros).
+  auto parallel_units = [&](Format f, int block) {
+    switch (f) {
+      case Format::ell: case Format::dia: case Format::hyb: case Format::sell: return static_cast<double>(a.rows);
+      case Format::bcsr: return 32.0 * static_cast<double>(a.rows) / std::max(block, 1);
+      case Format::coo: return nnz / 16;
+      case Format::csr: return std::max(nnz / 8, static_cast<double>(a.rows));
+    }
+    return static_cast<double>(a.rows);
+  };
   auto add = [&](Format f, std::string kernel, int block, double bytes, bool possible, std::string why) {
     FormatPrediction p;
     p.format = f;
@@ -108,9 +120,25 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count) {
     p.matrix_bytes = bytes;  // analyze_matrix's bytes: this V, int32 indices
     p.alpha = alpha;
     p.efficiency = kernel_efficiency(m.backend, f, block);
+    if (m.backend == "cuda") p.efficiency *= std::min(1.0, parallel_units(f, block) / m.resident_threads);
     const double balance = code_balance(p.matrix_bytes, a.nnz(), a.rows, sizeof(V), alpha);  // eq. (9), bytes per flop
     p.predicted_gflops = m.read_bytes_per_s * p.efficiency / balance * 1e-9;
     p.spmv_seconds = 2 * nnz / (p.predicted_gflops * 1e9);
+    if (f == Format::hyb && m.backend == "cuda") {
+      // HYB is two kernels: the ELL part at ELL's efficiency, the COO tail
+      // at COO's (measured: the tail, not the ELL part, decides on circuit
+      // matrices). Split the bytes by the tail's entries (16 bytes each).
+      const double tail_entries = std::max(0.0, (bytes - static_cast<double>(a.rows) * static_cast<double>(s.hyb_ell_width) * 12) / 16);
+      const double tail_bytes = tail_entries * 16, ell_bytes = bytes - tail_bytes;
+      const double ell_s = (ell_bytes + 2 * 8 * static_cast<double>(a.rows) + alpha * 8 * (nnz - tail_entries)) /
+                           (m.read_bytes_per_s * p.efficiency);
+      const double tail_s = tail_entries > 0 ? (tail_bytes + alpha * 8 * tail_entries) /
+                                                   (m.read_bytes_per_s * kernel_efficiency(m.backend, Format::coo, 0) *
+                                                    std::min(1.0, tail_entries / 16 / m.resident_threads))
+                                             : 0;
+      p.spmv_seconds = ell_s + tail_s;
+      p.predicted_gflops = 2 * nnz / p.spmv_seconds * 1e-9;
+    }
     p.conversion_seconds = p.matrix_bytes * conversion_seconds_per_byte(m.backend, f);
     p.total_seconds = static_cast<double>(advice.spmv_count) * p.spmv_seconds + p.conversion_seconds;
     advice.ranked.push_back(p);

@@ -28,6 +28,10 @@ struct MachineModel {
   std::string backend = "cuda";     // cuda or cpu
   double read_bytes_per_s = 4.5e12; // measured read bandwidth
   double cache_bytes = 60.0 * (1 << 20);
+  // Threads the machine keeps in flight (H200: 132 SMs x 2,048): a kernel
+  // with fewer parallel units (a thread per row on 10,000 rows) cannot hide
+  // memory latency, and its efficiency is scaled down in proportion.
+  double resident_threads = 132.0 * 2048;
 };
 
 struct FormatPrediction {
