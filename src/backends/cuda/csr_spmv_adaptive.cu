@@ -1,7 +1,7 @@
 // Long-row-safe CSR SpMV: CSR-Adaptive (Greathouse and Daga, SC'14) with
 // long rows split across blocks (the dc1 problem of Reguly's section 6).
 // Decomposition: one 256-thread block per work block of the schedule
-// (built once on the host, csr_adaptive_schedule):
+// (built once on the host: kernels/row_blocks.hpp):
 //  - a run of short rows ("CSR-stream"): the block loads the run's
 //    products val*x[col] into shared memory with coalesced loads, then
 //    groups of `width` threads (as many as fit: width * rows <= 256, a
@@ -16,6 +16,7 @@
 
 #include "device_common.cuh"
 #include "hsparse/backends/cuda/csr_spmv.hpp"
+#include "hsparse/kernels/row_blocks.hpp"
 
 namespace hsparse::cuda {
 
@@ -99,37 +100,14 @@ __global__ void add_pieces_kernel(long long count, const long long* __restrict__
 
 template <class I>
 CsrAdaptiveSchedule csr_adaptive_schedule(std::span<const I> row_ptr) {
+  const RowBlocks b = adaptive_row_blocks(row_ptr, kAdaptiveBlockNnz, kAdaptivePieceNnz, kMaxRowsPerBlock);
   CsrAdaptiveSchedule s;
-  const long long rows = row_ptr.empty() ? 0 : static_cast<long long>(row_ptr.size()) - 1;
-  std::vector<long long> blocks, long_rows;
-  auto at = [&](long long r) { return static_cast<long long>(row_ptr[static_cast<std::size_t>(r)]); };
-  for (long long r = 0; r < rows;) {
-    const long long len = at(r + 1) - at(r);
-    if (len > kAdaptiveBlockNnz) {
-      const long long pieces = (len + kAdaptivePieceNnz - 1) / kAdaptivePieceNnz;
-      if (pieces == 1) {
-        blocks.insert(blocks.end(), {r, r + 1, at(r), at(r + 1)});
-      } else {
-        long_rows.insert(long_rows.end(), {r, s.slots, s.slots + pieces});
-        for (long long p = 0; p < pieces; ++p) {
-          const long long k = at(r) + p * kAdaptivePieceNnz;
-          blocks.insert(blocks.end(), {r, -(s.slots + p + 1), k, std::min(k + kAdaptivePieceNnz, at(r + 1))});
-        }
-        s.slots += pieces;
-      }
-      ++r;
-      continue;
-    }
-    long long end = r + 1;  // row r fits: len <= the budget
-    while (end < rows && end - r < kMaxRowsPerBlock && at(end + 1) - at(r) <= kAdaptiveBlockNnz) ++end;
-    blocks.insert(blocks.end(), {r, end, at(r), at(end)});
-    r = end;
-  }
-  s.block_count = static_cast<long long>(blocks.size() / 4);
-  s.long_row_count = static_cast<long long>(long_rows.size() / 3);
+  s.slots = b.slots;
+  s.block_count = static_cast<long long>(b.blocks.size() / 4);
+  s.long_row_count = static_cast<long long>(b.long_rows.size() / 3);
   if (s.block_count > INT_MAX) throw Error(ErrorCode::invalid_argument, "CSR adaptive: too many work blocks for one grid");
-  s.blocks = DeviceArray<long long>(blocks);
-  s.long_rows = DeviceArray<long long>(long_rows);
+  s.blocks = DeviceArray<long long>(b.blocks);
+  s.long_rows = DeviceArray<long long>(b.long_rows);
   return s;
 }
 

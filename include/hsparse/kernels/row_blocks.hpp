@@ -1,0 +1,29 @@
+#pragma once
+// CSR-Adaptive's work decomposition (Greathouse and Daga, SC'14), computed
+// once on the host for the GPU kernel (backends/cuda/csr_spmv.hpp) and
+// backend-neutral, so its invariants are tested without a GPU.
+//
+// Rows are cut, in order, into work blocks of 4 numbers each:
+//   row_begin, row_end, nnz_begin, nnz_end
+//  - a run of rows with at most block_nnz entries in all and at most
+//    max_rows rows (CSR-stream; row_end > row_begin + 1 or a single short row);
+//  - one row longer than block_nnz but at most piece_nnz (row_end = row_begin + 1);
+//  - a piece of a longer row: row_end = -(slot + 1), the piece's partial sum
+//    goes to that slot; long_rows lists (row, first slot, end slot) per split row.
+// The nnz ranges of the blocks tile [0, nnz) in order.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace hsparse {
+
+struct RowBlocks {
+  std::vector<long long> blocks;     // 4 per work block
+  std::vector<long long> long_rows;  // 3 per split row
+  long long slots = 0;               // partial sums of split rows
+};
+
+template <class I>
+RowBlocks adaptive_row_blocks(std::span<const I> row_ptr, long long block_nnz, long long piece_nnz, long long max_rows);
+
+}  // namespace hsparse

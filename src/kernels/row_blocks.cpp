@@ -1,0 +1,56 @@
+#include "hsparse/kernels/row_blocks.hpp"
+
+#include <algorithm>
+
+#include "hsparse/core/error.hpp"
+
+namespace hsparse {
+
+template <class I>
+RowBlocks adaptive_row_blocks(std::span<const I> row_ptr, long long block_nnz, long long piece_nnz, long long max_rows) {
+  if (block_nnz < 1 || piece_nnz < block_nnz || max_rows < 1) {
+    throw Error(ErrorCode::invalid_argument, "adaptive row blocks: need block_nnz >= 1, piece_nnz >= block_nnz, max_rows >= 1");
+  }
+  RowBlocks out;
+  const long long rows = row_ptr.empty() ? 0 : static_cast<long long>(row_ptr.size()) - 1;
+  auto at = [&](long long r) { return static_cast<long long>(row_ptr[static_cast<std::size_t>(r)]); };
+  auto block = [&](long long a, long long b, long long c, long long d) {
+    out.blocks.push_back(a);
+    out.blocks.push_back(b);
+    out.blocks.push_back(c);
+    out.blocks.push_back(d);
+  };
+  // About one block per block_nnz entries or max_rows rows: reserve once.
+  out.blocks.reserve(static_cast<std::size_t>(4 * (rows / max_rows + (rows > 0 ? at(rows) : 0) / block_nnz + 16)));
+  for (long long r = 0; r < rows;) {
+    const long long len = at(r + 1) - at(r);
+    if (len > block_nnz) {
+      const long long pieces = (len + piece_nnz - 1) / piece_nnz;
+      if (pieces == 1) {
+        block(r, r + 1, at(r), at(r + 1));
+      } else {
+        out.long_rows.push_back(r);
+        out.long_rows.push_back(out.slots);
+        out.long_rows.push_back(out.slots + pieces);
+        for (long long p = 0; p < pieces; ++p) {
+          const long long k = at(r) + p * piece_nnz;
+          block(r, -(out.slots + p + 1), k, std::min(k + piece_nnz, at(r + 1)));
+        }
+        out.slots += pieces;
+      }
+      ++r;
+      continue;
+    }
+    long long end = r + 1;  // row r fits: len <= the budget
+    const long long limit = std::min(rows, r + max_rows), budget = at(r) + block_nnz;
+    while (end < limit && at(end + 1) <= budget) ++end;
+    block(r, end, at(r), at(end));
+    r = end;
+  }
+  return out;
+}
+
+template RowBlocks adaptive_row_blocks(std::span<const std::int32_t>, long long, long long, long long);
+template RowBlocks adaptive_row_blocks(std::span<const std::int64_t>, long long, long long, long long);
+
+}  // namespace hsparse
