@@ -68,9 +68,12 @@ Action add_bench_command(CLI::App& app) {
     bench::print_console(report);
     bench::write_report(report, c->options.out_dir);
     std::printf("\nreport: %s/report.md (data: results.json, results.csv; plots: plots/)\n", c->options.out_dir.c_str());
-    bool wrong = false;
-    for (const auto& r : report.results) wrong = wrong || r.status == "wrong";
-    return wrong ? 1 : (report.interrupted ? 130 : 0);
+    // Exit 1 when a kernel computed a wrong result or something failed (a
+    // matrix that did not load, a library error); refusals are normal.
+    bool bad = false;
+    for (const auto& r : report.results) bad = bad || r.status == "wrong" || r.status == "failed";
+    if (bad) std::fprintf(stderr, "hsparse bench: some results are wrong or failed: see the report's 'Not timed' list\n");
+    return bad ? 1 : (report.interrupted ? 130 : 0);
   };
 }
 
