@@ -209,3 +209,62 @@ TEST(Advisor, PicksByTotalTimeOverTheProducts) {
 
 }  // namespace
 }  // namespace hsparse
+
+// ---- the CPU handle ----
+#include "hsparse/analysis/spmv_check.hpp"
+#include "hsparse/tuning/cpu_spmv_handle.hpp"
+#include "support/test_support.hpp"
+
+namespace hsparse {
+namespace {
+
+TEST(CpuHandle, TuningProductsAreCorrectAndTheCacheIsUsed) {
+  const std::string cache = ::testing::TempDir() + "/hsparse_cpu_handle_cache.json";
+  std::filesystem::remove(cache);
+  const auto a = io::load_matrix<double, std::int32_t>("powerlaw:rows=20000");
+  const auto x = test::test_vector<double>(static_cast<std::size_t>(a.cols), 3);
+  const auto y0 = test::test_vector<double>(static_cast<std::size_t>(a.rows), 4);
+  CpuHandleOptions o;
+  o.format = Format::sell;
+  o.cache_path = cache;
+  CpuSpmvHandle<double, std::int32_t> h(a, o);
+  EXPECT_TRUE(h.matches(a));
+  EXPECT_EQ(h.origin(), "tuning");
+  int calls = 0;
+  for (; calls < 60 && h.tuning(); ++calls) {
+    std::vector<double> y = y0;
+    h.apply(0.5, x, -1.0, y);
+    const auto c = check_spmv_result<double, std::int32_t>(a, x, 0.5, -1.0, y0, y);
+    ASSERT_TRUE(c.passed) << "call " << calls << " (" << h.description() << "): " << c.message;
+  }
+  EXPECT_FALSE(h.tuning()) << "not converged in 60 calls";
+  EXPECT_LE(calls, 40);  // max_tuning_calls
+  EXPECT_EQ(h.origin(), "tuned");
+  CpuSpmvHandle<double, std::int32_t> again(a, o);
+  EXPECT_EQ(again.origin(), "cache");
+  auto layout = [](const std::string& d) { return d.substr(0, d.find('/')); };  // "sell-C-sigma"; the SIMD kernel is timed anew
+  EXPECT_EQ(layout(again.description()), layout(h.description()));
+  std::vector<double> y(static_cast<std::size_t>(a.rows));
+  again.apply(1.0, x, 0.0, y);
+  EXPECT_TRUE((check_spmv_result<double, std::int32_t>(a, x, 1.0, 0.0, {}, y).passed));
+  const auto b = a;  // same structure, other arrays: the handle is not for it
+  EXPECT_FALSE(h.matches(b));
+  std::filesystem::remove(cache);
+}
+
+TEST(CpuHandle, TheAdvisorPicksTheFormatWhenNoneIsGiven) {
+  const auto fem = io::load_matrix<double, std::int32_t>("fem:n=12,block=6");
+  CpuHandleOptions o;
+  o.spmv_count = 100000;
+  o.use_cache = false;
+  CpuSpmvHandle<double, std::int32_t> h(fem, o);
+  EXPECT_EQ(h.origin(), "advisor");
+  EXPECT_EQ(h.format(), Format::bcsr);
+  const auto x = test::test_vector<double>(static_cast<std::size_t>(fem.cols), 8);
+  std::vector<double> y(static_cast<std::size_t>(fem.rows));
+  h.apply(1.0, x, 0.0, y);
+  EXPECT_TRUE((check_spmv_result<double, std::int32_t>(fem, x, 1.0, 0.0, {}, y).passed));
+}
+
+}  // namespace
+}  // namespace hsparse
