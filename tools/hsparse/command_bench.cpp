@@ -49,6 +49,9 @@ Action add_bench_command(CLI::App& app) {
   cmd->add_option("--out", c->options.out_dir, "Report folder: report.md, results.json, results.csv, plots/")->capture_default_str();
   cmd->add_flag("--quick", c->options.quick, "Small matrices (2 M nonzeros) and short timings");
   cmd->add_option("--min-time", c->options.min_time_s, "Seconds of timed repetitions per kernel (default 0.25; --quick 0.03)");
+  cmd->add_option("--spmv-count", c->options.spmv_count, "Products the 'auto' candidate chooses for (conversion counted)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--compare", c->compare, "OLD.json NEW.json: per-matrix and per-kernel GFLOP/s ratios")->expected(2);
   cmd->add_option("--report-from", c->report_from, "Rewrite the report (and plots) of a results.json into --out");
   return [c]() {

@@ -74,10 +74,12 @@ struct Result {
   std::optional<double> speedup_vs_baseline_csr, speedup_vs_baseline_best;
   std::optional<double> breakeven_spmvs;  // against the fastest CSR kernel; absent: never pays off
   bool csr_reference = false;
+  bool automatic = false;  // the advisor's choice ("auto")
 };
 
 struct Report {
   Environment env;
+  long long spmv_count = 1000;
   std::vector<MatrixInfo> matrices;
   std::vector<Result> results;
   bool interrupted = false;
@@ -90,6 +92,7 @@ struct Options {
   std::string out_dir = "bench-report";
   bool quick = false;
   double min_time_s = 0;  // per kernel; 0: 0.25 s (quick: 0.03 s)
+  long long spmv_count = 1000;  // the products "auto" must pay off over (and its goal counts conversion at)
 };
 
 // The suite's size: nonzeros per generated matrix, so that the matrix data
@@ -106,8 +109,10 @@ std::optional<std::string> shared_matrix_folder();
 
 // Candidate makers for a matrix on a backend; x is the input vector (host
 // memory for the CPU, device memory for the GPU) and must outlive them.
-std::vector<CandidateMaker> cpu_candidates(const Csr<V, I>& a, const V* x);
-std::vector<CandidateMaker> gpu_candidates(const Csr<V, I>& a, const V* device_x);
+// Both include "auto": the advisor's choice for spmv_count products on
+// this machine (its measured bandwidth and cache).
+std::vector<CandidateMaker> cpu_candidates(const Csr<V, I>& a, const V* x, const Environment& env, long long spmv_count);
+std::vector<CandidateMaker> gpu_candidates(const Csr<V, I>& a, const V* device_x, const Environment& env, long long spmv_count);
 // Library set-up of the CPU baselines (librsb needs rsb_lib_init), once per process.
 void initialize_cpu_baselines();
 void finalize_cpu_baselines();

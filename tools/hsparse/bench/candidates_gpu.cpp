@@ -7,6 +7,7 @@
 #include "bench.hpp"
 #include "hsparse/backends/cuda/timing.hpp"
 #include "hsparse/plans/gpu_spmv_plan.hpp"
+#include "hsparse/tuning/advisor.hpp"
 
 namespace hsparse::bench {
 
@@ -30,18 +31,29 @@ std::shared_ptr<Shared> shared_state() {
 
 }  // namespace
 
-std::vector<CandidateMaker> gpu_candidates(const Csr<V, I>& a, const V* device_x) {
+std::vector<CandidateMaker> gpu_candidates(const Csr<V, I>& a, const V* device_x, const Environment& env, long long spmv_count) {
   auto shared = shared_state();
   std::vector<CandidateMaker> makers;
-  auto add = [&](const std::string& label, cuda::GpuSpmvOptions o) {
-    makers.push_back({label, [&a, device_x, shared, o] {
+  // o: the plan's options; automatic: ask the advisor first ("auto").
+  auto add = [&](const std::string& label, cuda::GpuSpmvOptions o, bool automatic = false) {
+    makers.push_back({label, [&a, device_x, shared, o, automatic, &env, spmv_count]() mutable {
+                        if (automatic) {
+                          MachineModel m;
+                          m.backend = "cuda";
+                          m.read_bytes_per_s = env.read_bytes_per_s;
+                          m.cache_bytes = static_cast<double>(env.cache_bytes);
+                          const auto c = advise(a, m, spmv_count).choice();
+                          o.format = c.format;
+                          o.kernel = c.kernel;
+                          o.block = c.block;
+                        }
                         auto plan = std::make_shared<cuda::GpuSpmvPlan<V, I>>(shared->ex, a, o);
                         auto y = std::make_shared<cuda::DeviceArray<V>>(static_cast<std::size_t>(a.rows));
                         auto c = std::make_unique<Candidate>();
                         const bool baseline = o.kernel.rfind("cusparse", 0) == 0;
                         c->library = baseline ? "cusparse" : "hsparse";
                         c->format = to_string(o.format);
-                        c->kernel = plan->description();
+                        c->kernel = (automatic ? "auto: " : "") + plan->description();
                         c->setup_s = plan->setup_seconds();
                         c->matrix_bytes = static_cast<double>(plan->matrix_bytes());
                         c->stored_entries = plan->stored_entries();
@@ -61,6 +73,7 @@ std::vector<CandidateMaker> gpu_candidates(const Csr<V, I>& a, const V* device_x
                         return c;
                       }});
   };
+  add("auto", cuda::GpuSpmvOptions{}, true);
   for (Format f : all_formats()) {
     for (const auto& k : cuda::gpu_kernel_names(f)) {
       cuda::GpuSpmvOptions o;

@@ -103,6 +103,7 @@ Result base_result(const MatrixInfo& m, const Environment& env, const std::strin
 }
 
 void fill_metrics(Result& r, const MatrixInfo& m, const Environment& env, const Candidate& c) {
+  r.automatic = c.kernel.rfind("auto: ", 0) == 0;
   r.library = c.library;
   r.format = c.format;
   r.kernel = c.kernel;
@@ -164,6 +165,7 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
   }
   Report report;
   report.env = describe_environment(backend);
+  report.spmv_count = o.spmv_count;
   const Environment& env = report.env;
   const double min_time = o.min_time_s > 0 ? o.min_time_s : (o.quick ? 0.03 : 0.25);
   const double target = target_nonzeros(backend, env.cache_bytes, o.quick);
@@ -223,7 +225,7 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
     if (backend == "cuda") {
 #ifdef HSPARSE_HAVE_CUDA
       const cuda::DeviceArray<V> d_x(x);
-      const auto makers = gpu_candidates(a, d_x.data());
+      const auto makers = gpu_candidates(a, d_x.data(), env, o.spmv_count);
       for (std::size_t k = 0; k < makers.size() && !stop; ++k) {
         progress(mi, sources.size(), k, makers.size(), m.name, makers[k].label);
         Result r = base_result(m, env, makers[k].label);
@@ -240,7 +242,7 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
       }
 #endif
     } else {
-      const auto makers = cpu_candidates(a, x.data());
+      const auto makers = cpu_candidates(a, x.data(), env, o.spmv_count);
       std::vector<std::unique_ptr<Candidate>> built(makers.size());
       for (std::size_t k = 0; k < makers.size() && !stop; ++k) {
         progress(mi, sources.size(), k, 2 * makers.size(), m.name, makers[k].label + " (check)");
