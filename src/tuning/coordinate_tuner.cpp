@@ -30,8 +30,10 @@ std::vector<int> CoordinateTuner::best() const { return values_of(best_); }
 bool CoordinateTuner::propose_step() {
   candidate_ = best_;
   const auto& a = axes_[axis_];
-  const long long i = static_cast<long long>(best_[axis_]) + direction_;
-  if (i < 0 || i >= static_cast<long long>(a.values.size())) return false;
+  const long long last = static_cast<long long>(a.values.size()) - 1;
+  long long i = static_cast<long long>(best_[axis_]) + static_cast<long long>(direction_) * stride_;
+  if (stride_ > 1) i = std::clamp(i, 0LL, last);  // a long stride stops at the end of the axis
+  if (i < 0 || i > last || i == static_cast<long long>(best_[axis_])) return false;
   candidate_[axis_] = static_cast<std::size_t>(i);
   return true;
 }
@@ -39,6 +41,7 @@ bool CoordinateTuner::propose_step() {
 void CoordinateTuner::advance_axis() {
   // Within an axis: after a failed first step, try the other direction once.
   while (true) {
+    stride_ = 1;
     if (steps_taken_ == 0 && turned_ == 0) {
       turned_ = 1;
       direction_ = -direction_;
@@ -101,10 +104,15 @@ void CoordinateTuner::accept() {
     direction_ = axes_[0].first_direction;
     steps_taken_ = 0;
     turned_ = 0;
+    stride_ = 1;
     if (!propose_step()) advance_axis();
     return;
   }
-  if (!propose_step()) advance_axis();
+  stride_ *= 2;  // a run of wins in one direction: longer strides (repeat 170 -> 1 in four steps, not eight)
+  if (!propose_step()) {
+    stride_ = 1;
+    if (!propose_step()) advance_axis();
+  }
 }
 
 void CoordinateTuner::report(double seconds) {
@@ -148,6 +156,10 @@ void CoordinateTuner::report(double seconds) {
 }
 
 void CoordinateTuner::reject() {
+  if (!in_pairs_ && stride_ > 1) {  // the long stride overshot: one step from the best instead
+    stride_ = 1;
+    if (propose_step()) return;
+  }
   if (in_pairs_) {
     ++pair_move_;
     if (!propose_pair()) {

@@ -109,6 +109,22 @@ TEST(CoordinateTuner, PairMovesLeaveACoupledValley) {
   EXPECT_EQ(no_pairs.best(), (std::vector<int>{1, 2}));  // one axis at a time stays stuck
 }
 
+TEST(CoordinateTuner, LongStridesCrossAWideAxisQuickly) {
+  // The H200 case: the fixed rule's repeat is 128 (index 7), the best is 1.
+  // Single steps would take 8 products; doubling strides take 4.
+  auto cost = [](const std::vector<int>& v) { return 1.0 + std::log2(v[0]) * 0.1 + std::abs(v[1] - 8) * 0.01 + (v[2] - 128) * (v[2] - 128) * 1e-5; };
+  CoordinateTuner t(csr_vector_axes(7, 3));
+  int calls = 0;
+  while (t.best()[0] != 1 && calls < 20) {
+    t.report(cost(t.next()));
+    ++calls;
+  }
+  EXPECT_EQ(t.best()[0], 1);
+  EXPECT_LE(calls, 5);
+  drive(t, cost);
+  EXPECT_EQ(t.best(), (std::vector<int>{1, 8, 128}));
+}
+
 TEST(CoordinateTuner, BadAxesAreErrors) {
   EXPECT_THROW(CoordinateTuner({{"x", {}, 0, +1}}), Error);
   EXPECT_THROW(CoordinateTuner({{"x", {1, 2}, 2, +1}}), Error);
