@@ -9,15 +9,13 @@
 namespace hsparse {
 
 template <class V, class I>
-SpmvCheck check_spmv_result(const Csr<V, I>& a, std::span<const V> x, V alpha, V beta, std::span<const V> y0,
-                            std::span<const V> y) {
-  check_spmv_sizes(a, x.size(), y.size());
-  if (beta != V(0) && y0.size() != y.size()) throw Error(ErrorCode::invalid_argument, "check_spmv_result: y0 size");
-  using W = std::conditional_t<is_complex_v<V>, std::complex<double>, double>;
+SpmvReference<V, I>::SpmvReference(const Csr<V, I>& a, std::span<const V> x, V alpha, V beta, std::span<const V> y0) {
+  check_spmv_sizes(a, x.size(), static_cast<std::size_t>(a.rows));
+  if (beta != V(0) && y0.size() != static_cast<std::size_t>(a.rows)) throw Error(ErrorCode::invalid_argument, "check_spmv_result: y0 size");
   const double u = std::numeric_limits<real_type_t<V>>::epsilon() / 2;
   const W wa = static_cast<W>(alpha), wb = static_cast<W>(beta);
-  SpmvCheck c;
-  double err2 = 0, ref2 = 0;
+  ref_.resize(static_cast<std::size_t>(a.rows));
+  bound_.resize(static_cast<std::size_t>(a.rows));
   for (I r = 0; r < a.rows; ++r) {
     W sum = 0;
     double magnitude = 0;
@@ -34,15 +32,26 @@ SpmvCheck check_spmv_result(const Csr<V, I>& a, std::span<const V> x, V alpha, V
     }
     const double n = static_cast<double>(a.row_ptr[r + 1] - a.row_ptr[r]) + 2;
     // Values of the tested type below its smallest normal lose relative accuracy: allow that floor.
-    const double bound = 2 * n * u * scale + 4 * static_cast<double>(std::numeric_limits<real_type_t<V>>::min());
-    const double err = std::abs(static_cast<W>(y[r]) - ref);
-    const double ratio = std::isnan(err) ? std::numeric_limits<double>::infinity() : err / bound;
+    ref_[static_cast<std::size_t>(r)] = ref;
+    bound_[static_cast<std::size_t>(r)] = 2 * n * u * scale + 4 * static_cast<double>(std::numeric_limits<real_type_t<V>>::min());
+  }
+}
+
+template <class V, class I>
+SpmvCheck SpmvReference<V, I>::check(std::span<const V> y) const {
+  if (y.size() != ref_.size()) throw Error(ErrorCode::invalid_argument, "check_spmv_result: y has " + std::to_string(y.size()) +
+                                                                         " entries, the product " + std::to_string(ref_.size()));
+  SpmvCheck c;
+  double err2 = 0, ref2 = 0;
+  for (std::size_t r = 0; r < ref_.size(); ++r) {
+    const double err = std::abs(static_cast<W>(y[r]) - ref_[r]);
+    const double ratio = std::isnan(err) ? std::numeric_limits<double>::infinity() : err / bound_[r];
     if (c.worst_row < 0 || ratio > c.worst_bound_ratio) {
       c.worst_bound_ratio = ratio;
-      c.worst_row = r;
+      c.worst_row = static_cast<long long>(r);
     }
     err2 += err * err;
-    ref2 += std::norm(ref);
+    ref2 += std::norm(ref_[r]);
   }
   c.relative_error = ref2 > 0 ? std::sqrt(err2 / ref2) : std::sqrt(err2);
   c.passed = c.worst_bound_ratio <= 1;
@@ -53,7 +62,15 @@ SpmvCheck check_spmv_result(const Csr<V, I>& a, std::span<const V> x, V alpha, V
   return c;
 }
 
+template <class V, class I>
+SpmvCheck check_spmv_result(const Csr<V, I>& a, std::span<const V> x, V alpha, V beta, std::span<const V> y0,
+                            std::span<const V> y) {
+  check_spmv_sizes(a, x.size(), y.size());
+  return SpmvReference<V, I>(a, x, alpha, beta, y0).check(y);
+}
+
 #define HSPARSE_INSTANTIATE(V, I)                                                                              \
+  template class SpmvReference<V, I>;                                                                   \
   template SpmvCheck check_spmv_result(const Csr<V, I>&, std::span<const V>, V, V, std::span<const V>, \
                                        std::span<const V>);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)

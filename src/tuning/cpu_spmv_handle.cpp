@@ -85,12 +85,7 @@ std::string CpuSpmvHandle<V, I>::cache_key() const {
 
 template <class V, class I>
 bool CpuSpmvHandle<V, I>::matches(const Csr<V, I>& a) const {
-  MatrixFingerprint f;
-  f.rows = a.rows;
-  f.nnz = a.nnz();
-  f.row_ptr = a.row_ptr.data();
-  f.col_idx = a.col_idx.data();
-  return fingerprint_.same_arrays(f);
+  return same_arrays(fingerprint_, a);
 }
 
 template <class V, class I>
@@ -124,7 +119,7 @@ void CpuSpmvHandle<V, I>::apply(V alpha, std::span<const V> x, V beta, std::span
   s.plan->apply(alpha, x, beta, y);
   t.report(watch.seconds());
   if (calls_ >= s.max_calls) {
-    while (!t.converged()) t.report(1e30);  // out of budget: keep the best measured
+    t.finish();  // out of budget: keep the best measured
   }
   if (t.converged()) {
     if (t.best() != s.plan_config) s.build(t.best());

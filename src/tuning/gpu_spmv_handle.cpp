@@ -74,12 +74,7 @@ std::string GpuSpmvHandle<V, I>::cache_key() const {
 
 template <class V, class I>
 bool GpuSpmvHandle<V, I>::matches(const Csr<V, I>& a) const {
-  MatrixFingerprint f;
-  f.rows = a.rows;
-  f.nnz = a.nnz();
-  f.row_ptr = a.row_ptr.data();
-  f.col_idx = a.col_idx.data();
-  return fingerprint_.same_arrays(f);
+  return same_arrays(fingerprint_, a);
 }
 
 template <class V, class I>
@@ -112,7 +107,7 @@ void GpuSpmvHandle<V, I>::apply(V alpha, const V* x, V beta, V* y) {
     t.report(s.timer.seconds());
     s.pending = false;
     if (calls_ > s.max_calls) {
-      while (!t.converged()) t.report(1e30);  // out of budget: keep the best measured
+      t.finish();  // out of budget: keep the best measured
     }
     if (t.converged()) {
       if (s.cache) s.cache->store(cache_key(), t.best());

@@ -8,9 +8,13 @@
 // with u the unit roundoff of the tested value type and safety = 2. It holds
 // for any summation order, so it accepts every correct kernel and rejects
 // wrong indexing, missed entries and unwritten (NaN-poisoned) outputs.
+#include <complex>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <vector>
 
+#include "hsparse/core/types.hpp"
 #include "hsparse/formats/csr.hpp"
 
 namespace hsparse {
@@ -21,6 +25,20 @@ struct SpmvCheck {
   double worst_bound_ratio = 0;  // max_i |y_i - ref_i| / bound_i (passes when <= 1)
   long long worst_row = -1;
   std::string message;  // empty when passed; otherwise names the worst row
+};
+
+// The reference and its per-row bounds, computed once, for checking many
+// results of the same product (hsparse bench checks every kernel against one).
+template <class V, class I>
+class SpmvReference {
+ public:
+  SpmvReference(const Csr<V, I>& a, std::span<const V> x, V alpha, V beta, std::span<const V> y0);
+  SpmvCheck check(std::span<const V> y) const;
+
+ private:
+  using W = std::conditional_t<is_complex_v<V>, std::complex<double>, double>;
+  std::vector<W> ref_;
+  std::vector<double> bound_;
 };
 
 template <class V, class I>

@@ -50,6 +50,11 @@ class CoordinateTuner {
   void report(double seconds);
 
   bool converged() const { return converged_; }
+  // Stops the walk now (a budget ran out): next() names the best measured.
+  void finish() {
+    converged_ = true;
+    candidate_ = best_;
+  }
   std::vector<int> best() const;  // values of the best configuration measured
   double best_seconds() const { return best_time_; }
   int measurements() const { return measurements_; }

@@ -126,7 +126,7 @@ void fill_metrics(Result& r, const MatrixInfo& m, const Environment& env, const 
 }
 
 // Builds and checks one candidate; on refusal or a wrong result it fills r and returns null.
-std::unique_ptr<Candidate> build_and_check(const CandidateMaker& maker, const Csr<V, I>& a, std::span<const V> x, Result& r) {
+std::unique_ptr<Candidate> build_and_check(const CandidateMaker& maker, const SpmvReference<V, I>& reference, Result& r) {
   std::unique_ptr<Candidate> c;
   try {
     c = maker.make();
@@ -146,7 +146,7 @@ std::unique_ptr<Candidate> build_and_check(const CandidateMaker& maker, const Cs
     r.message = e.what();
     return nullptr;
   }
-  const auto check = check_spmv_result<V, I>(a, x, 1.0, 0.0, {}, y);
+  const auto check = reference.check(y);
   if (!check.passed) {
     r.status = "wrong";
     r.message = check.message;
@@ -220,6 +220,7 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
 
     std::vector<V> x(static_cast<std::size_t>(a.cols));
     for (std::size_t i = 0; i < x.size(); ++i) x[i] = 1.0 + static_cast<double>((i * 7919) % 1000) / 1000.0;
+    const SpmvReference<V, I> reference(a, x, 1.0, 0.0, {});  // once per matrix, for every candidate's check
     std::vector<Result> results;
     const double kernel_time = mi < suite_size ? min_time : min_time / 10;
     if (backend == "cuda") {
@@ -230,7 +231,7 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
         progress(mi, sources.size(), k, makers.size(), m.name, makers[k].label);
         Result r = base_result(m, env, makers[k].label);
         try {
-          if (auto c = build_and_check(makers[k], a, x, r)) {
+          if (auto c = build_and_check(makers[k], reference, r)) {
             r.time = c->time(kernel_time);
             fill_metrics(r, m, env, *c);
           }
@@ -247,7 +248,7 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
       for (std::size_t k = 0; k < makers.size() && !stop; ++k) {
         progress(mi, sources.size(), k, 2 * makers.size(), m.name, makers[k].label + " (check)");
         results.push_back(base_result(m, env, makers[k].label));
-        built[k] = build_and_check(makers[k], a, x, results.back());
+        built[k] = build_and_check(makers[k], reference, results.back());
       }
       std::vector<TimingSummary> best(makers.size());
       for (int round = 0; round < 2 && !stop; ++round) {
