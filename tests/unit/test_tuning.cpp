@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <functional>
 #include <map>
 
@@ -266,6 +267,28 @@ TEST(CpuHandle, TuningProductsAreCorrectAndTheCacheIsUsed) {
   const auto b = a;  // same structure, other arrays: the handle is not for it
   EXPECT_FALSE(h.matches(b));
   std::filesystem::remove(cache);
+}
+
+TEST(CpuHandle, RealMatricesThroughTheTuningHandle) {
+  const auto dir = test::shared_matrix_dir();
+  if (!dir) GTEST_SKIP() << "skipped: shared matrices folder not found (set HSPARSE_MATRICES)";
+  for (const char* name : {"bcsstk16", "cage10", "1138_bus"}) {
+    const auto a = io::load_matrix<double, std::int32_t>(*dir + "/" + name + ".mtx.gz");
+    const auto x = test::test_vector<double>(static_cast<std::size_t>(a.cols), 11);
+    for (const bool sell : {true, false}) {
+      CpuHandleOptions o;
+      o.use_cache = false;
+      if (sell) o.format = Format::sell;  // tuned over the products
+      CpuSpmvHandle<double, std::int32_t> h(a, o);
+      for (int call = 0; call < 45; ++call) {
+        std::vector<double> y(static_cast<std::size_t>(a.rows), std::numeric_limits<double>::quiet_NaN());
+        h.apply(1.0, x, 0.0, y);
+        const auto c = check_spmv_result<double, std::int32_t>(a, x, 1.0, 0.0, {}, y);
+        ASSERT_TRUE(c.passed) << name << " call " << call << " (" << h.description() << "): " << c.message;
+      }
+      EXPECT_FALSE(h.tuning()) << name;
+    }
+  }
 }
 
 TEST(CpuHandle, TheAdvisorPicksTheFormatWhenNoneIsGiven) {
