@@ -9,7 +9,7 @@
 # Environment: HSPARSE_COMMIT=<hash> (named in the logs and the bench report),
 #   SKIP_CPU_TESTS=1, SKIP_GPU_TESTS=1, SKIP_MEMCHECK=1, SKIP_GPU_BENCH=1, BENCH_MATRICES=1 (add the shared
 #   matrices to the bench), BENCH_TIMEOUT=<s> (default 420), BENCH_ARGS="...",
-#   RUN_CPU_BENCH=1 (hsparse bench on the host CPU too), RUN_TUNE=1 (hsparse tune).
+#   RUN_CPU_BENCH=1 (hsparse bench on the host CPU too), RUN_TUNE=1 (hsparse tune; TUNE_MATRICES, TUNE_ARGS, TUNE_TIMEOUT).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/hsparse-gpu-out}
@@ -69,12 +69,16 @@ for k in adaptive merge cusparse-alg1; do  # a dc1-like matrix: rows of 100k+ en
 done
 $BUILD_DIR/bin/hsparse info 2>&1 | head -4 | tee -a "$OUT/summary.txt"
 
-# hsparse tune (RUN_TUNE=1): exhaustive search of CSR vector's parameters,
-# against the fixed rule and the run-time tuner after 10 products.
+# hsparse tune (RUN_TUNE=1): exhaustive search of CSR vector's parameters
+# (every point into tune-table.csv, for calibrating the fixed rule), against
+# the paper's rule, the GPU-scaled rule and the tuner after 10 products;
+# then SELL (T x sigma) and BCSR (block x algorithm) against their tuner.
+# TUNE_MATRICES overrides the list; TUNE_ARGS adds options (--no-formats).
 if [ "${RUN_TUNE:-0}" = 1 ]; then
   log "hsparse tune"
-  for m in stencil3d:n=160,points=27 powerlaw:min=2.5,rows=4000000 fem:n=74,block=3 circuit:n=10000000; do
-    timeout 120 $BUILD_DIR/bin/hsparse tune "$m" --cache "$OUT/tuning.json" 2>&1 | tee -a "$OUT/tune.log" "$OUT/summary.txt"
+  for m in ${TUNE_MATRICES:-stencil3d:n=160,points=27 powerlaw:min=2.5,rows=4000000 fem:n=74,block=3 random:per_row=10,rows=10000000 shortwide:rows=10000,per_row=2600}; do
+    timeout "${TUNE_TIMEOUT:-110}" $BUILD_DIR/bin/hsparse tune "$m" --repetitions 10 --cache "$OUT/tuning.json" --table "$OUT/tune-table.csv" \
+      ${TUNE_ARGS:-} 2>&1 | tee -a "$OUT/tune.log" "$OUT/summary.txt"
   done
 fi
 

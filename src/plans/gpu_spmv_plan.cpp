@@ -77,7 +77,7 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
     if (kernel == "scalar") {
       apply_ = [e, m](V al, const V* x, V be, V* y) { csr_spmv_scalar(*e, al, *m, x, be, y); };
     } else if (kernel == "vector") {
-      CsrVectorParams p = csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()));
+      CsrVectorParams p = csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()), ex.shape());
       if (o.vector.coop > 0) p.coop = o.vector.coop;
       if (o.vector.repeat > 0) p.repeat = o.vector.repeat;
       if (o.vector.block_size > 0) p.block_size = o.vector.block_size;

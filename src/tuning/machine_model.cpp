@@ -1,4 +1,7 @@
 // measured_machine and format=auto's plan options (advisor.hpp).
+#include <map>
+#include <mutex>
+
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/performance/spmv_model.hpp"
@@ -9,7 +12,8 @@
 
 namespace hsparse {
 
-MachineModel measured_machine(const std::string& backend, std::string* note) {
+namespace {
+MachineModel measure_machine(const std::string& backend, std::string* note) {
   MachineModel m;
   m.backend = backend;
   std::string why;
@@ -30,6 +34,23 @@ MachineModel measured_machine(const std::string& backend, std::string* note) {
   }
   if (note) *note = why;
   return m;
+}
+}  // namespace
+
+// Measured once per process and backend: the bandwidth does not change, and
+// handles made per matrix (format=auto) must not pay a bandwidth test each.
+MachineModel measured_machine(const std::string& backend, std::string* note) {
+  static std::mutex mutex;
+  static std::map<std::string, std::pair<MachineModel, std::string>> measured;
+  const std::lock_guard lock(mutex);
+  auto it = measured.find(backend);
+  if (it == measured.end()) {
+    std::string why;
+    MachineModel m = measure_machine(backend, &why);
+    it = measured.emplace(backend, std::make_pair(m, why)).first;
+  }
+  if (note) *note = it->second.second;
+  return it->second.first;
 }
 
 template <class V, class I>

@@ -4,7 +4,9 @@
 // each run. Skipped with "skipped: no CUDA device" where there is none (CI).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "hsparse/analysis/spmv_check.hpp"
 #include "hsparse/backends/cuda/device_conversions.hpp"
@@ -228,6 +230,57 @@ TEST(CudaHandle, TuningProductsAreCorrectAndTheCacheIsUsed) {
   std::filesystem::remove(cache);
 }
 
+// SELL (T, sigma) and BCSR (block size, algorithm) tuned over the products,
+// and format=auto: every product right while the plan is rebuilt under it,
+// BCSR's refused combinations skipped, the choice cached.
+TEST(CudaHandle, SellBcsrAndAutoTuneWithCorrectProducts) {
+  REQUIRE_CUDA_DEVICE();
+  Executor ex;
+  const std::string cache = ::testing::TempDir() + "/hsparse_gpu_handle_cache2.json";
+  std::filesystem::remove(cache);
+  struct Case {
+    const char* spec;
+    std::optional<Format> format;
+  };
+  for (const Case& k : {Case{"fem:n=12,block=6", Format::bcsr}, Case{"powerlaw:rows=20000", Format::sell},
+                        Case{"stencil3d:n=20,points=27", std::nullopt}, Case{"fem:n=10,block=3", std::nullopt}}) {
+    const auto a = io::load_matrix<double, std::int32_t>(k.spec);
+    const auto x = test::test_vector<double>(static_cast<std::size_t>(a.cols), 5);
+    const auto y0 = test::test_vector<double>(static_cast<std::size_t>(a.rows), 6);
+    DeviceArray<double> d_x(x);
+    GpuHandleOptions o;
+    o.format = k.format;
+    o.kernel = "";
+    o.cache_path = cache;
+    GpuSpmvHandle<double, std::int32_t> h(ex, a, o);
+    if (k.format) EXPECT_EQ(h.format(), *k.format) << k.spec;
+    const std::string first = h.description();
+    int call = 0;
+    for (; call < 45; ++call) {
+      DeviceArray<double> d_y(y0);
+      h.apply(-0.5, d_x.data(), 2.0, d_y.data());
+      ex.synchronize();
+      const auto c = check_spmv_result<double, std::int32_t>(a, x, -0.5, 2.0, y0, d_y.download());
+      ASSERT_TRUE(c.passed) << k.spec << " (" << h.description() << ") call " << call << ": " << c.message;
+    }
+    EXPECT_FALSE(h.tuning()) << k.spec << ": still tuning after " << call << " calls (the budget is 40)";
+    if (h.format() == Format::sell || h.format() == Format::bcsr || h.description().rfind("csr/vector", 0) == 0) {
+      EXPECT_EQ(h.configuration().size(), h.format() == Format::csr ? 3u : 2u) << k.spec;
+      GpuSpmvHandle<double, std::int32_t> second(ex, a, o);
+      EXPECT_EQ(second.origin(), "cache") << k.spec;
+      EXPECT_EQ(second.configuration(), h.configuration()) << k.spec;
+      DeviceArray<double> d_y(y0);
+      second.apply(1.0, d_x.data(), 0.0, d_y.data());
+      ex.synchronize();
+      EXPECT_TRUE((check_spmv_result<double, std::int32_t>(a, x, 1.0, 0.0, {}, d_y.download()).passed)) << k.spec;
+    } else {
+      EXPECT_EQ(h.origin(), "default") << k.spec << ": " << h.description();
+    }
+    std::printf("  handle %s: %s -> %s (%s)\n", k.spec, first.c_str(), h.description().c_str(), h.origin().c_str());
+  }
+  std::filesystem::remove(cache);
+}
+
 TEST(CudaSpmvErrors, BadParametersAndUnsortedCooAreErrors) {
   REQUIRE_CUDA_DEVICE();
   Executor ex;
@@ -258,16 +311,36 @@ TEST(CudaDevice, OutOfMemoryIsAnErrorNamingTheSize) {
   EXPECT_EQ(small.download(), (std::vector<double>{1, 2, 3}));
 }
 
-TEST(CudaFixedRule, FollowsSection54) {
+TEST(CudaFixedRule, PaperRuleFollowsSection54) {
   // mean 27 per row: sqrt = 5.2 -> coop 8; mean 4: sqrt = 2 -> coop 4 (strictly above); long rows cap at 32.
-  EXPECT_EQ(csr_vector_fixed_rule(1000000, 27000000).coop, 8);
-  EXPECT_EQ(csr_vector_fixed_rule(1000000, 4000000).coop, 4);
-  EXPECT_EQ(csr_vector_fixed_rule(1000, 5000000).coop, 32);
-  EXPECT_EQ(csr_vector_fixed_rule(1000000, 27000000).block_size, 128);
-  // At least 1500 blocks: rows * coop / (repeat * 128) >= 1500.
-  const auto p = csr_vector_fixed_rule(4000000, 108000000);
+  EXPECT_EQ(csr_vector_paper_rule(1000000, 27000000).coop, 8);
+  EXPECT_EQ(csr_vector_paper_rule(1000000, 4000000).coop, 4);
+  EXPECT_EQ(csr_vector_paper_rule(1000, 5000000).coop, 32);
+  EXPECT_EQ(csr_vector_paper_rule(1000000, 27000000).block_size, 128);
+  // At least 1500 blocks: rows * coop / (repeat * 128) >= 1500, and repeat as large as that allows.
+  const auto p = csr_vector_paper_rule(4000000, 108000000);
   EXPECT_GE(4000000LL * p.coop / (static_cast<long long>(p.repeat) * p.block_size), 1500);
-  EXPECT_GT(p.repeat, 1);
+  EXPECT_LT(4000000LL * p.coop / (static_cast<long long>(p.repeat + 1) * p.block_size), 1500);
+  EXPECT_EQ(csr_vector_paper_rule(10, 10).repeat, 1);
+}
+
+TEST(CudaFixedRule, KeepsWavesOfResidentBlocks) {
+  const GpuShape h200{132, 2048, 32};
+  const GpuShape fermi{14, 1536, 8};
+  // Same coop as the paper's rule; repeat scaled to the GPU's resident blocks.
+  const auto p = csr_vector_fixed_rule(4000000, 108000000, h200);
+  EXPECT_EQ(p.coop, 8);
+  EXPECT_EQ(p.block_size, 128);
+  const double min_blocks = kFixedRuleWaves * 132 * 16;  // 2048 / 128 = 16 resident blocks per SM
+  EXPECT_GE(4000000.0 * p.coop / (p.repeat * 128.0), min_blocks);
+  EXPECT_LT(4000000.0 * p.coop / ((p.repeat + 1) * 128.0), min_blocks);
+  // A bigger GPU gets a smaller repeat; on the paper's Fermi the rule is about the paper's.
+  EXPECT_LT(p.repeat, csr_vector_paper_rule(4000000, 108000000).repeat);
+  const auto f = csr_vector_fixed_rule(4000000, 108000000, fermi);
+  const auto paper = csr_vector_paper_rule(4000000, 108000000);
+  EXPECT_NEAR(f.repeat, paper.repeat, 0.2 * paper.repeat);
+  // Small matrices: repeat 1.
+  EXPECT_EQ(csr_vector_fixed_rule(1000, 5000, h200).repeat, 1);
 }
 
 }  // namespace

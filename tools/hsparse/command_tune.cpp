@@ -1,16 +1,19 @@
 // hsparse tune MATRIX: the exhaustive search over CSR vector's parameters
 // on the GPU (coop x repeat x block size, the tuner's own axes), and where
-// the fixed rule (Reguly section 5.4) and the run-time tuner (section 6,
-// after --calls products) land against its best. The best is stored in the
+// the paper's fixed rule (Reguly section 5.4), its GPU-scaled form and the
+// run-time tuner (section 6, after --calls products) land against its
+// best; then the same for SELL (T x sigma) and BCSR (block x algorithm). The best is stored in the
 // tuning cache, so the next handle for this matrix on this device starts tuned.
 #include <cstdio>
 
 #include <omp.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "commands.hpp"
+#include "hsparse/analysis/matrix_analysis.hpp"
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/plans/cpu_spmv_plan.hpp"
@@ -30,8 +33,8 @@ namespace {
 struct TuneOptions {
   std::string source = kDefaultMatrix, backend = "auto";
   int calls = 10, repetitions = 20;
-  std::string cache;
-  bool no_store = false;
+  std::string cache, table;  // table: CSV file every measured point is appended to (GPU)
+  bool no_store = false, sell_bcsr = true;
 };
 
 // CPU: SELL-C-sigma's C and sigma (the SELL-C-sigma paper's choice: C the
@@ -144,8 +147,17 @@ int run_tune(const TuneOptions& o) {
   };
   const double flops = 2.0 * static_cast<double>(a.nnz());
   std::printf("%s: %d x %d, %zu nonzeros, %s\n", o.source.c_str(), a.rows, a.cols, a.nnz(), cuda::device_description().c_str());
-  const auto fixed = cuda::csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()));
+  const auto fixed = cuda::csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()), ex.shape());
+  const auto paper = cuda::csr_vector_paper_rule(a.rows, static_cast<long long>(a.nnz()));
   const auto axes = cuda::csr_vector_tuning_axes(fixed);
+  // Every point, for calibrating rules offline: appended, header when the file is new.
+  std::FILE* table = nullptr;
+  if (!o.table.empty()) {
+    const bool fresh = !std::filesystem::exists(o.table);
+    table = std::fopen(o.table.c_str(), "a");
+    if (!table) throw Error(ErrorCode::io, "--table " + o.table + ": cannot open for appending");
+    if (fresh) std::fprintf(table, "matrix,rows,nnz,coop,repeat,block,grid,seconds,gflops\n");
+  }
   double best_t = 1e30;
   cuda::CsrVectorParams best{};
   int points = 0;
@@ -157,6 +169,10 @@ int run_tune(const TuneOptions& o) {
         if (grid > (1LL << 31) - 1) continue;
         const double t = time_params(p);
         ++points;
+        if (table) {
+          std::fprintf(table, "\"%s\",%d,%zu,%d,%d,%d,%lld,%.6e,%.2f\n", o.source.c_str(), a.rows, a.nnz(), coop, repeat, block, grid, t,
+                       flops / t * 1e-9);
+        }
         if (t < best_t) {
           best_t = t;
           best = p;
@@ -164,7 +180,9 @@ int run_tune(const TuneOptions& o) {
       }
     }
   }
+  if (table) std::fclose(table);
   const double fixed_t = time_params(fixed);
+  const double paper_t = time_params(paper);
   // The run-time tuner as a solver would drive it: --calls products on one handle.
   cuda::GpuHandleOptions ho;
   ho.use_cache = false;
@@ -179,7 +197,8 @@ int run_tune(const TuneOptions& o) {
   };
   std::printf("exhaustive search over %d parameter sets (median of %d event-timed runs each, L2 flushed):\n", points, o.repetitions);
   line("best", best, best_t);
-  line("fixed rule (section 5.4)", fixed, fixed_t);
+  line("paper's rule (section 5.4)", paper, paper_t);
+  line("fixed rule (GPU-scaled)", fixed, fixed_t);
   char what[64];
   std::snprintf(what, sizeof what, "tuner after %d calls (%s)", o.calls, handle.origin().c_str());
   line(what, tuned, tuned_t);
@@ -187,6 +206,62 @@ int run_tune(const TuneOptions& o) {
     TuningCache cache(o.cache.empty() ? TuningCache::default_path() : o.cache);
     cache.store(handle.cache_key(), {best.repeat, best.coop, best.block_size});
     std::printf("stored in %s: the next handle for this matrix starts with the best\n", cache.path().c_str());
+  }
+  if (!o.sell_bcsr) return 0;
+  // SELL (T x sigma) and BCSR (block size x algorithm): every point a plan,
+  // against the starting guess and a handle's tuner after 40 products.
+  auto time_plan = [&](const cuda::GpuSpmvOptions& po, std::string* d) {
+    const cuda::GpuSpmvPlan<V, I> plan(ex, a, po);
+    if (d) *d = plan.description();
+    return cuda::time_on_device(ex, [&] { plan.apply(1.0, x.data(), 0.0, y.data()); }, o.repetitions, 2, [&] { flush(); }).median_s;
+  };
+  auto plan_line = [&](const char* what, const std::string& d, double t, double b) {
+    std::printf("  %-28s %-34s %9.4f ms  %8.1f GFLOP/s  %5.1f%% of best\n", what, d.c_str(), t * 1e3, flops / t * 1e-9, 100 * b / t);
+  };
+  for (Format f : {Format::sell, Format::bcsr}) {
+    const auto space = f == Format::sell ? cuda::sell_tuning_axes(1, 1) : cuda::bcsr_tuning_axes(best_bcsr_block(a), 1);
+    double sbest = 1e30;
+    std::string sbest_d;
+    std::map<std::vector<int>, double> times;
+    for (int u : space[0].values) {
+      for (int v : space[1].values) {
+        std::string d;
+        try {
+          const double t = time_plan(cuda::tuned_plan_options(f, {u, v}), &d);
+          times[{u, v}] = t;
+          if (t < sbest) {
+            sbest = t;
+            sbest_d = d;
+          }
+        } catch (const Error&) {  // refused (fill limit, an algorithm not built for the block size)
+        }
+      }
+    }
+    if (times.empty()) {
+      std::printf("%s: the matrix is refused at every point\n", to_string(f));
+      continue;
+    }
+    std::printf("%s, exhaustive over %zu points (%s x %s):\n", to_string(f), times.size(), space[0].name.c_str(), space[1].name.c_str());
+    plan_line("best", sbest_d, sbest, sbest);
+    const std::vector<int> start = {space[0].values[space[0].start], space[1].values[space[1].start]};
+    if (const auto it = times.find(start); it != times.end()) {
+      std::string d;
+      time_plan(cuda::tuned_plan_options(f, start), &d);
+      plan_line("starting guess", d, it->second, sbest);
+    }
+    cuda::GpuHandleOptions fo;
+    fo.format = f;
+    fo.kernel = "";
+    fo.use_cache = false;
+    fo.max_tuning_calls = 40;
+    cuda::GpuSpmvHandle<V, I> fh(ex, a, fo);
+    int calls = 0;
+    for (; calls < 40 && fh.tuning(); ++calls) fh.apply(1.0, x.data(), 0.0, y.data());
+    ex.synchronize();
+    const auto c = fh.configuration();
+    char fwhat[64];
+    std::snprintf(fwhat, sizeof fwhat, "tuner after %d calls (%s)", calls, fh.origin().c_str());
+    if (const auto it = times.find(c); it != times.end()) plan_line(fwhat, fh.description(), it->second, sbest);
   }
   return 0;
 }
@@ -204,6 +279,8 @@ Action add_tune_command(CLI::App& app) {
   cmd->add_option("--calls", o->calls, "Products the run-time tuner gets")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--repetitions", o->repetitions, "Timed runs per parameter set (median)")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--cache", o->cache, "Tuning cache file (default: $HSPARSE_TUNING_CACHE or ~/.cache/hsparse/tuning.json)");
+  cmd->add_option("--table", o->table, "GPU: append every measured point to this CSV file");
+  cmd->add_flag("!--no-formats", o->sell_bcsr, "GPU: tune CSR vector only, not SELL and BCSR too");
   cmd->add_flag("--no-store", o->no_store, "Do not store the best in the tuning cache");
   return [o]() {
     const bool gpu = o->backend == "cuda" || (o->backend == "auto" && cuda::device_available());

@@ -5,6 +5,7 @@
 // repeat * block_size / COOP contiguous rows (eq. (5) gives the grid). Group
 // sums are reduced with warp shuffles; lane 0 of the group writes y.
 #include <climits>
+#include <algorithm>
 #include <cmath>
 
 #include "device_common.cuh"
@@ -41,15 +42,35 @@ void launch(const Executor& ex, unsigned grid, int block, I rows, const I* rp, c
 
 }  // namespace
 
-CsrVectorParams csr_vector_fixed_rule(long long rows, long long nnz) {
+namespace {
+// Section 5.4's coop: the smallest power of two above sqrt(mean row length), at most 32.
+int rule_coop(long long rows, long long nnz) {
+  const double mean = rows > 0 ? static_cast<double>(nnz) / static_cast<double>(rows) : 0;
+  int coop = 1;
+  while (coop < 32 && coop <= std::sqrt(mean)) coop *= 2;
+  return coop;
+}
+// Repeat as large as keeps at least min_blocks blocks (eq. (5) solved for repeat).
+int rule_repeat(long long rows, int coop, int block_size, double min_blocks) {
+  const double per_repeat = static_cast<double>(rows) * coop / (block_size * std::max(1.0, min_blocks));
+  return static_cast<int>(std::clamp(std::floor(per_repeat), 1.0, static_cast<double>(1 << 20)));
+}
+}  // namespace
+
+CsrVectorParams csr_vector_paper_rule(long long rows, long long nnz) {
   CsrVectorParams p;
   p.block_size = 128;
-  const double mean = rows > 0 ? static_cast<double>(nnz) / static_cast<double>(rows) : 0;
-  p.coop = 1;
-  while (p.coop < 32 && p.coop <= std::sqrt(mean)) p.coop *= 2;  // smallest power of two above sqrt(mean)
-  // At least 1500 blocks: rows * coop / (repeat * block_size) >= 1500.
-  const long long per_repeat = rows * p.coop / (static_cast<long long>(p.block_size) * 1500);
-  p.repeat = static_cast<int>(std::max<long long>(1, std::min<long long>(per_repeat, 1 << 20)));
+  p.coop = rule_coop(rows, nnz);
+  p.repeat = rule_repeat(rows, p.coop, p.block_size, 1500);
+  return p;
+}
+
+CsrVectorParams csr_vector_fixed_rule(long long rows, long long nnz, const GpuShape& gpu) {
+  CsrVectorParams p;
+  p.block_size = 128;
+  p.coop = rule_coop(rows, nnz);
+  const int resident = std::max(1, std::min(gpu.threads_per_multiprocessor / p.block_size, gpu.blocks_per_multiprocessor));
+  p.repeat = rule_repeat(rows, p.coop, p.block_size, kFixedRuleWaves * gpu.multiprocessors * resident);
   return p;
 }
 

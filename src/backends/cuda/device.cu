@@ -30,7 +30,9 @@ std::string device_description() {
 
 Executor::Executor(int device) : device_(device) {
   HSPARSE_CUDA_CHECK(cudaSetDevice(device));
-  HSPARSE_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device));
+  HSPARSE_CUDA_CHECK(cudaDeviceGetAttribute(&shape_.multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  HSPARSE_CUDA_CHECK(cudaDeviceGetAttribute(&shape_.threads_per_multiprocessor, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  HSPARSE_CUDA_CHECK(cudaDeviceGetAttribute(&shape_.blocks_per_multiprocessor, cudaDevAttrMaxBlocksPerMultiprocessor, device));
   // A blocking stream, deliberately: DeviceArray's copies use cudaMemcpy on
   // the legacy default stream, and a pageable host-to-device cudaMemcpy may
   // return before its DMA lands. A non-blocking stream does not wait for it,

@@ -21,10 +21,20 @@ struct CsrVectorParams {
   int repeat = 1;
   int block_size = 128;
 };
-// The fixed rule of section 5.4: block size 128; coop the smallest power of
-// two above sqrt(mean row length), at most 32; repeat as large as keeps at
-// least 1500 blocks. Constant time: needs only rows and nnz.
-CsrVectorParams csr_vector_fixed_rule(long long rows, long long nnz);
+// The fixed rule of section 5.4 as the paper states it: block size 128;
+// coop the smallest power of two above sqrt(mean row length), at most 32;
+// repeat as large as keeps at least 1500 blocks. Constant time.
+CsrVectorParams csr_vector_paper_rule(long long rows, long long nnz);
+// The same rule scaled to the GPU at hand, hsparse's fixed rule. The
+// paper's 1500 blocks were about 13 waves of resident blocks on its Fermi
+// GPUs (14 SMs x 8 blocks); on an H200 (132 SMs x 16 blocks of 128
+// threads) they are 0.7 of a wave, and the paper's repeat of 170 on a
+// 4 M-row stencil left the GPU two-thirds idle (64% of the best,
+// docs/results/2026-11-22-tuning.md). So repeat keeps at least
+// kFixedRuleWaves waves of resident blocks, a count measured on the H200
+// (see the same file). Constant time: rows, nnz and the GPU's shape.
+inline constexpr double kFixedRuleWaves = 13;
+CsrVectorParams csr_vector_fixed_rule(long long rows, long long nnz, const GpuShape& gpu);
 template <class V, class I>
 void csr_spmv_vector(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const V* x, V beta, V* y, CsrVectorParams p);
 

@@ -26,6 +26,13 @@ void synchronize();
 [[noreturn]] void throw_size_error(std::size_t wanted, std::size_t have);
 }  // namespace detail
 
+// What launch-shape rules need to know of a GPU (defaults: the H200).
+struct GpuShape {
+  int multiprocessors = 132;
+  int threads_per_multiprocessor = 2048;
+  int blocks_per_multiprocessor = 32;
+};
+
 // An executor: the device it runs on and one CUDA stream, created and
 // destroyed with it. Every GPU kernel of hsparse is launched on an
 // executor's stream, so independent executors overlap.
@@ -38,10 +45,12 @@ class Executor {
   void synchronize() const;           // waits for the stream; throws on a kernel fault
   void* stream() const { return stream_; }  // a cudaStream_t
   int device() const { return device_; }
-  int multiprocessors() const { return sm_count_; }
+  int multiprocessors() const { return shape_.multiprocessors; }
+  const GpuShape& shape() const { return shape_; }
 
  private:
-  int device_ = 0, sm_count_ = 0;
+  int device_ = 0;
+  GpuShape shape_;
   void* stream_ = nullptr;
 };
 
