@@ -80,6 +80,8 @@ if [ "${RUN_TUNE:-0}" = 1 ]; then
     timeout "${TUNE_TIMEOUT:-110}" $BUILD_DIR/bin/hsparse tune "$m" --repetitions 10 --cache "$OUT/tuning.json" --table "$OUT/tune-table.csv" \
       ${TUNE_ARGS:-} 2>&1 | tee -a "$OUT/tune.log" "$OUT/summary.txt"
   done
+  # The device tool returns a limited number of files: one archive.
+  tar czf "$OUT/tune.tar.gz" -C "$OUT" tune.log tune-table.csv tuning.json && rm -f "$OUT/tune.log" "$OUT/tune-table.csv" "$OUT/tuning.json"
 fi
 
 # hsparse bench on the GPU: the default suite, plus the shared matrices with

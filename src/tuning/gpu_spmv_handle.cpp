@@ -31,9 +31,10 @@ std::size_t index_of(const std::vector<int>& values, long long v) {
   return best;
 }
 
-CsrVectorParams params_of(const std::vector<int>& v) { return {v[1], v[0], v[2]}; }  // axes: repeat, coop, block
-
 }  // namespace
+
+CsrVectorParams csr_vector_params(const std::vector<int>& v) { return {v.at(0), v.at(1), v.at(2)}; }
+std::vector<int> csr_vector_configuration(const CsrVectorParams& p) { return {p.coop, p.repeat, p.block_size}; }
 
 std::vector<TunerAxis> csr_vector_tuning_axes(const CsrVectorParams& f) {
   TunerAxis repeat{"repeat", {}, 0, -1};
@@ -47,13 +48,13 @@ std::vector<TunerAxis> csr_vector_tuning_axes(const CsrVectorParams& f) {
   TunerAxis block{"block", {}, 0, +1};
   for (int b = 64; b <= 512; b += 32) block.values.push_back(b);
   block.start = index_of(block.values, f.block_size);
-  return {repeat, coop, block};
+  return {coop, repeat, block};
 }
 
 std::vector<TunerAxis> sell_tuning_axes(int threads_per_row, long long sigma) {
   // T grows first (short rows waste threads, long rows want them); sigma
   // grows first (sorting more rows together cuts padding).
-  return {{"T", kSellThreads, index_of(kSellThreads, threads_per_row), +1}, {"sigma", kSellSigmas, index_of(kSellSigmas, sigma), +1}};
+  return {{"sigma", kSellSigmas, index_of(kSellSigmas, sigma), +1}, {"T", kSellThreads, index_of(kSellThreads, threads_per_row), +1}};
 }
 
 std::vector<TunerAxis> bcsr_tuning_axes(int block, int algorithm) {
@@ -65,9 +66,9 @@ GpuSpmvOptions tuned_plan_options(Format format, const std::vector<int>& c) {
   GpuSpmvOptions o;
   o.format = format;
   if (format == Format::sell) {
-    o.kernel = c.at(0) == 1 ? "thread" : "threads";
-    o.threads_per_row = c.at(0);
-    o.sigma = c.at(1);
+    o.sigma = c.at(0);
+    o.kernel = c.at(1) == 1 ? "thread" : "threads";
+    o.threads_per_row = c.at(1);
     o.chunk = 32;
   } else if (format == Format::bcsr) {
     o.block = c.at(0);
@@ -104,7 +105,7 @@ struct GpuSpmvHandle<V, I>::State {
   }
   void launch(const std::vector<int>& c, V alpha, const V* x, V beta, V* y) {
     if (space == Space::csr_vector) {
-      csr_spmv_vector(*ex, alpha, *csr, x, beta, y, params_of(c));
+      csr_spmv_vector(*ex, alpha, *csr, x, beta, y, csr_vector_params(c));
     } else {
       plan->apply(alpha, x, beta, y);
     }
@@ -136,7 +137,7 @@ GpuSpmvHandle<V, I>::GpuSpmvHandle(const Executor& ex, const Csr<V, I>& a, GpuHa
   if (b.format == Format::csr && b.kernel == "vector") {
     s.space = Space::csr_vector;
     axes = csr_vector_tuning_axes(fixed_);
-    s.best = {fixed_.repeat, fixed_.coop, fixed_.block_size};
+    s.best = csr_vector_configuration(fixed_);
   } else if constexpr (!is_complex_v<V>) {
     if (b.format == Format::sell && b.kernel != "cusparse") {
       s.space = Space::sell;
@@ -181,9 +182,10 @@ Format GpuSpmvHandle<V, I>::format() const {
 template <class V, class I>
 std::string GpuSpmvHandle<V, I>::cache_key() const {
   const State& s = *state_;
-  const std::string kernel = s.space == Space::csr_vector ? "csr/vector"
-                             : s.space == Space::sell    ? "sell-32/tuned"
-                             : s.space == Space::bcsr    ? "bcsr/tuned"
+  // The axes' order is part of the key: a cached entry is a list of their values.
+  const std::string kernel = s.space == Space::csr_vector ? "csr/vector(coop,repeat,block)"
+                             : s.space == Space::sell    ? "sell-32(sigma,T)"
+                             : s.space == Space::bcsr    ? "bcsr(block,algorithm)"
                                                          : std::string(to_string(s.base.format)) + "/" + s.base.kernel;
   return device_description() + " | " + kernel + " " + type_name<V>() + " | " + fingerprint_.key();
 }
@@ -206,7 +208,7 @@ std::vector<int> GpuSpmvHandle<V, I>::configuration() const {
 template <class V, class I>
 CsrVectorParams GpuSpmvHandle<V, I>::parameters() const {
   if (state_->space != Space::csr_vector) return fixed_;
-  return params_of(configuration());
+  return csr_vector_params(configuration());
 }
 
 template <class V, class I>

@@ -324,6 +324,30 @@ TEST(CudaFixedRule, PaperRuleFollowsSection54) {
   EXPECT_EQ(csr_vector_paper_rule(10, 10).repeat, 1);
 }
 
+TEST(CudaTuningAxes, StartAtTheRuleAndRoundTrip) {
+  const CsrVectorParams rule{8, 9, 128};
+  const auto axes = csr_vector_tuning_axes(rule);
+  ASSERT_EQ(axes.size(), 3u);
+  EXPECT_EQ(axes[0].name, "coop");
+  std::vector<int> start;
+  for (const auto& a : axes) start.push_back(a.values.at(a.start));
+  EXPECT_EQ(csr_vector_params(start).coop, 8);
+  EXPECT_EQ(csr_vector_params(start).repeat, 9);
+  EXPECT_EQ(csr_vector_params(start).block_size, 128);
+  EXPECT_EQ(csr_vector_configuration(csr_vector_params(start)), start);
+  EXPECT_EQ(axes[1].values.front(), 1);  // repeat reaches 1 (9, 4, 2, 1) and 8x up (72)
+  EXPECT_EQ(axes[1].values.back(), 72);
+  const auto sell = sell_tuning_axes(4, 256);
+  EXPECT_EQ(sell[0].values.at(sell[0].start), 256);
+  EXPECT_EQ(sell[1].values.at(sell[1].start), 4);
+  const auto o = tuned_plan_options(Format::sell, {4096, 1});
+  EXPECT_EQ(o.sigma, 4096);
+  EXPECT_EQ(o.kernel, "thread");
+  const auto b = tuned_plan_options(Format::bcsr, {3, 0});
+  EXPECT_EQ(b.block, 3);
+  EXPECT_EQ(b.kernel, "by-block");
+}
+
 TEST(CudaFixedRule, KeepsWavesOfResidentBlocks) {
   const GpuShape h200{132, 2048, 32};
   const GpuShape fermi{14, 1536, 8};

@@ -161,8 +161,8 @@ int run_tune(const TuneOptions& o) {
   double best_t = 1e30;
   cuda::CsrVectorParams best{};
   int points = 0;
-  for (int repeat : axes[0].values) {
-    for (int coop : axes[1].values) {
+  for (int coop : axes[0].values) {
+    for (int repeat : axes[1].values) {
       for (int block : axes[2].values) {
         const cuda::CsrVectorParams p{coop, repeat, block};
         const long long grid = 1 + (static_cast<long long>(a.rows) * coop - 1) / (static_cast<long long>(repeat) * block);
@@ -204,7 +204,7 @@ int run_tune(const TuneOptions& o) {
   line(what, tuned, tuned_t);
   if (!o.no_store) {
     TuningCache cache(o.cache.empty() ? TuningCache::default_path() : o.cache);
-    cache.store(handle.cache_key(), {best.repeat, best.coop, best.block_size});
+    cache.store(handle.cache_key(), cuda::csr_vector_configuration(best));
     std::printf("stored in %s: the next handle for this matrix starts with the best\n", cache.path().c_str());
   }
   if (!o.sell_bcsr) return 0;
