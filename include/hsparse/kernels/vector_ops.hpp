@@ -1,0 +1,62 @@
+#pragma once
+// Vector kernels of the Krylov solvers (Rupp's lecture, ../shared/seeds/
+// cg-kernel-fusion-rupp.md): dot, norm, axpy, axpby, the multiple dot
+// product mdot and its update counterpart maxpy, and the fused kernels of
+// pipelined CG. Real value types (float, double); sums accumulate in double.
+//
+// One declaration, one implementation per backend:
+//   hsparse::reference::*  src/backends/reference/vector_ops.cpp  serial, the definition
+//   hsparse::openmp::*     src/backends/openmp/vector_ops.cpp     OpenMP + SIMD
+//   hsparse::cuda::*       backends/cuda/vector_ops.hpp           on device data
+// Sizes are checked: every vector must have the same length, else
+// Error(invalid_argument).
+#include <span>
+#include <vector>
+
+namespace hsparse {
+
+// The scalars pipelined CG's fused update kernel returns: <r, z> and <r, r>.
+struct PipelinedCgUpdateDots {
+  double rz = 0, rr = 0;
+};
+// ... and its SpMV epilogue: <p, Ap> and <Ap, M^-1 Ap>.
+struct PipelinedCgSpmvDots {
+  double pap = 0, apmap = 0;
+};
+
+#define HSPARSE_DECLARE_VECTOR_OPS                                                                                           \
+  template <class V>                                                                                                         \
+  double dot(std::span<const V> a, std::span<const V> b);                                                                    \
+  template <class V>                                                                                                         \
+  double norm2(std::span<const V> a);                                                                                        \
+  /* y = alpha*x + y */                                                                                                      \
+  template <class V>                                                                                                         \
+  void axpy(V alpha, std::span<const V> x, std::span<V> y);                                                                  \
+  /* y = alpha*x + beta*y (beta == 0: y not read) */                                                                         \
+  template <class V>                                                                                                         \
+  void axpby(V alpha, std::span<const V> x, V beta, std::span<V> y);                                                         \
+  /* out[i] = <w, v_i> for every v_i, w read once per batch of 8, 4, 3, 2 or 1 vectors (Rupp: batches of 1, 2, 3, 4, 8) */  \
+  template <class V>                                                                                                         \
+  void mdot(std::span<const V> w, const std::vector<const V*>& vs, std::span<double> out);                                   \
+  /* y -= sum_i coef[i] * v_i, y read and written once per batch */                                                          \
+  template <class V>                                                                                                         \
+  void maxpy_sub(std::span<const double> coef, const std::vector<const V*>& vs, std::span<V> y);                             \
+  /* Pipelined CG's fused update: x += alpha p; r -= alpha Ap; z = dinv .* r (dinv empty: z = r); p = z + beta p; */        \
+  /* returns <r, z> and <r, r> of the new r. z may alias r when dinv is empty. */                                            \
+  template <class V>                                                                                                         \
+  PipelinedCgUpdateDots pipelined_cg_update(V alpha, V beta, std::span<const V> ap, std::span<const V> dinv, std::span<V> x, \
+                                            std::span<V> r, std::span<V> z, std::span<V> p);                                 \
+  /* <p, Ap> and <Ap, dinv .* Ap> (dinv empty: <Ap, Ap>) */                                                                  \
+  template <class V>                                                                                                         \
+  PipelinedCgSpmvDots pipelined_cg_dots(std::span<const V> p, std::span<const V> ap, std::span<const V> dinv);
+
+namespace reference {
+HSPARSE_DECLARE_VECTOR_OPS
+}  // namespace reference
+namespace openmp {
+HSPARSE_DECLARE_VECTOR_OPS
+}  // namespace openmp
+
+#undef HSPARSE_DECLARE_VECTOR_OPS
+
+}  // namespace hsparse

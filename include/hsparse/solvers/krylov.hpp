@@ -1,0 +1,64 @@
+#pragma once
+// Krylov solvers for A x = b: CG (BLAS-style, a kernel per operation),
+// pipelined CG (Rupp's rearranged recurrences, ../shared/seeds/
+// cg-kernel-fusion-rupp.md: one fused vector kernel updating x, r, p with
+// <r, z> and <r, r>, one SpMV followed by <p, Ap> and <Ap, M^-1 Ap>, so one
+// reduction point per iteration) and restarted GMRES(m) whose classical
+// Gram-Schmidt is two passes of mdot/maxpy (CGS2), the seed's motivating case
+// for the multiple dot product.
+//
+// The operator is any hsparse SpMV plan (format and kernel chosen by the
+// caller or format=auto); the optional preconditioner is Jacobi (the
+// inverse diagonal; a zero or missing diagonal entry is an error).
+// Stopping: ||r|| / ||b|| <= tolerance (the recurrence residual, checked
+// against the true residual at the end by the caller if wanted), the
+// iteration limit, or a breakdown (p'Ap <= 0 in CG: not positive definite;
+// a non-finite scalar): never a NaN reported as converged.
+//
+// Backends: solvers/cpu_krylov.hpp (CpuSpmvPlan, host vectors) and
+// solvers/gpu_krylov.hpp (GpuSpmvPlan, device vectors). Real value types.
+#include <string>
+#include <vector>
+
+namespace hsparse {
+
+enum class KrylovMethod { cg, pipelined_cg, gmres };
+enum class Preconditioner { none, jacobi };
+enum class SolverStatus {
+  converged,       // ||r|| / ||b|| <= tolerance
+  max_iterations,  // the limit came first
+  breakdown,       // p'Ap <= 0 (CG on a matrix that is not SPD), or GMRES lost its basis
+  non_finite,      // a NaN or infinity appeared in a scalar
+};
+const char* to_string(KrylovMethod m);
+const char* to_string(Preconditioner p);
+const char* to_string(SolverStatus s);
+KrylovMethod parse_krylov_method(const std::string& name);  // cg, pipecg, gmres
+Preconditioner parse_preconditioner(const std::string& name);  // none, jacobi
+
+struct SolverOptions {
+  KrylovMethod method = KrylovMethod::cg;
+  Preconditioner preconditioner = Preconditioner::none;
+  double tolerance = 1e-8;   // on ||r|| / ||b||
+  int max_iterations = 10000;
+  int restart = 30;          // GMRES(m): m
+  bool record_history = true;
+  // GPU pipelined CG keeps its scalars on the device and the host looks at
+  // them every `check_every` iterations (one synchronisation per check);
+  // iterations after convergence are skipped on the device, so the count and
+  // the solution are those of the converged iteration.
+  int check_every = 16;
+};
+
+struct SolverResult {
+  SolverStatus status = SolverStatus::max_iterations;
+  int iterations = 0;
+  double relative_residual = 0;   // the solver's own (recurrence) ||r|| / ||b||
+  std::vector<double> history;    // ||r|| / ||b|| before the first iteration and after each
+  double seconds = 0;             // the iterations (setup excluded)
+  double setup_seconds = 0;       // preconditioner, workspace, first residual
+  std::string message;            // why it stopped, in words
+  bool converged() const { return status == SolverStatus::converged; }
+};
+
+}  // namespace hsparse

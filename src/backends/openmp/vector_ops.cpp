@@ -1,0 +1,185 @@
+// OpenMP + SIMD versions of the solvers' vector kernels
+// (kernels/vector_ops.hpp). Static schedules: each thread touches the same
+// part of every vector in every kernel, so first-touch placement holds.
+#include "hsparse/kernels/vector_ops.hpp"
+
+#include <cmath>
+
+#include "../common/vector_checks.hpp"
+
+namespace hsparse::openmp {
+
+namespace {
+using Index = long long;
+
+// <w, v_0..v_{B-1}> with w loaded once (Rupp's mdot, batch size B).
+template <int B, class V>
+void mdot_batch(const V* w, const V* const* v, Index n, double* out) {
+  double s[B] = {};
+#pragma omp parallel
+  {
+    double local[B] = {};
+#pragma omp for schedule(static) nowait
+    for (Index i = 0; i < n; ++i) {
+      const double wi = w[i];
+      for (int k = 0; k < B; ++k) local[k] += wi * static_cast<double>(v[k][i]);
+    }
+    for (int k = 0; k < B; ++k) {
+#pragma omp atomic
+      s[k] += local[k];
+    }
+  }
+  for (int k = 0; k < B; ++k) out[k] = s[k];
+}
+
+// y -= sum_k c_k v_k, y loaded and stored once per batch.
+template <int B, class V>
+void maxpy_batch(const double* c, const V* const* v, Index n, V* y) {
+  V cv[B];
+  for (int k = 0; k < B; ++k) cv[k] = static_cast<V>(c[k]);
+#pragma omp parallel for simd schedule(static)
+  for (Index i = 0; i < n; ++i) {
+    V t = y[i];
+    for (int k = 0; k < B; ++k) t -= cv[k] * v[k][i];
+    y[i] = t;
+  }
+}
+
+// The seed's batching: as many 8s as fit, then one batch of 4, 3, 2 or 1
+// (a remainder of 5-7 becomes 4 + 1..3).
+template <class F>
+void for_each_batch(std::size_t count, F&& batch) {
+  std::size_t k = 0;
+  while (k < count) {
+    const std::size_t left = count - k;
+    const int b = left >= 8 ? 8 : left >= 4 ? 4 : static_cast<int>(left);
+    batch(k, b);
+    k += static_cast<std::size_t>(b);
+  }
+}
+}  // namespace
+
+template <class V>
+double dot(std::span<const V> a, std::span<const V> b) {
+  detail::check_same_length("dot", a.size(), b.size());
+  const Index n = static_cast<Index>(a.size());
+  const V* x = a.data();
+  const V* y = b.data();
+  double s = 0;
+#pragma omp parallel for simd schedule(static) reduction(+ : s)
+  for (Index i = 0; i < n; ++i) s += static_cast<double>(x[i]) * static_cast<double>(y[i]);
+  return s;
+}
+
+template <class V>
+double norm2(std::span<const V> a) {
+  return std::sqrt(dot<V>(a, a));
+}
+
+template <class V>
+void axpy(V alpha, std::span<const V> x, std::span<V> y) {
+  detail::check_same_length("axpy", x.size(), y.size());
+  const Index n = static_cast<Index>(x.size());
+  const V* xs = x.data();
+  V* ys = y.data();
+#pragma omp parallel for simd schedule(static)
+  for (Index i = 0; i < n; ++i) ys[i] += alpha * xs[i];
+}
+
+template <class V>
+void axpby(V alpha, std::span<const V> x, V beta, std::span<V> y) {
+  detail::check_same_length("axpby", x.size(), y.size());
+  const Index n = static_cast<Index>(x.size());
+  const V* xs = x.data();
+  V* ys = y.data();
+  if (beta == V(0)) {
+#pragma omp parallel for simd schedule(static)
+    for (Index i = 0; i < n; ++i) ys[i] = alpha * xs[i];
+  } else {
+#pragma omp parallel for simd schedule(static)
+    for (Index i = 0; i < n; ++i) ys[i] = alpha * xs[i] + beta * ys[i];
+  }
+}
+
+template <class V>
+void mdot(std::span<const V> w, const std::vector<const V*>& vs, std::span<double> out) {
+  detail::check_batch("mdot", vs, out.size(), w.size());
+  const Index n = static_cast<Index>(w.size());
+  for_each_batch(vs.size(), [&](std::size_t k, int b) {
+    const V* const* v = vs.data() + k;
+    switch (b) {
+      case 8: mdot_batch<8>(w.data(), v, n, out.data() + k); break;
+      case 4: mdot_batch<4>(w.data(), v, n, out.data() + k); break;
+      case 3: mdot_batch<3>(w.data(), v, n, out.data() + k); break;
+      case 2: mdot_batch<2>(w.data(), v, n, out.data() + k); break;
+      default: mdot_batch<1>(w.data(), v, n, out.data() + k); break;
+    }
+  });
+}
+
+template <class V>
+void maxpy_sub(std::span<const double> coef, const std::vector<const V*>& vs, std::span<V> y) {
+  detail::check_batch("maxpy", vs, coef.size(), y.size());
+  const Index n = static_cast<Index>(y.size());
+  for_each_batch(vs.size(), [&](std::size_t k, int b) {
+    const V* const* v = vs.data() + k;
+    switch (b) {
+      case 8: maxpy_batch<8>(coef.data() + k, v, n, y.data()); break;
+      case 4: maxpy_batch<4>(coef.data() + k, v, n, y.data()); break;
+      case 3: maxpy_batch<3>(coef.data() + k, v, n, y.data()); break;
+      case 2: maxpy_batch<2>(coef.data() + k, v, n, y.data()); break;
+      default: maxpy_batch<1>(coef.data() + k, v, n, y.data()); break;
+    }
+  });
+}
+
+template <class V>
+PipelinedCgUpdateDots pipelined_cg_update(V alpha, V beta, std::span<const V> ap, std::span<const V> dinv, std::span<V> x,
+                                          std::span<V> r, std::span<V> z, std::span<V> p) {
+  const std::size_t size = x.size();
+  for (std::size_t m : {ap.size(), r.size(), z.size(), p.size()}) detail::check_same_length("pipelined CG update", size, m);
+  if (!dinv.empty()) detail::check_same_length("pipelined CG update (Jacobi)", size, dinv.size());
+  const Index n = static_cast<Index>(size);
+  const V* aps = ap.data();
+  const V* d = dinv.empty() ? nullptr : dinv.data();
+  V* xs = x.data();
+  V* rs = r.data();
+  V* zs = z.data();
+  V* ps = p.data();
+  double rz = 0, rr = 0;
+#pragma omp parallel for simd schedule(static) reduction(+ : rz, rr)
+  for (Index i = 0; i < n; ++i) {
+    xs[i] += alpha * ps[i];
+    const V ri = rs[i] - alpha * aps[i];
+    rs[i] = ri;
+    const V zi = d ? d[i] * ri : ri;
+    zs[i] = zi;
+    ps[i] = zi + beta * ps[i];
+    rz += static_cast<double>(ri) * static_cast<double>(zi);
+    rr += static_cast<double>(ri) * static_cast<double>(ri);
+  }
+  return {rz, rr};
+}
+
+template <class V>
+PipelinedCgSpmvDots pipelined_cg_dots(std::span<const V> p, std::span<const V> ap, std::span<const V> dinv) {
+  detail::check_same_length("pipelined CG dots", p.size(), ap.size());
+  if (!dinv.empty()) detail::check_same_length("pipelined CG dots (Jacobi)", p.size(), dinv.size());
+  const Index n = static_cast<Index>(p.size());
+  const V* ps = p.data();
+  const V* aps = ap.data();
+  const V* d = dinv.empty() ? nullptr : dinv.data();
+  double pap = 0, apmap = 0;
+#pragma omp parallel for simd schedule(static) reduction(+ : pap, apmap)
+  for (Index i = 0; i < n; ++i) {
+    const double a = aps[i];
+    pap += static_cast<double>(ps[i]) * a;
+    apmap += a * a * (d ? static_cast<double>(d[i]) : 1.0);
+  }
+  return {pap, apmap};
+}
+
+HSPARSE_INSTANTIATE_VECTOR_OPS(float)
+HSPARSE_INSTANTIATE_VECTOR_OPS(double)
+
+}  // namespace hsparse::openmp

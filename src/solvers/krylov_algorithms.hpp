@@ -1,0 +1,291 @@
+#pragma once
+// The Krylov algorithms once, for every backend (solvers/krylov.hpp). Each
+// backend supplies an Ops type with its vectors and kernels:
+//   using value_type, Vector;  Vector vector();          (zeroed, n entries)
+//   spmv(in, out)             out = A in
+//   residual(b, x, r)         r = b - A x
+//   dot(a, b), norm(a)        host doubles (a synchronisation on a GPU)
+//   axpy(a, x, y), axpby(a, x, b, y), copy(src, dst), zero(x)
+//   preconditioned(), precondition(r, z)     z = M^-1 r (Jacobi)
+//   pipelined_update(alpha, beta, ap, x, r, z, p) -> PipelinedCgUpdateDots
+//   pipelined_spmv_dots(p, ap) -> PipelinedCgSpmvDots (ap = A p, then the dots)
+//   mdot(w, basis, out), maxpy_sub(coef, basis, w)
+// A backend may replace one algorithm by its own (the GPU's pipelined CG
+// keeps its scalars on the device).
+#include <cmath>
+#include <cstdio>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "hsparse/core/timer.hpp"
+#include "hsparse/kernels/vector_ops.hpp"
+#include "hsparse/solvers/krylov.hpp"
+
+namespace hsparse::detail {
+
+// Bookkeeping shared by the three methods: history, status, message.
+struct KrylovMonitor {
+  const SolverOptions& options;
+  SolverResult& result;
+  double bnorm = 0;
+
+  // Records ||r|| after `iteration` iterations; true when the solve must stop.
+  bool record(int iteration, double rnorm) {
+    result.iterations = iteration;
+    result.relative_residual = rnorm / bnorm;
+    if (options.record_history) result.history.push_back(result.relative_residual);
+    if (!std::isfinite(rnorm)) return stop(SolverStatus::non_finite, "the residual norm became " + std::to_string(rnorm));
+    if (result.relative_residual <= options.tolerance) {
+      return stop(SolverStatus::converged, "||r||/||b|| = " + short_number(result.relative_residual) + " <= " + short_number(options.tolerance));
+    }
+    return false;
+  }
+  bool stop(SolverStatus s, const std::string& why) {
+    result.status = s;
+    result.message = why;
+    return true;
+  }
+  // CG's p'Ap: positive and finite, or the solve stops.
+  bool bad_curvature(double pap, int iteration) {
+    if (!std::isfinite(pap)) return stop(SolverStatus::non_finite, "p'Ap = " + std::to_string(pap) + " at iteration " + std::to_string(iteration));
+    if (pap <= 0) {
+      return stop(SolverStatus::breakdown, "p'Ap = " + short_number(pap) + " <= 0 at iteration " + std::to_string(iteration) +
+                                               ": the matrix (or preconditioner) is not positive definite");
+    }
+    return false;
+  }
+  void out_of_iterations() {
+    if (result.message.empty()) {
+      stop(SolverStatus::max_iterations, "not converged in " + std::to_string(options.max_iterations) + " iterations (||r||/||b|| = " +
+                                             short_number(result.relative_residual) + ")");
+    }
+  }
+  static std::string short_number(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3g", v);
+    return b;
+  }
+};
+
+// Common start: r = b - A x, ||b||; b = 0 gives x = 0. Returns true when done already.
+template <class Ops>
+bool krylov_start(Ops& ops, const typename Ops::Vector& b, typename Ops::Vector& x, typename Ops::Vector& r, KrylovMonitor& m) {
+  m.bnorm = ops.norm(b);
+  if (m.bnorm == 0) {
+    ops.zero(x);
+    m.result.iterations = 0;
+    m.result.relative_residual = 0;
+    if (m.options.record_history) m.result.history.push_back(0);
+    m.stop(SolverStatus::converged, "b = 0: x = 0");
+    return true;
+  }
+  if (!std::isfinite(m.bnorm)) return m.stop(SolverStatus::non_finite, "||b|| is not finite");
+  ops.residual(b, x, r);
+  return m.record(0, ops.norm(r));
+}
+
+// Standard (preconditioned) CG, one kernel per BLAS operation: two
+// reductions, hence two synchronisations, per iteration (Rupp, "BLAS-based
+// implementation").
+template <class Ops>
+SolverResult krylov_cg(Ops& ops, const typename Ops::Vector& b, typename Ops::Vector& x, const SolverOptions& o) {
+  using V = typename Ops::value_type;
+  SolverResult res;
+  KrylovMonitor m{o, res};
+  Stopwatch watch;
+  auto r = ops.vector(), p = ops.vector(), ap = ops.vector();
+  auto z = ops.preconditioned() ? ops.vector() : typename Ops::Vector{};
+  auto& zr = ops.preconditioned() ? z : r;  // z = r without a preconditioner
+  if (krylov_start(ops, b, x, r, m)) {
+    res.setup_seconds = watch.seconds();
+    return res;
+  }
+  if (ops.preconditioned()) ops.precondition(r, z);
+  ops.copy(zr, p);
+  double rz = ops.dot(r, zr);
+  res.setup_seconds = watch.seconds();
+  watch.restart();
+  bool stopped = false;
+  for (int k = 1; k <= o.max_iterations && !stopped; ++k) {
+    ops.spmv(p, ap);
+    const double pap = ops.dot(p, ap);
+    if (m.bad_curvature(pap, k)) break;
+    const double alpha = rz / pap;
+    ops.axpy(static_cast<V>(alpha), p, x);
+    ops.axpy(static_cast<V>(-alpha), ap, r);
+    const double rnorm = ops.norm(r);
+    if ((stopped = m.record(k, rnorm))) break;
+    double rz_new = rnorm * rnorm;
+    if (ops.preconditioned()) {
+      ops.precondition(r, z);
+      rz_new = ops.dot(r, z);
+    }
+    const double beta = rz_new / rz;
+    rz = rz_new;
+    ops.axpby(V(1), zr, static_cast<V>(beta), p);
+  }
+  m.out_of_iterations();
+  res.seconds = watch.seconds();
+  return res;
+}
+
+// Pipelined CG (Rupp): alpha_i = <r_i, z_i> / <p_i, Ap_i>,
+// beta_i = (alpha_i^2 <Ap_i, M^-1 Ap_i> - <r_i, z_i>) / <r_i, z_i>: the next
+// <r, z> follows from the dots of this SpMV, so x, r, z, p are updated in one
+// fused pass with the previous alpha and beta, and each iteration has one
+// reduction point (the fused update's and the SpMV's dots are computed
+// back to back). With M = I, <r, z> = <r, r>.
+template <class Ops>
+SolverResult krylov_pipelined_cg(Ops& ops, const typename Ops::Vector& b, typename Ops::Vector& x, const SolverOptions& o) {
+  using V = typename Ops::value_type;
+  SolverResult res;
+  KrylovMonitor m{o, res};
+  Stopwatch watch;
+  auto r = ops.vector(), p = ops.vector(), ap = ops.vector();
+  auto z = ops.preconditioned() ? ops.vector() : typename Ops::Vector{};
+  auto& zr = ops.preconditioned() ? z : r;
+  if (krylov_start(ops, b, x, r, m)) {
+    res.setup_seconds = watch.seconds();
+    return res;
+  }
+  if (ops.preconditioned()) ops.precondition(r, z);
+  ops.copy(zr, p);
+  double rz = ops.dot(r, zr);
+  auto d = ops.pipelined_spmv_dots(p, ap);
+  res.setup_seconds = watch.seconds();
+  watch.restart();
+  for (int i = 1; i <= o.max_iterations; ++i) {
+    if (m.bad_curvature(d.pap, i)) break;
+    const double alpha = rz / d.pap;
+    const double beta = (alpha * alpha * d.apmap - rz) / rz;
+    const auto u = ops.pipelined_update(static_cast<V>(alpha), static_cast<V>(beta), ap, x, r, zr, p);
+    rz = u.rz;
+    if (m.record(i, std::sqrt(u.rr))) break;
+    d = ops.pipelined_spmv_dots(p, ap);
+  }
+  m.out_of_iterations();
+  res.seconds = watch.seconds();
+  return res;
+}
+
+// GMRES(m), right-preconditioned (A M^-1 u = b, x = M^-1 u, so the
+// residual it minimises is the true one), Arnoldi by classical Gram-Schmidt
+// done twice (CGS2: mdot for the m projections at once, maxpy to subtract
+// them; the second pass restores the orthogonality one pass loses), Givens
+// rotations on the Hessenberg matrix. After each cycle the true residual
+// b - A x is recomputed.
+template <class Ops>
+SolverResult krylov_gmres(Ops& ops, const typename Ops::Vector& b, typename Ops::Vector& x, const SolverOptions& o) {
+  using V = typename Ops::value_type;
+  using Vector = typename Ops::Vector;
+  SolverResult res;
+  KrylovMonitor m{o, res};
+  Stopwatch watch;
+  const int mm = std::max(1, o.restart);
+  auto r = ops.vector(), w = ops.vector(), u = ops.vector();
+  auto z = ops.preconditioned() ? ops.vector() : Vector{};
+  std::vector<Vector> basis;
+  basis.reserve(static_cast<std::size_t>(mm) + 1);
+  for (int j = 0; j <= mm; ++j) basis.push_back(ops.vector());
+  if (krylov_start(ops, b, x, r, m)) {
+    res.setup_seconds = watch.seconds();
+    return res;
+  }
+  res.setup_seconds = watch.seconds();
+  watch.restart();
+  std::vector<double> h(static_cast<std::size_t>((mm + 1) * mm)), cs(static_cast<std::size_t>(mm)), sn(static_cast<std::size_t>(mm)),
+      g(static_cast<std::size_t>(mm + 1)), proj(static_cast<std::size_t>(mm + 1)), proj2(proj.size());
+  auto H = [&](int i, int j) -> double& { return h[static_cast<std::size_t>(i * mm + j)]; };
+  double beta = res.relative_residual * m.bnorm;
+  int total = 0;
+  bool done = false;
+  while (!done && total < o.max_iterations) {
+    ops.axpby(static_cast<V>(1.0 / beta), r, V(0), basis[0]);
+    std::fill(g.begin(), g.end(), 0.0);
+    g[0] = beta;
+    int used = 0;
+    bool lucky = false;
+    for (int j = 0; j < mm && total < o.max_iterations; ++j) {
+      if (ops.preconditioned()) {
+        ops.precondition(basis[static_cast<std::size_t>(j)], z);
+        ops.spmv(z, w);
+      } else {
+        ops.spmv(basis[static_cast<std::size_t>(j)], w);
+      }
+      std::vector<const Vector*> q;
+      for (int i = 0; i <= j; ++i) q.push_back(&basis[static_cast<std::size_t>(i)]);
+      const std::span<double> c1(proj.data(), q.size()), c2(proj2.data(), q.size());
+      ops.mdot(w, q, c1);
+      ops.maxpy_sub(c1, q, w);
+      ops.mdot(w, q, c2);
+      ops.maxpy_sub(c2, q, w);
+      for (int i = 0; i <= j; ++i) H(i, j) = c1[static_cast<std::size_t>(i)] + c2[static_cast<std::size_t>(i)];
+      const double hnext = ops.norm(w);
+      // Earlier rotations on the new column, then one to zero H(j+1, j).
+      for (int i = 0; i < j; ++i) {
+        const double t = cs[i] * H(i, j) + sn[i] * H(i + 1, j);
+        H(i + 1, j) = -sn[i] * H(i, j) + cs[i] * H(i + 1, j);
+        H(i, j) = t;
+      }
+      const double rho = std::hypot(H(j, j), hnext);
+      if (!std::isfinite(rho)) {
+        m.stop(SolverStatus::non_finite, "the Arnoldi step produced " + std::to_string(rho) + " at iteration " + std::to_string(total + 1));
+        done = true;
+        break;
+      }
+      if (rho == 0) {
+        m.stop(SolverStatus::breakdown, "the Krylov basis lost rank (A v = 0) at iteration " + std::to_string(total + 1));
+        done = true;
+        break;
+      }
+      cs[j] = H(j, j) / rho;
+      sn[j] = hnext / rho;
+      H(j, j) = rho;
+      g[j + 1] = -sn[j] * g[j];
+      g[j] = cs[j] * g[j];
+      ++total;
+      used = j + 1;
+      if (m.record(total, std::abs(g[j + 1]))) break;  // converged by the recurrence: checked below by the true residual
+      if (hnext <= 1e-14 * rho) {  // the Krylov space is invariant: the solution is in it
+        lucky = true;
+        break;
+      }
+      ops.axpby(static_cast<V>(1.0 / hnext), w, V(0), basis[static_cast<std::size_t>(j + 1)]);
+    }
+    if (res.status == SolverStatus::non_finite || res.status == SolverStatus::breakdown) break;
+    // y = H^-1 g (upper triangular), x += M^-1 (V y).
+    std::vector<double> y(static_cast<std::size_t>(used));
+    for (int i = used - 1; i >= 0; --i) {
+      double s = g[static_cast<std::size_t>(i)];
+      for (int k = i + 1; k < used; ++k) s -= H(i, k) * y[static_cast<std::size_t>(k)];
+      y[static_cast<std::size_t>(i)] = s / H(i, i);
+    }
+    for (double& v : y) v = -v;  // maxpy subtracts
+    std::vector<const Vector*> q;
+    for (int i = 0; i < used; ++i) q.push_back(&basis[static_cast<std::size_t>(i)]);
+    ops.zero(u);
+    if (used > 0) ops.maxpy_sub(std::span<const double>(y.data(), y.size()), q, u);
+    if (ops.preconditioned()) {
+      ops.precondition(u, z);
+      ops.axpy(V(1), z, x);
+    } else {
+      ops.axpy(V(1), u, x);
+    }
+    ops.residual(b, x, r);
+    beta = ops.norm(r);
+    res.status = SolverStatus::max_iterations;
+    res.message.clear();
+    if (o.record_history && !res.history.empty()) res.history.pop_back();  // the true residual replaces the recurrence's
+    done = m.record(total, beta);
+    if (!done && lucky) {
+      m.stop(SolverStatus::breakdown, "the Krylov space became invariant but ||b - Ax||/||b|| = " + KrylovMonitor::short_number(beta / m.bnorm));
+      done = true;
+    }
+  }
+  m.out_of_iterations();
+  res.seconds = watch.seconds();
+  return res;
+}
+
+}  // namespace hsparse::detail
