@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   const auto bench = hsparse::tool::add_bench_command(app);
   const auto tune = hsparse::tool::add_tune_command(app);
   const auto advise = hsparse::tool::add_advise_command(app);
+  const auto solve = hsparse::tool::add_solve_command(app);
   CLI11_PARSE(app, argc, argv);
   try {
     const std::string name = app.get_subcommands().front()->get_name();
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
     if (name == "bench") return bench();
     if (name == "tune") return tune();
     if (name == "advise") return advise();
+    if (name == "solve") return solve();
     return convert();
   } catch (const hsparse::Error& e) {
     std::fprintf(stderr, "hsparse: %s: %s\n", hsparse::to_string(e.code()), e.what());

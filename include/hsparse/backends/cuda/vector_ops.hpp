@@ -1,0 +1,66 @@
+#pragma once
+// The solvers' vector kernels on the GPU (declared for every backend in
+// kernels/vector_ops.hpp; this is the CUDA one, on device pointers). Each
+// launches on the executor's stream and returns without waiting, except the
+// *_host forms, which copy the result back (one synchronisation).
+//
+// Reductions are one launch each: every block writes its partial sums, the
+// last block to finish (a completion counter) adds them in block order and
+// writes the totals to device memory. No atomics on the values, so results
+// are the same from run to run. Sums accumulate in double.
+#include <span>
+#include <vector>
+
+#include "hsparse/backends/cuda/device.hpp"
+
+namespace hsparse::cuda {
+
+// Partial sums and the completion counter of the reductions; one per stream
+// (reductions on one scratch must not run concurrently).
+class ReductionScratch {
+ public:
+  static constexpr int kMaxBlocks = 1024;
+  static constexpr int kMaxValues = 8;
+  ReductionScratch();
+  double* partials() { return partials_.data(); }
+  unsigned* counter() { return counter_.data(); }
+  double* results() { return results_.data(); }  // kMaxValues device doubles for results
+
+ private:
+  DeviceArray<double> partials_, results_;
+  DeviceArray<unsigned> counter_;
+};
+
+// out[k] = <w, v_k> (device memory), k < vs.size(); batches of 8, 4, 3, 2, 1 vectors, w read once per batch (Rupp's mdot).
+template <class V>
+void mdot(const Executor& ex, long long n, const V* w, const std::vector<const V*>& vs, double* out, ReductionScratch& scratch);
+template <class V>
+void dot(const Executor& ex, long long n, const V* a, const V* b, double* out, ReductionScratch& scratch);
+// The same, results copied to the host (a synchronisation).
+template <class V>
+void mdot_host(const Executor& ex, long long n, const V* w, const std::vector<const V*>& vs, std::span<double> out, ReductionScratch& scratch);
+template <class V>
+double dot_host(const Executor& ex, long long n, const V* a, const V* b, ReductionScratch& scratch);
+
+// y = alpha*x + beta*y (beta == 0: y not read).
+template <class V>
+void axpby(const Executor& ex, long long n, V alpha, const V* x, V beta, V* y);
+// y -= sum_k coef[k] * v_k (host coefficients), y read and written once per batch of up to 8.
+template <class V>
+void maxpy_sub(const Executor& ex, long long n, std::span<const double> coef, const std::vector<const V*>& vs, V* y);
+// y = 0.
+template <class V>
+void fill_zero(const Executor& ex, long long n, V* y);
+// z = d .* r (Jacobi).
+template <class V>
+void scale_by(const Executor& ex, long long n, const V* d, const V* r, V* z);
+
+// mdot for k vectors as k separate dot launches, and as one cuBLAS gemv on
+// the vectors stored as the columns of an n x k matrix: the two
+// alternatives of Rupp's comparison, for the benchmark.
+template <class V>
+void mdot_as_dots(const Executor& ex, long long n, const V* w, const std::vector<const V*>& vs, double* out, ReductionScratch& scratch);
+template <class V>
+void mdot_as_gemv(const Executor& ex, long long n, long long k, const V* w, const V* columns, V* out);
+
+}  // namespace hsparse::cuda

@@ -1,0 +1,152 @@
+// hsparse solve MATRIX: A x = b by CG, pipelined CG or GMRES(m), optionally
+// Jacobi-preconditioned, on the CPU or the GPU, with any SpMV format as the
+// operator. Reports iterations, time per iteration and the true residual
+// ||b - Ax|| / ||b|| (computed afresh in double, not the solver's own
+// recurrence); writes x as a Matrix Market array. Exit status 0 when
+// converged, 1 when not (max iterations, breakdown, non-finite).
+#include <cstdio>
+
+#include "commands.hpp"
+#include "hsparse/core/error.hpp"
+#include "hsparse/io/matrix_market.hpp"
+#include "hsparse/kernels/csr_spmv.hpp"
+#include "hsparse/solvers/cpu_krylov.hpp"
+#include "hsparse/tuning/advisor.hpp"
+#include "matrix_dispatch.hpp"
+#ifdef HSPARSE_HAVE_CUDA
+#include "hsparse/solvers/gpu_krylov.hpp"
+#endif
+
+namespace hsparse::tool {
+
+namespace {
+
+struct SolveCliOptions {
+  std::string source = "stencil2d:n=1000";
+  std::string rhs_file, out_file, history_file;
+  std::string method = "cg", precond = "none", backend = "auto", format = "csr", kernel;
+  double tolerance = 1e-8;
+  int max_iterations = 10000, restart = 30, check_every = 16;
+  bool single = false;
+};
+
+template <class V, class I>
+int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
+  if constexpr (is_complex_v<V>) {
+    throw Error(ErrorCode::unsupported, "hsparse solve: complex matrices are not supported (CG and GMRES here are real)");
+  } else {
+    const std::size_t n = static_cast<std::size_t>(a.rows);
+    if (a.rows != a.cols) throw Error(ErrorCode::invalid_argument, c.source + ": a solve needs a square matrix, not " + std::to_string(a.rows) + " x " + std::to_string(a.cols));
+    // b: from the file, or A x* with x*[i] = 1 + (i*7919 mod 1000)/1000 (so the error in x is known too).
+    std::vector<V> xstar, b;
+    if (c.rhs_file.empty()) {
+      xstar.resize(n);
+      for (std::size_t i = 0; i < n; ++i) xstar[i] = static_cast<V>(1.0 + static_cast<double>((i * 7919) % 1000) / 1000.0);
+      b.resize(n);
+      reference::csr_spmv<V, I>(V(1), a, std::span<const V>(xstar), V(0), std::span<V>(b));
+    } else {
+      b = io::read_matrix_market_vector<V>(c.rhs_file);
+      if (b.size() != n) throw Error(ErrorCode::invalid_argument, c.rhs_file + ": " + std::to_string(b.size()) + " entries, the matrix has " + std::to_string(n) + " rows");
+    }
+    SolverOptions o;
+    o.method = parse_krylov_method(c.method);
+    o.preconditioner = parse_preconditioner(c.precond);
+    o.tolerance = c.tolerance;
+    o.max_iterations = c.max_iterations;
+    o.restart = c.restart;
+    o.check_every = c.check_every;
+    const bool gpu = c.backend == "cuda" || (c.backend == "auto" && cuda::device_available());
+    std::string format = c.format, kernel = c.kernel, note;
+    int block = 0;
+    if (format == "auto") {  // the advisor's choice for as many products as the iteration limit allows
+      const auto choice = advise(a, measured_machine(gpu ? "cuda" : "cpu", &note), std::max(1, std::min(o.max_iterations, 1000))).choice();
+      format = to_string(choice.format);
+      if (kernel.empty()) kernel = choice.kernel;
+      block = choice.block;
+    }
+    std::vector<V> x(n, V(0));
+    SolverResult r;
+    std::string operator_name;
+    if (!gpu) {
+      CpuSpmvOptions po;
+      po.format = parse_format(format);
+      po.kernel = kernel;
+      po.block = block;
+      const CpuSpmvPlan<V, I> plan(a, po);
+      operator_name = "cpu/" + plan.description();
+      r = solve<V, I>(a, plan, b, x, o);
+    } else {
+#ifdef HSPARSE_HAVE_CUDA
+      if (!cuda::device_available()) throw Error(ErrorCode::unsupported, cuda::device_description());
+      cuda::Executor ex;
+      cuda::GpuSpmvOptions go;
+      go.format = parse_format(format);
+      go.kernel = kernel;
+      go.block = block;
+      const cuda::GpuSpmvPlan<V, I> plan(ex, a, go);
+      operator_name = "cuda/" + plan.description();
+      cuda::DeviceArray<V> db(b), dx(x);
+      r = cuda::solve<V, I>(ex, a, plan, db.data(), dx.data(), o);
+      x = dx.download();
+#else
+      throw Error(ErrorCode::unsupported, "this hsparse was built without CUDA");
+#endif
+    }
+    const double true_res = true_relative_residual<V, I>(a, b, x);
+    std::printf("%s: %lld x %lld, %zu nonzeros, %s\n", c.source.c_str(), static_cast<long long>(a.rows), static_cast<long long>(a.cols), a.nnz(), type_name<V>());
+    std::printf("solver      %s, preconditioner %s, operator %s\n", to_string(o.method), to_string(o.preconditioner), operator_name.c_str());
+    std::printf("status      %s: %s\n", to_string(r.status), r.message.c_str());
+    std::printf("iterations  %d\n", r.iterations);
+    std::printf("time        setup %.3f ms, iterations %.3f ms, %.2f us per iteration\n", r.setup_seconds * 1e3, r.seconds * 1e3,
+                r.iterations > 0 ? r.seconds / r.iterations * 1e6 : 0.0);
+    std::printf("residual    solver %.3e, true ||b - Ax||/||b|| %.3e (tolerance %.1e)\n", r.relative_residual, true_res, o.tolerance);
+    if (!xstar.empty()) {
+      double e = 0, s = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        e += (static_cast<double>(x[i]) - xstar[i]) * (static_cast<double>(x[i]) - xstar[i]);
+        s += static_cast<double>(xstar[i]) * xstar[i];
+      }
+      std::printf("error       ||x - x*||/||x*|| %.3e (b = A x*)\n", s > 0 ? std::sqrt(e / s) : 0.0);
+    }
+    if (!note.empty()) std::printf("format auto %s/%s (%s)\n", format.c_str(), kernel.c_str(), note.c_str());
+    if (!c.out_file.empty()) io::write_matrix_market_vector<V>(c.out_file, x);
+    if (!c.history_file.empty()) {
+      std::FILE* f = std::fopen(c.history_file.c_str(), "w");
+      if (!f) throw Error(ErrorCode::io, c.history_file + ": cannot open for writing");
+      std::fprintf(f, "iteration,relative_residual\n");
+      for (std::size_t i = 0; i < r.history.size(); ++i) std::fprintf(f, "%zu,%.6e\n", i, r.history[i]);
+      std::fclose(f);
+    }
+    return r.converged() ? 0 : 1;
+  }
+}
+
+}  // namespace
+
+Action add_solve_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("solve", "Solve A x = b by CG, pipelined CG or GMRES(m) (Jacobi optional) on the CPU or GPU");
+  auto o = std::make_shared<SolveCliOptions>();
+  cmd->add_option("matrix", o->source, "Matrix Market file, .hsp file or generator spec")->capture_default_str();
+  cmd->add_option("--rhs", o->rhs_file, "b as a Matrix Market vector (default: b = A x*, x*[i] = 1 + (i*7919 mod 1000)/1000)");
+  cmd->add_option("--method", o->method, "cg, pipecg or gmres")->check(CLI::IsMember({"cg", "pipecg", "gmres"}))->capture_default_str();
+  cmd->add_option("--precond", o->precond, "none or jacobi")->check(CLI::IsMember({"none", "jacobi"}))->capture_default_str();
+  cmd->add_option("--backend", o->backend, "auto (the GPU if there is one), cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}))->capture_default_str();
+  cmd->add_option("--format", o->format, "The operator's storage format (auto: the advisor's)")
+      ->check(CLI::IsMember({"coo", "csr", "ell", "hyb", "dia", "bcsr", "sell", "auto"}))
+      ->capture_default_str();
+  cmd->add_option("--kernel", o->kernel, "The format's kernel (see hsparse spmv --help)");
+  cmd->add_option("--tol", o->tolerance, "Stop when ||r||/||b|| <= this")->check(CLI::NonNegativeNumber)->capture_default_str();
+  cmd->add_option("--max-iter", o->max_iterations, "Iteration limit")->check(CLI::NonNegativeNumber)->capture_default_str();
+  cmd->add_option("--restart", o->restart, "GMRES(m): m")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--check-every", o->check_every, "GPU pipelined CG: iterations between host checks")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--out", o->out_file, "Write x here (Matrix Market array, full precision)");
+  cmd->add_option("--history", o->history_file, "Write the residual history here (CSV)");
+  cmd->add_flag("--single", o->single, "Single precision");
+  return [o]() {
+    int status = 0;
+    with_matrix(o->source, o->single ? Precision::single : Precision::double_, [&](const auto& a) { status = run_solve(*o, a); });
+    return status;
+  };
+}
+
+}  // namespace hsparse::tool
