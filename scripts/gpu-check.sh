@@ -9,7 +9,8 @@
 # Environment: HSPARSE_COMMIT=<hash> (named in the logs and the bench report),
 #   SKIP_CPU_TESTS=1, SKIP_GPU_TESTS=1, SKIP_MEMCHECK=1, SKIP_GPU_BENCH=1, BENCH_MATRICES=1 (add the shared
 #   matrices to the bench), BENCH_TIMEOUT=<s> (default 420), BENCH_ARGS="...",
-#   RUN_CPU_BENCH=1 (hsparse bench on the host CPU too), RUN_TUNE=1 (hsparse tune; TUNE_MATRICES, TUNE_ARGS, TUNE_TIMEOUT).
+#   RUN_CPU_BENCH=1 (hsparse bench on the host CPU too), RUN_TUNE=1 (hsparse tune; TUNE_MATRICES, TUNE_ARGS, TUNE_TIMEOUT),
+#   RUN_SOLVER_BENCH=1 (hsparse bench --solvers).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/hsparse-gpu-out}
@@ -58,6 +59,11 @@ if command -v compute-sanitizer >/dev/null && [ "${SKIP_MEMCHECK:-0}" != 1 ]; th
     --gtest_filter='CudaSpmv/1.*EdgeCases*:CudaSpmvErrors.*' > "$OUT/memcheck.log" 2>&1
   echo "memcheck rc=$?" | tee -a "$OUT/summary.txt"
   grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
+  # The solvers' kernels: reductions, pipelined CG, the baseline.
+  timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 $BUILD_DIR/tests/hsparse_gpu_tests \
+    --gtest_filter='CudaVectorOps.MatchReferenceFloat:CudaKrylov.BreakdownNonConvergenceAndBaseline' >> "$OUT/memcheck.log" 2>&1
+  echo "memcheck (solvers) rc=$?" | tee -a "$OUT/summary.txt"
+  grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
 fi
 
 log "CLI: every GPU format"
@@ -98,6 +104,15 @@ if [ "${SKIP_GPU_BENCH:-0}" != 1 ]; then
   sed -n '/^## Goals/,/^## Plots/p' "$OUT/bench/report.md" | tee -a "$OUT/summary.txt"
   # The device tool returns a limited number of files: the report travels as one archive.
   tar czf "$OUT/bench.tar.gz" -C "$OUT" bench && rm -rf "$OUT/bench"
+fi
+
+# hsparse bench --solvers (RUN_SOLVER_BENCH=1): CG, pipelined CG and the
+# cuSPARSE + cuBLAS baseline per iteration on Poisson 1e4..1e7, and mdot.
+if [ "${RUN_SOLVER_BENCH:-0}" = 1 ]; then
+  log "hsparse bench --solvers"
+  timeout -s INT 300 $BUILD_DIR/bin/hsparse bench --solvers --backend cuda --out "$OUT/solvers" > "$OUT/solvers.log" 2>&1
+  echo "solver bench rc=$?" | tee -a "$OUT/summary.txt"
+  cat "$OUT/solvers/solvers.md" >> "$OUT/summary.txt"
 fi
 
 if [ "${RUN_CPU_BENCH:-0}" = 1 ]; then

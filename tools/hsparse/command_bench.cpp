@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "bench/bench.hpp"
+#include "bench/solver_bench.hpp"
 #include "commands.hpp"
 
 namespace hsparse::tool {
@@ -34,6 +35,8 @@ struct BenchCommand {
   bench::Options options;
   std::vector<std::string> compare;
   std::string report_from;
+  bool solvers = false;
+  int solver_iterations = 200;
 };
 
 }  // namespace
@@ -53,6 +56,8 @@ Action add_bench_command(CLI::App& app) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--compare", c->compare, "OLD.json NEW.json: per-matrix and per-kernel GFLOP/s ratios")->expected(2);
+  cmd->add_flag("--solvers", c->solvers, "Instead of SpMV: CG / pipelined CG / baseline time per iteration on Poisson 1e4..1e7, and mdot");
+  cmd->add_option("--solver-iterations", c->solver_iterations, "--solvers: iterations per timed solve")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--report-from", c->report_from, "Rewrite the report (and plots) of a results.json into --out");
   return [c]() {
     if (!c->compare.empty()) {
@@ -64,6 +69,15 @@ Action add_bench_command(CLI::App& app) {
       bench::write_report(report, c->options.out_dir);
       std::printf("report: %s/report.md\n", c->options.out_dir.c_str());
       return 0;
+    }
+    if (c->solvers) {
+      bench::SolverBenchOptions so;
+      so.backend = c->options.backend;
+      so.out_dir = c->options.out_dir;
+      so.quick = c->options.quick;
+      so.iterations = c->solver_iterations;
+      std::signal(SIGINT, on_interrupt);
+      return bench::run_solver_benchmark(so, g_stop);
     }
     std::signal(SIGINT, on_interrupt);
     const auto report = bench::run_benchmark(c->options, g_stop);
