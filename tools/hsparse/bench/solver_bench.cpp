@@ -210,7 +210,7 @@ int run_solver_benchmark(const SolverBenchOptions& opt, const std::atomic<bool>&
         continue;
       }
       any = true;
-      line += " " + fmt("%.1f", it->us_per_iteration) + " |";
+      line += fmt(" %.1f |", it->us_per_iteration);
       if (v.rfind("baseline", 0) == 0) base = it->us_per_iteration;
       if (v.rfind("pipecg", 0) == 0) best_pipe = std::min(best_pipe, it->us_per_iteration);
     }
@@ -218,7 +218,7 @@ int run_solver_benchmark(const SolverBenchOptions& opt, const std::atomic<bool>&
     if (gpu) {
       const double s = base > 0 && best_pipe < 1e30 ? base / best_pipe : 0;
       speedups.emplace_back(n, s);
-      line += " " + fmt("%.2fx", s) + " |";
+      line += fmt(" %.2fx |", s);
     }
     md << line << "\n";
   }
