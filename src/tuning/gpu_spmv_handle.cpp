@@ -21,7 +21,9 @@ enum class Space { none, csr_vector, sell, bcsr };
 
 const std::vector<std::string> kBcsrAlgorithms = {"by-block", "by-column", "row-per-thread"};
 const std::vector<int> kSellThreads = {1, 2, 4, 8, 16, 32};
-const std::vector<int> kSellSigmas = {1, 32, 256, 4096, 1 << 30};
+// Sigma at most C (32) sorts rows inside one chunk, which changes nothing:
+// the first step past 1 must already span several chunks.
+const std::vector<int> kSellSigmas = {1, 128, 1024, 8192, 65536, 1 << 30};
 
 std::size_t index_of(const std::vector<int>& values, long long v) {
   std::size_t best = 0;  // the nearest value

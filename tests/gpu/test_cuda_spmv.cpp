@@ -337,8 +337,9 @@ TEST(CudaTuningAxes, StartAtTheRuleAndRoundTrip) {
   EXPECT_EQ(csr_vector_configuration(csr_vector_params(start)), start);
   EXPECT_EQ(axes[1].values.front(), 1);  // repeat reaches 1 (9, 4, 2, 1) and 8x up (72)
   EXPECT_EQ(axes[1].values.back(), 72);
-  const auto sell = sell_tuning_axes(4, 256);
-  EXPECT_EQ(sell[0].values.at(sell[0].start), 256);
+  const auto sell = sell_tuning_axes(4, 1024);
+  EXPECT_EQ(sell[0].values.at(sell[0].start), 1024);
+  EXPECT_GT(sell[0].values.at(1), 32);  // the first sorting step spans several chunks of 32
   EXPECT_EQ(sell[1].values.at(sell[1].start), 4);
   const auto o = tuned_plan_options(Format::sell, {4096, 1});
   EXPECT_EQ(o.sigma, 4096);
@@ -358,11 +359,10 @@ TEST(CudaFixedRule, KeepsWavesOfResidentBlocks) {
   const double min_blocks = kFixedRuleWaves * 132 * 16;  // 2048 / 128 = 16 resident blocks per SM
   EXPECT_GE(4000000.0 * p.coop / (p.repeat * 128.0), min_blocks);
   EXPECT_LT(4000000.0 * p.coop / ((p.repeat + 1) * 128.0), min_blocks);
-  // A bigger GPU gets a smaller repeat; on the paper's Fermi the rule is about the paper's.
+  // A bigger GPU gets a smaller repeat (Fermi: 14 x 8 resident blocks, the H200 132 x 16).
   EXPECT_LT(p.repeat, csr_vector_paper_rule(4000000, 108000000).repeat);
   const auto f = csr_vector_fixed_rule(4000000, 108000000, fermi);
-  const auto paper = csr_vector_paper_rule(4000000, 108000000);
-  EXPECT_NEAR(f.repeat, paper.repeat, 0.2 * paper.repeat);
+  EXPECT_GT(f.repeat, 10 * p.repeat);
   // Small matrices: repeat 1.
   EXPECT_EQ(csr_vector_fixed_rule(1000, 5000, h200).repeat, 1);
 }

@@ -31,9 +31,12 @@ CsrVectorParams csr_vector_paper_rule(long long rows, long long nnz);
 // threads) they are 0.7 of a wave, and the paper's repeat of 170 on a
 // 4 M-row stencil left the GPU two-thirds idle (64% of the best,
 // docs/results/2026-11-22-tuning.md). So repeat keeps at least
-// kFixedRuleWaves waves of resident blocks, a count measured on the H200
-// (see the same file). Constant time: rows, nnz and the GPU's shape.
-inline constexpr double kFixedRuleWaves = 13;
+// kFixedRuleWaves waves of resident blocks. Measured on the H200
+// (exhaustive tables, same file): at block size 128 the fastest repeat
+// gives 30-60 waves (stencil, coop 8: 88% of the best at 13 waves, 93% at
+// 30-60; power-law, coop 16: 99% at 15-30; FEM bs=3: 95% at 14, 99.7% at
+// ~35), so 32. Constant time: rows, nnz and the GPU's shape.
+inline constexpr double kFixedRuleWaves = 32;
 CsrVectorParams csr_vector_fixed_rule(long long rows, long long nnz, const GpuShape& gpu);
 template <class V, class I>
 void csr_spmv_vector(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const V* x, V beta, V* y, CsrVectorParams p);
