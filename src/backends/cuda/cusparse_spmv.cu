@@ -1,6 +1,7 @@
 // cuSPARSE baseline (generic API). Every call is checked; errors name the call.
 #include <cusparse.h>
 
+#include "cusparse_check.hpp"
 #include "device_common.cuh"
 #include "hsparse/backends/cuda/cusparse_spmv.hpp"
 
@@ -8,15 +9,6 @@ namespace hsparse::cuda {
 
 namespace {
 
-void check_cusparse(cusparseStatus_t status, const char* what) {
-  if (status != CUSPARSE_STATUS_SUCCESS) {
-    throw Error(status == CUSPARSE_STATUS_ALLOC_FAILED    ? ErrorCode::out_of_memory
-                : status == CUSPARSE_STATUS_NOT_SUPPORTED ? ErrorCode::unsupported
-                                                          : ErrorCode::cuda,
-                std::string(what) + ": " + cusparseGetErrorString(status));
-  }
-}
-#define HSPARSE_CUSPARSE_CHECK(call) check_cusparse((call), #call)
 
 template <class V> constexpr cudaDataType value_type() {
   if constexpr (std::is_same_v<V, float>) return CUDA_R_32F;
@@ -77,7 +69,7 @@ struct CusparseSpmv<V, I>::State {
                                                 value_type<V>(), algorithm, buffer.data());
     cusparseDestroyDnVec(vx);
     cusparseDestroyDnVec(vy);
-    check_cusparse(trial, "cusparseSpMV (trial product at setup)");
+    detail::check_cusparse(trial, "cusparseSpMV (trial product at setup)");
   }
 };
 
@@ -173,7 +165,7 @@ void CusparseSpmv<V, I>::apply(V alpha, const V* x, V beta, V* y) const {
                                                value_type<V>(), s.algorithm, const_cast<unsigned char*>(s.buffer.data()));
   cusparseDestroyDnVec(vx);
   cusparseDestroyDnVec(vy);
-  check_cusparse(status, "cusparseSpMV");
+  detail::check_cusparse(status, "cusparseSpMV");
 }
 
 #define HSPARSE_INSTANTIATE(V, I) template class CusparseSpmv<V, I>;

@@ -1,0 +1,80 @@
+#pragma once
+// Batched tridiagonal solves on the GPU (solvers/tridiagonal.hpp for the
+// problem, the layouts and the pivoting caveat). All pointers are device
+// pointers; solve() launches on the executor's stream without waiting.
+//
+// Algorithms (Owens' lecture, tridiagonal section; Zhang, Cohen and Owens,
+// "Fast tridiagonal solvers on the GPU", PPoPP 2010):
+//   thomas     one thread per system, Thomas' algorithm; coalesced on the
+//              interleaved layout, the choice for many systems
+//   cr         cyclic reduction in shared memory, one block per system:
+//              forward reduction halves the system log2(n)-1 times, a 2x2
+//              solve, backward substitution (2 log2(n) - 1 steps, work-efficient)
+//   pcr        parallel cyclic reduction in shared memory: log2(n) steps with
+//              every equation active (step-efficient, more work)
+//   hybrid     CR until at most `hybrid_switch` equations are left, PCR on
+//              those, then CR's backward substitution (the lecture's hybrid:
+//              no idle threads in the middle steps, fewer steps)
+//   partition  any length: the batch as one block-diagonal system cut into
+//              partitions of `partition` rows; a thread per partition
+//              eliminates inside it (a Thomas sweep down, then up), leaving
+//              every row as D + G x_last + A x_prev_last; the partitions'
+//              last unknowns form a tridiagonal system of size/partition
+//              unknowns, solved the same way (or by the hybrid once it fits
+//              in a block); then every row is recovered in one parallel pass
+//   automatic  contiguous: hybrid up to 1024 unknowns, partition above;
+//              interleaved: thomas with >= 4096 systems, else the
+//              contiguous choice on a transposed copy
+// The shared-memory solvers take systems of up to kSharedSolverMaxSize
+// unknowns (padded to a power of two with identity rows).
+#include <memory>
+#include <string>
+
+#include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/solvers/tridiagonal.hpp"
+
+namespace hsparse::cuda {
+
+enum class TridiagonalAlgorithm { automatic, thomas, cr, pcr, hybrid, partition };
+const char* to_string(TridiagonalAlgorithm a);
+TridiagonalAlgorithm parse_tridiagonal_algorithm(const std::string& name);
+
+inline constexpr long long kSharedSolverMaxSize = 1024;
+inline constexpr int kDefaultHybridSwitch = 64;     // equations left when CR hands over to PCR (measured: docs/results)
+inline constexpr int kDefaultPartitionRows = 32;    // rows per thread in the partition method
+
+struct TridiagonalOptions {
+  TridiagonalAlgorithm algorithm = TridiagonalAlgorithm::automatic;
+  int hybrid_switch = kDefaultHybridSwitch;
+  int partition_rows = kDefaultPartitionRows;
+};
+
+// Keeps the workspace (grown on demand) and the zero-pivot flag between solves.
+template <class V>
+class TridiagonalSolver {
+ public:
+  explicit TridiagonalSolver(const Executor& ex);
+  ~TridiagonalSolver();
+  TridiagonalSolver(const TridiagonalSolver&) = delete;
+  TridiagonalSolver& operator=(const TridiagonalSolver&) = delete;
+
+  // x = A^-1 d (x and d may not alias). Error(invalid_argument) for an
+  // algorithm that cannot take the shape (cr/pcr/hybrid above 1024).
+  void solve(const TridiagonalSystems<V>& s, const V* d, V* x, const TridiagonalOptions& options = {});
+  // Waits for the solves so far and throws the zero-pivot Error (system and
+  // row) if one of them met a zero or non-finite pivot; then clears the flag.
+  void check();
+  // What the last solve ran, e.g. "partition(32) -> hybrid(64)".
+  const std::string& description() const { return description_; }
+
+  // cuSPARSE baselines: gtsv2StridedBatch (contiguous) and
+  // gtsvInterleavedBatch with algorithm 0 (Thomas, no pivoting) (interleaved).
+  void cusparse_solve(const TridiagonalSystems<V>& s, const V* d, V* x);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+  std::string description_;
+};
+
+}  // namespace hsparse::cuda

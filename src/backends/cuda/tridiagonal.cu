@@ -1,0 +1,544 @@
+// Batched tridiagonal solvers on the GPU (backends/cuda/tridiagonal.hpp).
+// A zero or non-finite pivot is recorded as the smallest "system * size +
+// row" in a device flag (atomicMin); check() reads it and throws.
+#include "hsparse/backends/cuda/tridiagonal.hpp"
+
+#include <climits>
+#include <string>
+#include <vector>
+
+#include "cusparse_check.hpp"
+#include "device_common.cuh"
+#include "hsparse/core/error.hpp"
+
+namespace hsparse::cuda {
+
+namespace {
+
+constexpr unsigned long long kNoBadPivot = ULLONG_MAX;
+
+// Rows of a reduced system map back to rows of the original batch as
+// original = scale * row + offset (the partition method's last rows).
+struct RowMap {
+  long long scale = 1, offset = 0;
+};
+
+template <class V>
+__device__ __forceinline__ bool bad_pivot(V p) {
+  return p == V(0) || !isfinite(static_cast<double>(p));
+}
+__device__ __forceinline__ void report(unsigned long long* flag, RowMap map, long long row) {
+  atomicMin(flag, static_cast<unsigned long long>(map.scale * row + map.offset));
+}
+
+// Thomas, one thread per system; entry i of system k at k*system_stride + i*row_stride.
+template <class V>
+__global__ void thomas_kernel(long long size, long long count, long long system_stride, long long row_stride, const V* __restrict__ a,
+                              const V* __restrict__ b, const V* __restrict__ c, const V* __restrict__ d, V* __restrict__ x, V* __restrict__ cp,
+                              unsigned long long* flag) {
+  const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (k >= count || size == 0) return;
+  const RowMap map;
+  long long j = k * system_stride;
+  V p = b[j];
+  if (bad_pivot(p)) report(flag, map, k * size);
+  cp[j] = size > 1 ? c[j] / p : V(0);
+  x[j] = d[j] / p;
+  for (long long i = 1; i < size; ++i) {
+    const long long jp = j;
+    j += row_stride;
+    const V ai = a[j];
+    p = b[j] - ai * cp[jp];
+    if (bad_pivot(p)) report(flag, map, k * size + i);
+    cp[j] = (i + 1 < size ? c[j] : V(0)) / p;
+    x[j] = (d[j] - ai * x[jp]) / p;
+  }
+  for (long long i = size - 2; i >= 0; --i) {
+    j -= row_stride;
+    x[j] -= cp[j] * x[j + row_stride];
+  }
+}
+
+enum SharedMode : int { kCr = 0, kPcr = 1, kHybrid = 2 };
+
+// One PCR step over m equations at positions s*(t+1)-1 (t < m), partners
+// `delta` positions away; one equation per thread (m <= blockDim.x).
+template <class V>
+__device__ void pcr_step(V* sa, V* sb, V* sc, V* sd, int s, int m, int delta, int P, unsigned long long* flag, RowMap map, long long sys_row0) {
+  const int t = threadIdx.x;
+  V na = 0, nb = 1, nc = 0, nd = 0;
+  if (t < m) {
+    const int i = s * (t + 1) - 1;
+    const int il = i - delta, ir = i + delta;
+    V k1 = 0, k2 = 0;
+    if (il >= 0) {
+      if (bad_pivot(sb[il])) report(flag, map, sys_row0 + il);
+      k1 = sa[i] / sb[il];
+    }
+    if (ir < P) {
+      if (bad_pivot(sb[ir])) report(flag, map, sys_row0 + ir);
+      k2 = sc[i] / sb[ir];
+    }
+    na = il >= 0 ? -sa[il] * k1 : V(0);
+    nc = ir < P ? -sc[ir] * k2 : V(0);
+    nb = sb[i] - (il >= 0 ? sc[il] * k1 : V(0)) - (ir < P ? sa[ir] * k2 : V(0));
+    nd = sd[i] - (il >= 0 ? sd[il] * k1 : V(0)) - (ir < P ? sd[ir] * k2 : V(0));
+  }
+  __syncthreads();
+  if (t < m) {
+    const int i = s * (t + 1) - 1;
+    sa[i] = na;
+    sb[i] = nb;
+    sc[i] = nc;
+    sd[i] = nd;
+  }
+  __syncthreads();
+}
+
+// CR, PCR or the hybrid on one system per block, in shared memory: P (a
+// power of two >= size) equations, the rows past `size` identity rows.
+// Contiguous systems: system k's rows at k*size.
+template <class V, int MODE>
+__global__ void shared_kernel(long long size, int P, int hybrid_switch, const V* __restrict__ a, const V* __restrict__ b, const V* __restrict__ c,
+                              const V* __restrict__ d, V* __restrict__ x, unsigned long long* flag, RowMap map) {
+  extern __shared__ unsigned char shared_bytes[];
+  V* sa = reinterpret_cast<V*>(shared_bytes);
+  V* sb = sa + P;
+  V* sc = sb + P;
+  V* sd = sc + P;
+  V* sx = sd + P;
+  const long long k = blockIdx.x;
+  const long long base = k * size;
+  const long long row0 = k * size;  // for the pivot report
+  for (int i = threadIdx.x; i < P; i += blockDim.x) {
+    if (i < size) {
+      sa[i] = i > 0 ? a[base + i] : V(0);
+      sb[i] = b[base + i];
+      sc[i] = i + 1 < size ? c[base + i] : V(0);
+      sd[i] = d[base + i];
+    } else {
+      sa[i] = 0;
+      sb[i] = 1;
+      sc[i] = 0;
+      sd[i] = 0;
+    }
+    sx[i] = 0;
+  }
+  __syncthreads();
+  int s = 1, m = P;
+  if (MODE != kPcr) {
+    // Forward reduction: the equations at positions 2s(t+1)-1 absorb their
+    // neighbours s away, in place (the neighbours are not active this step).
+    const int limit = MODE == kCr ? 2 : max(2, hybrid_switch);
+    while (m > limit) {
+      for (int t = threadIdx.x; t < m / 2; t += blockDim.x) {
+        const int i = 2 * s * (t + 1) - 1;
+        const int il = i - s, ir = i + s;
+        if (bad_pivot(sb[il])) report(flag, map, row0 + il);
+        const V k1 = sa[i] / sb[il];
+        V k2 = 0;
+        if (ir < P) {
+          if (bad_pivot(sb[ir])) report(flag, map, row0 + ir);
+          k2 = sc[i] / sb[ir];
+        }
+        const V na = -sa[il] * k1;
+        const V nc = ir < P ? -sc[ir] * k2 : V(0);
+        const V nb = sb[i] - sc[il] * k1 - (ir < P ? sa[ir] * k2 : V(0));
+        const V nd = sd[i] - sd[il] * k1 - (ir < P ? sd[ir] * k2 : V(0));
+        sa[i] = na;
+        sb[i] = nb;
+        sc[i] = nc;
+        sd[i] = nd;
+      }
+      __syncthreads();
+      s *= 2;
+      m /= 2;
+    }
+  }
+  if (MODE == kCr) {
+    // Two equations left (positions s-1 and 2s-1), or one when P == 1.
+    if (threadIdx.x == 0) {
+      if (m == 1) {
+        if (bad_pivot(sb[0])) report(flag, map, row0);
+        sx[0] = sd[0] / sb[0];
+      } else {
+        const int i1 = s - 1, i2 = 2 * s - 1;
+        const V det = sb[i1] * sb[i2] - sc[i1] * sa[i2];
+        if (bad_pivot(det)) report(flag, map, row0 + min(i2, static_cast<int>(size) - 1));
+        sx[i1] = (sd[i1] * sb[i2] - sc[i1] * sd[i2]) / det;
+        sx[i2] = (sb[i1] * sd[i2] - sd[i1] * sa[i2]) / det;
+      }
+    }
+    __syncthreads();
+  } else {
+    // PCR on the m equations left (all of them for MODE == kPcr), then x = d / b.
+    for (int delta = s; delta < s * m; delta *= 2) pcr_step(sa, sb, sc, sd, s, m, delta, P, flag, map, row0);
+    if (threadIdx.x < m) {
+      const int i = s * (threadIdx.x + 1) - 1;
+      if (bad_pivot(sb[i])) report(flag, map, row0 + min(i, static_cast<int>(size) - 1));
+      sx[i] = sd[i] / sb[i];
+    }
+    __syncthreads();
+  }
+  // Backward substitution (CR and hybrid): the equations eliminated at each
+  // forward step, from the last step back to the first.
+  while (s > 1) {
+    s /= 2;
+    for (int t = threadIdx.x; t < P / (2 * s); t += blockDim.x) {
+      const int i = 2 * s * t + s - 1;
+      const V left = i - s >= 0 ? sa[i] * sx[i - s] : V(0);
+      const V right = i + s < P ? sc[i] * sx[i + s] : V(0);
+      if (bad_pivot(sb[i])) report(flag, map, row0 + min(i, static_cast<int>(size) - 1));
+      sx[i] = (sd[i] - left - right) / sb[i];
+    }
+    __syncthreads();
+  }
+  for (int i = threadIdx.x; i < size; i += blockDim.x) x[base + i] = sx[i];
+}
+
+// Partition method, step 1: a thread per partition of m rows of the batch
+// (n rows in all, systems of sys_size rows: couplings across a system
+// boundary are zero). Forward sweep: x_i + c'_i x_{i+1} + alpha_i x_{s-1} =
+// d'_i; backward sweep: x_i = D_i + G_i x_{e-1} + A_i x_{s-1}. The last
+// row's forward form (c', alpha, d') is kept for the reduced system.
+template <class V>
+__global__ void partition_sweep_kernel(long long n, long long sys_size, int m, const V* __restrict__ a, const V* __restrict__ b, const V* __restrict__ c,
+                                       const V* __restrict__ d, V* __restrict__ D, V* __restrict__ G, V* __restrict__ A, V* __restrict__ last,
+                                       unsigned long long* flag, RowMap map) {
+  const long long j = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  const long long s = j * m;
+  if (s >= n) return;
+  const long long e = min(n, s + m);
+  V cprev = 0, aprev = 0, dprev = 0;
+  for (long long i = s; i < e; ++i) {
+    const V ai = i % sys_size == 0 ? V(0) : a[i];
+    const V ci = (i + 1) % sys_size == 0 ? V(0) : c[i];
+    const V p = i == s ? b[i] : b[i] - ai * cprev;
+    if (bad_pivot(p)) report(flag, map, i);
+    const V cpi = ci / p;
+    const V alpha = i == s ? ai / p : -ai * aprev / p;
+    const V dpi = (i == s ? d[i] : d[i] - ai * dprev) / p;
+    G[i] = cpi;  // kept for the backward sweep, overwritten there
+    A[i] = alpha;
+    D[i] = dpi;
+    cprev = cpi;
+    aprev = alpha;
+    dprev = dpi;
+  }
+  last[3 * j] = cprev;
+  last[3 * j + 1] = aprev;
+  last[3 * j + 2] = dprev;
+  V Dn = 0, Gn = 1, An = 0;  // row e-1 is x_{e-1} itself
+  D[e - 1] = Dn;
+  G[e - 1] = Gn;
+  A[e - 1] = An;
+  for (long long i = e - 2; i >= s; --i) {
+    const V cpi = G[i], alpha = A[i], dpi = D[i];
+    Dn = dpi - cpi * Dn;
+    Gn = -cpi * Gn;
+    An = -cpi * An - alpha;
+    D[i] = Dn;
+    G[i] = Gn;
+    A[i] = An;
+  }
+}
+
+// Step 2: the reduced system in the partitions' last unknowns l_j:
+// alpha_{e-1} l_{j-1} + (1 + c'_{e-1} A_e) l_j + c'_{e-1} G_e l_{j+1} = d'_{e-1} - c'_{e-1} D_e.
+template <class V>
+__global__ void partition_reduce_kernel(long long n, int m, long long parts, const V* __restrict__ D, const V* __restrict__ G, const V* __restrict__ A,
+                                        const V* __restrict__ last, V* ra, V* rb, V* rc, V* rd) {
+  const long long j = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (j >= parts) return;
+  const long long e = min(n, (j + 1) * m);
+  const V cl = last[3 * j], al = last[3 * j + 1], dl = last[3 * j + 2];
+  const V De = e < n ? D[e] : V(0), Ge = e < n ? G[e] : V(0), Ae = e < n ? A[e] : V(0);
+  ra[j] = al;
+  rb[j] = V(1) + cl * Ae;
+  rc[j] = cl * Ge;
+  rd[j] = dl - cl * De;
+}
+
+// Step 3: every row from its partition's last unknown and the previous one's.
+template <class V>
+__global__ void partition_recover_kernel(long long n, int m, const V* __restrict__ D, const V* __restrict__ G, const V* __restrict__ A,
+                                         const V* __restrict__ l, V* __restrict__ x) {
+  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const long long j = i / m;
+    x[i] = D[i] + G[i] * l[j] + A[i] * (j > 0 ? l[j - 1] : V(0));
+  }
+}
+
+// Interleaved <-> contiguous copies of one array.
+template <class V>
+__global__ void transpose_kernel(long long size, long long count, const V* __restrict__ in, V* __restrict__ out, bool to_contiguous) {
+  for (long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; t < size * count; t += static_cast<long long>(gridDim.x) * blockDim.x) {
+    // t runs over the output: contiguous out[k*size + i] = in[i*count + k], and back.
+    if (to_contiguous) {
+      const long long k = t / size, i = t % size;
+      out[t] = in[i * count + k];
+    } else {
+      const long long i = t / count, k = t % count;
+      out[t] = in[k * size + i];
+    }
+  }
+}
+
+unsigned blocks_for(long long n, int threads) {
+  const long long b = (n + threads - 1) / threads;
+  return static_cast<unsigned>(b < 1 ? 1 : b > INT_MAX ? INT_MAX : b);
+}
+unsigned grid_stride_blocks(long long n) {
+  const long long b = (n + 255) / 256;
+  return static_cast<unsigned>(b < 1 ? 1 : b > 65535 * 4 ? 65535 * 4 : b);
+}
+int next_pow2(long long n) {
+  int p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+}  // namespace
+
+const char* to_string(TridiagonalAlgorithm a) {
+  switch (a) {
+    case TridiagonalAlgorithm::automatic: return "auto";
+    case TridiagonalAlgorithm::thomas: return "thomas";
+    case TridiagonalAlgorithm::cr: return "cr";
+    case TridiagonalAlgorithm::pcr: return "pcr";
+    case TridiagonalAlgorithm::hybrid: return "hybrid";
+    case TridiagonalAlgorithm::partition: return "partition";
+  }
+  return "?";
+}
+
+TridiagonalAlgorithm parse_tridiagonal_algorithm(const std::string& name) {
+  for (auto a : {TridiagonalAlgorithm::automatic, TridiagonalAlgorithm::thomas, TridiagonalAlgorithm::cr, TridiagonalAlgorithm::pcr,
+                 TridiagonalAlgorithm::hybrid, TridiagonalAlgorithm::partition}) {
+    if (name == to_string(a)) return a;
+  }
+  throw Error(ErrorCode::invalid_argument, "unknown tridiagonal algorithm '" + name + "' (known: auto, thomas, cr, pcr, hybrid, partition)");
+}
+
+template <class V>
+struct TridiagonalSolver<V>::State {
+  const Executor* ex = nullptr;
+  DeviceArray<unsigned long long> flag;
+  std::vector<DeviceArray<V>> levels;  // partition method: one workspace per recursion level
+  DeviceArray<V> scratch;              // Thomas' c'; interleaved copies
+  DeviceArray<unsigned char> cusparse_buffer;
+  cusparseHandle_t handle = nullptr;
+  long long flag_size = 1, flag_count = 1;  // the shape the flag's index refers to
+  TridiagonalLayout flag_layout = TridiagonalLayout::contiguous;
+
+  V* workspace(std::size_t level, std::size_t n) {
+    if (levels.size() <= level) levels.resize(level + 1);
+    if (levels[level].size() < n) levels[level] = DeviceArray<V>(n);
+    return levels[level].data();
+  }
+};
+
+template <class V>
+TridiagonalSolver<V>::TridiagonalSolver(const Executor& ex) : state_(new State) {
+  state_->ex = &ex;
+  state_->flag = DeviceArray<unsigned long long>(1);
+  const unsigned long long none = kNoBadPivot;
+  state_->flag.upload(&none, 1);
+}
+
+template <class V>
+TridiagonalSolver<V>::~TridiagonalSolver() {
+  if (state_ && state_->handle) cusparseDestroy(state_->handle);
+}
+
+namespace {
+
+template <class V>
+void launch_shared(const Executor& ex, TridiagonalAlgorithm alg, long long size, long long count, int hybrid_switch, const V* a, const V* b, const V* c,
+                   const V* d, V* x, unsigned long long* flag, RowMap map) {
+  if (size > kSharedSolverMaxSize) {
+    throw Error(ErrorCode::invalid_argument, std::string(to_string(alg)) + " solves systems of up to " + std::to_string(kSharedSolverMaxSize) +
+                                                 " unknowns in shared memory, not " + std::to_string(size) + " (use partition or auto)");
+  }
+  if (count == 0 || size == 0) return;
+  if (count > INT_MAX) throw Error(ErrorCode::invalid_argument, "tridiagonal: more than 2^31 - 1 systems for one block each");
+  const int P = next_pow2(size);
+  const std::size_t bytes = 5 * static_cast<std::size_t>(P) * sizeof(V);
+  const auto s = detail::stream_of(ex);
+  const int threads = alg == TridiagonalAlgorithm::cr ? std::max(1, P / 2) : P;
+  const auto grid = static_cast<unsigned>(count);
+  switch (alg) {
+    case TridiagonalAlgorithm::cr: shared_kernel<V, kCr><<<grid, threads, bytes, s>>>(size, P, 0, a, b, c, d, x, flag, map); break;
+    case TridiagonalAlgorithm::pcr: shared_kernel<V, kPcr><<<grid, threads, bytes, s>>>(size, P, 0, a, b, c, d, x, flag, map); break;
+    default: shared_kernel<V, kHybrid><<<grid, threads, bytes, s>>>(size, P, hybrid_switch, a, b, c, d, x, flag, map); break;
+  }
+  HSPARSE_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
+template <class V>
+void TridiagonalSolver<V>::solve(const TridiagonalSystems<V>& s, const V* d, V* x, const TridiagonalOptions& o) {
+  check_tridiagonal_shape(s);
+  if (o.hybrid_switch < 2 || o.partition_rows < 2) throw Error(ErrorCode::invalid_argument, "tridiagonal: hybrid switch and partition rows must be >= 2");
+  State& st = *state_;
+  const Executor& ex = *st.ex;
+  const auto stream = detail::stream_of(ex);
+  st.flag_size = s.size;
+  st.flag_count = s.count;
+  st.flag_layout = TridiagonalLayout::contiguous;  // kernels report system * size + row
+  const long long n = s.entries();
+  if (n == 0) {
+    description_ = "empty";
+    return;
+  }
+  TridiagonalAlgorithm alg = o.algorithm;
+  const bool interleaved = s.layout == TridiagonalLayout::interleaved;
+  if (alg == TridiagonalAlgorithm::automatic) {
+    if (interleaved && s.count >= 4096) alg = TridiagonalAlgorithm::thomas;
+    else alg = s.size <= kSharedSolverMaxSize ? TridiagonalAlgorithm::hybrid : TridiagonalAlgorithm::partition;
+  }
+  if (alg == TridiagonalAlgorithm::thomas) {
+    if (st.scratch.size() < static_cast<std::size_t>(n)) st.scratch = DeviceArray<V>(static_cast<std::size_t>(n));
+    const long long system_stride = interleaved ? 1 : s.size, row_stride = interleaved ? s.count : 1;
+    thomas_kernel<V><<<blocks_for(s.count, 128), 128, 0, stream>>>(s.size, s.count, system_stride, row_stride, s.a, s.b, s.c, d, x, st.scratch.data(),
+                                                                  st.flag.data());
+    HSPARSE_CUDA_CHECK(cudaGetLastError());
+    description_ = std::string("thomas/") + to_string(s.layout);
+    return;
+  }
+  // The other algorithms work on contiguous systems: interleaved input is
+  // copied to a contiguous layout first and x copied back.
+  const V *ca = s.a, *cb = s.b, *cc = s.c, *cd = d;
+  V* cx = x;
+  if (interleaved) {
+    if (st.scratch.size() < static_cast<std::size_t>(5 * n)) st.scratch = DeviceArray<V>(static_cast<std::size_t>(5 * n));
+    V* w = st.scratch.data();
+    const V* in[4] = {s.a, s.b, s.c, d};
+    for (int k = 0; k < 4; ++k) transpose_kernel<V><<<grid_stride_blocks(n), 256, 0, stream>>>(s.size, s.count, in[k], w + k * n, true);
+    ca = w;
+    cb = w + n;
+    cc = w + 2 * n;
+    cd = w + 3 * n;
+    cx = w + 4 * n;
+  }
+  description_ = interleaved ? "transpose -> " : "";
+  if (alg != TridiagonalAlgorithm::partition) {
+    launch_shared<V>(ex, alg, s.size, s.count, o.hybrid_switch, ca, cb, cc, cd, cx, st.flag.data(), RowMap{});
+    description_ += std::string(to_string(alg)) + (alg == TridiagonalAlgorithm::hybrid ? "(" + std::to_string(o.hybrid_switch) + ")" : "");
+  } else {
+    // The partition method over the batch as one block-diagonal system,
+    // recursing on the reduced system until it fits one block.
+    const int m = o.partition_rows;
+    long long level_n = n, sys_size = s.size;
+    const V *la = ca, *lb = cb, *lc = cc, *ld = cd;
+    V* lx = cx;
+    RowMap map;
+    struct Level {
+      long long n, parts;
+      V *D, *G, *A, *l;
+      V* x;
+    };
+    std::vector<Level> stack;
+    std::size_t depth = 0;
+    while (level_n > kSharedSolverMaxSize) {
+      const long long parts = (level_n + m - 1) / m;
+      V* w = st.workspace(depth, static_cast<std::size_t>(3 * level_n + 8 * parts));
+      V *D = w, *G = w + level_n, *A = w + 2 * level_n, *last = w + 3 * level_n;
+      V *ra = last + 3 * parts, *rb = ra + parts, *rc = rb + parts, *rd = rc + parts, *l = rd + parts;
+      partition_sweep_kernel<V><<<blocks_for(parts, 128), 128, 0, stream>>>(level_n, sys_size, m, la, lb, lc, ld, D, G, A, last, st.flag.data(), map);
+      partition_reduce_kernel<V><<<blocks_for(parts, 256), 256, 0, stream>>>(level_n, m, parts, D, G, A, last, ra, rb, rc, rd);
+      HSPARSE_CUDA_CHECK(cudaGetLastError());
+      stack.push_back({level_n, parts, D, G, A, l, lx});
+      description_ += "partition(" + std::to_string(m) + ") -> ";
+      // The reduced system: one system of `parts` unknowns; its row j is row (j+1)m - 1 here.
+      map = RowMap{map.scale * m, map.scale * (m - 1) + map.offset};
+      la = ra;
+      lb = rb;
+      lc = rc;
+      ld = rd;
+      lx = l;
+      level_n = parts;
+      sys_size = parts;
+      ++depth;
+    }
+    launch_shared<V>(ex, TridiagonalAlgorithm::hybrid, level_n, 1, o.hybrid_switch, la, lb, lc, ld, lx, st.flag.data(), map);
+    description_ += "hybrid(" + std::to_string(o.hybrid_switch) + ")";
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+      partition_recover_kernel<V><<<grid_stride_blocks(it->n), 256, 0, stream>>>(it->n, m, it->D, it->G, it->A, it->l, it->x);
+    }
+    HSPARSE_CUDA_CHECK(cudaGetLastError());
+  }
+  if (interleaved) {
+    transpose_kernel<V><<<grid_stride_blocks(n), 256, 0, stream>>>(s.size, s.count, cx, x, false);
+    HSPARSE_CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+template <class V>
+void TridiagonalSolver<V>::check() {
+  State& st = *state_;
+  unsigned long long bad = kNoBadPivot;
+  HSPARSE_CUDA_CHECK(cudaMemcpyAsync(&bad, st.flag.data(), sizeof bad, cudaMemcpyDeviceToHost, detail::stream_of(*st.ex)));
+  HSPARSE_CUDA_CHECK(cudaStreamSynchronize(detail::stream_of(*st.ex)));
+  if (bad == kNoBadPivot) return;
+  const unsigned long long none = kNoBadPivot;
+  st.flag.upload(&none, 1);
+  const auto row = static_cast<long long>(bad);
+  const long long size = std::max<long long>(1, st.flag_size);
+  const long long clamped = std::min(row, size * std::max<long long>(1, st.flag_count) - 1);
+  throw_zero_pivot(clamped / size, clamped % size, "GPU");
+}
+
+template <class V>
+void TridiagonalSolver<V>::cusparse_solve(const TridiagonalSystems<V>& s, const V* d, V* x) {
+  check_tridiagonal_shape(s);
+  State& st = *state_;
+  const Executor& ex = *st.ex;
+  if (!st.handle) HSPARSE_CUSPARSE_CHECK(cusparseCreate(&st.handle));
+  HSPARSE_CUSPARSE_CHECK(cusparseSetStream(st.handle, detail::stream_of(ex)));
+  if (s.entries() == 0) return;
+  if (s.size > INT_MAX || s.count > INT_MAX) throw Error(ErrorCode::unsupported, "cuSPARSE gtsv takes int sizes");
+  const int m = static_cast<int>(s.size), batch = static_cast<int>(s.count);
+  // cuSPARSE solves in place: x starts as d.
+  if (x != d) HSPARSE_CUDA_CHECK(cudaMemcpyAsync(x, d, static_cast<std::size_t>(s.entries()) * sizeof(V), cudaMemcpyDeviceToDevice, detail::stream_of(ex)));
+  std::size_t bytes = 0;
+  if (s.layout == TridiagonalLayout::contiguous) {
+    if constexpr (std::is_same_v<V, double>) {
+      HSPARSE_CUSPARSE_CHECK(cusparseDgtsv2StridedBatch_bufferSizeExt(st.handle, m, s.a, s.b, s.c, x, batch, m, &bytes));
+    } else {
+      HSPARSE_CUSPARSE_CHECK(cusparseSgtsv2StridedBatch_bufferSizeExt(st.handle, m, s.a, s.b, s.c, x, batch, m, &bytes));
+    }
+    if (st.cusparse_buffer.size() < bytes) st.cusparse_buffer = DeviceArray<unsigned char>(bytes);
+    if constexpr (std::is_same_v<V, double>) {
+      HSPARSE_CUSPARSE_CHECK(cusparseDgtsv2StridedBatch(st.handle, m, s.a, s.b, s.c, x, batch, m, st.cusparse_buffer.data()));
+    } else {
+      HSPARSE_CUSPARSE_CHECK(cusparseSgtsv2StridedBatch(st.handle, m, s.a, s.b, s.c, x, batch, m, st.cusparse_buffer.data()));
+    }
+  } else {
+    // gtsvInterleavedBatch may overwrite its diagonals: it works on copies.
+    const std::size_t n = static_cast<std::size_t>(s.entries());
+    if (st.scratch.size() < 3 * n) st.scratch = DeviceArray<V>(3 * n);
+    V* w = st.scratch.data();
+    const auto stream = detail::stream_of(ex);
+    HSPARSE_CUDA_CHECK(cudaMemcpyAsync(w, s.a, n * sizeof(V), cudaMemcpyDeviceToDevice, stream));
+    HSPARSE_CUDA_CHECK(cudaMemcpyAsync(w + n, s.b, n * sizeof(V), cudaMemcpyDeviceToDevice, stream));
+    HSPARSE_CUDA_CHECK(cudaMemcpyAsync(w + 2 * n, s.c, n * sizeof(V), cudaMemcpyDeviceToDevice, stream));
+    if constexpr (std::is_same_v<V, double>) {
+      HSPARSE_CUSPARSE_CHECK(cusparseDgtsvInterleavedBatch_bufferSizeExt(st.handle, 0, m, w, w + n, w + 2 * n, x, batch, &bytes));
+    } else {
+      HSPARSE_CUSPARSE_CHECK(cusparseSgtsvInterleavedBatch_bufferSizeExt(st.handle, 0, m, w, w + n, w + 2 * n, x, batch, &bytes));
+    }
+    if (st.cusparse_buffer.size() < bytes) st.cusparse_buffer = DeviceArray<unsigned char>(bytes);
+    if constexpr (std::is_same_v<V, double>) {
+      HSPARSE_CUSPARSE_CHECK(cusparseDgtsvInterleavedBatch(st.handle, 0, m, w, w + n, w + 2 * n, x, batch, st.cusparse_buffer.data()));
+    } else {
+      HSPARSE_CUSPARSE_CHECK(cusparseSgtsvInterleavedBatch(st.handle, 0, m, w, w + n, w + 2 * n, x, batch, st.cusparse_buffer.data()));
+    }
+  }
+}
+
+template class TridiagonalSolver<float>;
+template class TridiagonalSolver<double>;
+
+}  // namespace hsparse::cuda
