@@ -10,7 +10,7 @@
 #   SKIP_CPU_TESTS=1, SKIP_GPU_TESTS=1, SKIP_MEMCHECK=1, SKIP_GPU_BENCH=1, BENCH_MATRICES=1 (add the shared
 #   matrices to the bench), BENCH_TIMEOUT=<s> (default 420), BENCH_ARGS="...",
 #   RUN_CPU_BENCH=1 (hsparse bench on the host CPU too), RUN_TUNE=1 (hsparse tune; TUNE_MATRICES, TUNE_ARGS, TUNE_TIMEOUT),
-#   RUN_SOLVER_BENCH=1 (hsparse bench --solvers).
+#   RUN_SOLVER_BENCH=1 (hsparse bench --solvers), RUN_TRIDIAG_BENCH=1 (hsparse bench --tridiag).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/hsparse-gpu-out}
@@ -61,7 +61,7 @@ if command -v compute-sanitizer >/dev/null && [ "${SKIP_MEMCHECK:-0}" != 1 ]; th
   grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
   # The solvers' kernels: reductions, pipelined CG, the baseline.
   timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 $BUILD_DIR/tests/hsparse_gpu_tests \
-    --gtest_filter='CudaVectorOps.MatchReferenceFloat:CudaKrylov.BreakdownNonConvergenceAndBaseline' >> "$OUT/memcheck.log" 2>&1
+    --gtest_filter='CudaVectorOps.MatchReferenceFloat:CudaKrylov.BreakdownNonConvergenceAndBaseline:CudaTridiagonal.ZeroPivot*' >> "$OUT/memcheck.log" 2>&1
   echo "memcheck (solvers) rc=$?" | tee -a "$OUT/summary.txt"
   grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
 fi
@@ -113,6 +113,14 @@ if [ "${RUN_SOLVER_BENCH:-0}" = 1 ]; then
   timeout -s INT 300 $BUILD_DIR/bin/hsparse bench --solvers --backend cuda --out "$OUT/solvers" > "$OUT/solvers.log" 2>&1
   echo "solver bench rc=$?" | tee -a "$OUT/summary.txt"
   cat "$OUT/solvers/solvers.md" >> "$OUT/summary.txt"
+fi
+
+# hsparse bench --tridiag (RUN_TRIDIAG_BENCH=1): the tridiagonal grid vs cuSPARSE gtsv.
+if [ "${RUN_TRIDIAG_BENCH:-0}" = 1 ]; then
+  log "hsparse bench --tridiag"
+  timeout -s INT 300 $BUILD_DIR/bin/hsparse bench --tridiag --backend cuda --out "$OUT/tridiag" > "$OUT/tridiag.log" 2>&1
+  echo "tridiag bench rc=$?" | tee -a "$OUT/summary.txt"
+  sed -n '1,/^## Every solver/p' "$OUT/tridiag/tridiag.md" >> "$OUT/summary.txt"
 fi
 
 if [ "${RUN_CPU_BENCH:-0}" = 1 ]; then

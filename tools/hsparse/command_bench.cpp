@@ -7,6 +7,7 @@
 
 #include "bench/bench.hpp"
 #include "bench/solver_bench.hpp"
+#include "bench/tridiag_bench.hpp"
 #include "commands.hpp"
 
 namespace hsparse::tool {
@@ -35,7 +36,7 @@ struct BenchCommand {
   bench::Options options;
   std::vector<std::string> compare;
   std::string report_from;
-  bool solvers = false;
+  bool solvers = false, tridiag = false;
   int solver_iterations = 200;
 };
 
@@ -57,6 +58,7 @@ Action add_bench_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--compare", c->compare, "OLD.json NEW.json: per-matrix and per-kernel GFLOP/s ratios")->expected(2);
   cmd->add_flag("--solvers", c->solvers, "Instead of SpMV: CG / pipelined CG / baseline time per iteration on Poisson 1e4..1e7, and mdot");
+  cmd->add_flag("--tridiag", c->tridiag, "Instead of SpMV: batched tridiagonal solvers vs cuSPARSE gtsv over (size x count)");
   cmd->add_option("--solver-iterations", c->solver_iterations, "--solvers: iterations per timed solve")->check(CLI::PositiveNumber)->capture_default_str();
   cmd->add_option("--report-from", c->report_from, "Rewrite the report (and plots) of a results.json into --out");
   return [c]() {
@@ -69,6 +71,14 @@ Action add_bench_command(CLI::App& app) {
       bench::write_report(report, c->options.out_dir);
       std::printf("report: %s/report.md\n", c->options.out_dir.c_str());
       return 0;
+    }
+    if (c->tridiag) {
+      bench::TridiagBenchOptions to;
+      to.backend = c->options.backend;
+      to.out_dir = c->options.out_dir;
+      to.quick = c->options.quick;
+      std::signal(SIGINT, on_interrupt);
+      return bench::run_tridiag_benchmark(to, g_stop);
     }
     if (c->solvers) {
       bench::SolverBenchOptions so;

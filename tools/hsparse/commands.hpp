@@ -15,6 +15,7 @@ Action add_bench_command(CLI::App& app);
 Action add_tune_command(CLI::App& app);
 Action add_advise_command(CLI::App& app);
 Action add_solve_command(CLI::App& app);
+Action add_tridiag_command(CLI::App& app);
 
 // The built-in default matrix of the main job: a 3D 27-point stencil,
 // 262,144 rows and 6.9 M nonzeros (about 83 MB in CSR with double values).

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   const auto tune = hsparse::tool::add_tune_command(app);
   const auto advise = hsparse::tool::add_advise_command(app);
   const auto solve = hsparse::tool::add_solve_command(app);
+  const auto tridiag = hsparse::tool::add_tridiag_command(app);
   CLI11_PARSE(app, argc, argv);
   try {
     const std::string name = app.get_subcommands().front()->get_name();
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
     if (name == "tune") return tune();
     if (name == "advise") return advise();
     if (name == "solve") return solve();
+    if (name == "tridiag") return tridiag();
     return convert();
   } catch (const hsparse::Error& e) {
     std::fprintf(stderr, "hsparse: %s: %s\n", hsparse::to_string(e.code()), e.what());

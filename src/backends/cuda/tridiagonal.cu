@@ -253,10 +253,13 @@ __global__ void partition_reduce_kernel(long long n, int m, long long parts, con
   const long long e = min(n, (j + 1) * m);
   const V cl = last[3 * j], al = last[3 * j + 1], dl = last[3 * j + 2];
   const V De = e < n ? D[e] : V(0), Ge = e < n ? G[e] : V(0), Ae = e < n ? A[e] : V(0);
+  // cl == 0 at a system's end: no coupling (and no NaN carried from a
+  // broken neighbouring system into this one's pivot report).
+  const bool coupled = cl != V(0);
   ra[j] = al;
-  rb[j] = V(1) + cl * Ae;
-  rc[j] = cl * Ge;
-  rd[j] = dl - cl * De;
+  rb[j] = coupled ? V(1) + cl * Ae : V(1);
+  rc[j] = coupled ? cl * Ge : V(0);
+  rd[j] = coupled ? dl - cl * De : dl;
 }
 
 // Step 3: every row from its partition's last unknown and the previous one's.
@@ -265,7 +268,8 @@ __global__ void partition_recover_kernel(long long n, int m, const V* __restrict
                                          const V* __restrict__ l, V* __restrict__ x) {
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * blockDim.x) {
     const long long j = i / m;
-    x[i] = D[i] + G[i] * l[j] + A[i] * (j > 0 ? l[j - 1] : V(0));
+    const V Ai = A[i];
+    x[i] = D[i] + G[i] * l[j] + (Ai != V(0) && j > 0 ? Ai * l[j - 1] : V(0));
   }
 }
 
@@ -491,7 +495,7 @@ void TridiagonalSolver<V>::check() {
 }
 
 template <class V>
-void TridiagonalSolver<V>::cusparse_solve(const TridiagonalSystems<V>& s, const V* d, V* x) {
+void TridiagonalSolver<V>::cusparse_solve(const TridiagonalSystems<V>& s, const V* d, V* x, bool in_place) {
   check_tridiagonal_shape(s);
   State& st = *state_;
   const Executor& ex = *st.ex;
@@ -501,6 +505,7 @@ void TridiagonalSolver<V>::cusparse_solve(const TridiagonalSystems<V>& s, const 
   if (s.size > INT_MAX || s.count > INT_MAX) throw Error(ErrorCode::unsupported, "cuSPARSE gtsv takes int sizes");
   const int m = static_cast<int>(s.size), batch = static_cast<int>(s.count);
   // cuSPARSE solves in place: x starts as d.
+  if (in_place && x != d) throw Error(ErrorCode::invalid_argument, "cusparse_solve in place: x must be d");
   if (x != d) HSPARSE_CUDA_CHECK(cudaMemcpyAsync(x, d, static_cast<std::size_t>(s.entries()) * sizeof(V), cudaMemcpyDeviceToDevice, detail::stream_of(ex)));
   std::size_t bytes = 0;
   if (s.layout == TridiagonalLayout::contiguous) {
@@ -516,14 +521,20 @@ void TridiagonalSolver<V>::cusparse_solve(const TridiagonalSystems<V>& s, const 
       HSPARSE_CUSPARSE_CHECK(cusparseSgtsv2StridedBatch(st.handle, m, s.a, s.b, s.c, x, batch, m, st.cusparse_buffer.data()));
     }
   } else {
-    // gtsvInterleavedBatch may overwrite its diagonals: it works on copies.
+    // gtsvInterleavedBatch may overwrite its diagonals: it works on copies (unless in place).
     const std::size_t n = static_cast<std::size_t>(s.entries());
-    if (st.scratch.size() < 3 * n) st.scratch = DeviceArray<V>(3 * n);
-    V* w = st.scratch.data();
-    const auto stream = detail::stream_of(ex);
-    HSPARSE_CUDA_CHECK(cudaMemcpyAsync(w, s.a, n * sizeof(V), cudaMemcpyDeviceToDevice, stream));
-    HSPARSE_CUDA_CHECK(cudaMemcpyAsync(w + n, s.b, n * sizeof(V), cudaMemcpyDeviceToDevice, stream));
-    HSPARSE_CUDA_CHECK(cudaMemcpyAsync(w + 2 * n, s.c, n * sizeof(V), cudaMemcpyDeviceToDevice, stream));
+    V* w = nullptr;
+    if (in_place) {
+      if (s.b != s.a + n || s.c != s.b + n) throw Error(ErrorCode::invalid_argument, "cusparse_solve in place: a, b, c must be consecutive");
+      w = const_cast<V*>(s.a);
+    } else {
+      if (st.scratch.size() < 3 * n) st.scratch = DeviceArray<V>(3 * n);
+      w = st.scratch.data();
+      const auto stream = detail::stream_of(ex);
+      HSPARSE_CUDA_CHECK(cudaMemcpyAsync(w, s.a, n * sizeof(V), cudaMemcpyDeviceToDevice, stream));
+      HSPARSE_CUDA_CHECK(cudaMemcpyAsync(w + n, s.b, n * sizeof(V), cudaMemcpyDeviceToDevice, stream));
+      HSPARSE_CUDA_CHECK(cudaMemcpyAsync(w + 2 * n, s.c, n * sizeof(V), cudaMemcpyDeviceToDevice, stream));
+    }
     if constexpr (std::is_same_v<V, double>) {
       HSPARSE_CUSPARSE_CHECK(cusparseDgtsvInterleavedBatch_bufferSizeExt(st.handle, 0, m, w, w + n, w + 2 * n, x, batch, &bytes));
     } else {

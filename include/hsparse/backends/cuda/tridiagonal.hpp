@@ -69,7 +69,11 @@ class TridiagonalSolver {
 
   // cuSPARSE baselines: gtsv2StridedBatch (contiguous) and
   // gtsvInterleavedBatch with algorithm 0 (Thomas, no pivoting) (interleaved).
-  void cusparse_solve(const TridiagonalSystems<V>& s, const V* d, V* x);
+  // cuSPARSE solves in place and the interleaved solver may overwrite its
+  // diagonals: by default d is copied to x and the diagonals to a
+  // workspace first; in_place = true skips the copies (x must be d, and
+  // the diagonals may change: the benchmark restores them untimed).
+  void cusparse_solve(const TridiagonalSystems<V>& s, const V* d, V* x, bool in_place = false);
 
  private:
   struct State;
