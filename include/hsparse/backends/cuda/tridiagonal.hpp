@@ -22,7 +22,7 @@
 //              last unknowns form a tridiagonal system of size/partition
 //              unknowns, solved the same way (or by the hybrid once it fits
 //              in a block); then every row is recovered in one parallel pass
-//   automatic  contiguous: hybrid up to 1024 unknowns, partition above;
+//   automatic  contiguous: cr up to 1024 unknowns, partition above;
 //              interleaved: thomas with >= 4096 systems, else the
 //              contiguous choice on a transposed copy
 // The shared-memory solvers take systems of up to kSharedSolverMaxSize
@@ -40,8 +40,8 @@ const char* to_string(TridiagonalAlgorithm a);
 TridiagonalAlgorithm parse_tridiagonal_algorithm(const std::string& name);
 
 inline constexpr long long kSharedSolverMaxSize = 1024;
-inline constexpr int kDefaultHybridSwitch = 64;     // equations left when CR hands over to PCR (measured: docs/results)
-inline constexpr int kDefaultPartitionRows = 32;    // rows per thread in the partition method
+inline constexpr int kDefaultHybridSwitch = 256;    // equations left when CR hands over to PCR (H200, 512 x 512: 22.1 us at 256, 23.1 at 128, 24.5 at 64, 26-28 below; docs/results)
+inline constexpr int kDefaultPartitionRows = 16;    // rows per thread in the partition method (16: 70 KB of shared memory per 128 threads)
 
 struct TridiagonalOptions {
   TridiagonalAlgorithm algorithm = TridiagonalAlgorithm::automatic;
