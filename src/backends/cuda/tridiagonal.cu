@@ -55,8 +55,9 @@ __global__ void thomas_kernel(long long size, long long count, long long system_
     const V ai = a[j];
     p = b[j] - ai * cp[jp];
     if (bad_pivot(p)) report(flag, map, k * size + i, p);
-    cp[j] = (i + 1 < size ? c[j] : V(0)) / p;
-    x[j] = (d[j] - ai * x[jp]) / p;
+    const V inv = V(1) / p;
+    cp[j] = (i + 1 < size ? c[j] : V(0)) * inv;
+    x[j] = (d[j] - ai * x[jp]) * inv;
   }
   for (long long i = size - 2; i >= 0; --i) {
     j -= row_stride;
@@ -64,8 +65,8 @@ __global__ void thomas_kernel(long long size, long long count, long long system_
   }
 }
 
-// Thomas with c' kept in shared memory (short systems): 7 array passes
-// instead of 9, for the interleaved layout's many small systems.
+// Thomas with c' kept in shared memory (systems of up to 12 unknowns in
+// double): 7 array passes instead of 9 without costing occupancy.
 constexpr int kThomasThreads = 128;
 template <class V>
 __global__ void __launch_bounds__(kThomasThreads) thomas_shared_kernel(long long size, long long count, long long system_stride, long long row_stride,
@@ -88,9 +89,10 @@ __global__ void __launch_bounds__(kThomasThreads) thomas_shared_kernel(long long
     const V ai = a[j];
     p = b[j] - ai * cprev;
     if (bad_pivot(p)) report(flag, map, k * size + i, p);
-    cprev = (i + 1 < size ? c[j] : V(0)) / p;
+    const V inv = V(1) / p;
+    cprev = (i + 1 < size ? c[j] : V(0)) * inv;
     cp[i * kThomasThreads] = cprev;
-    xprev = (d[j] - ai * xprev) / p;
+    xprev = (d[j] - ai * xprev) * inv;
     x[j] = xprev;
   }
   for (long long i = size - 2; i >= 0; --i) {
@@ -262,9 +264,10 @@ __global__ void partition_sweep_kernel(long long n, long long sys_size, int m, c
     const bool chained = i != s && ai != V(0);  // zero couplings skipped (see pcr_step)
     const V p = chained ? b[i] - ai * cprev : b[i];
     if (bad_pivot(p)) report(flag, map, i, p);
-    const V cpi = ci / p;
-    const V alpha = i == s ? ai / p : chained ? -ai * aprev / p : V(0);
-    const V dpi = (chained ? d[i] - ai * dprev : d[i]) / p;
+    const V inv = V(1) / p;  // one division per row (FP64 division is a long sequence)
+    const V cpi = ci * inv;
+    const V alpha = i == s ? ai * inv : chained ? -ai * aprev * inv : V(0);
+    const V dpi = (chained ? d[i] - ai * dprev : d[i]) * inv;
     G[i] = cpi;  // kept for the backward sweep, overwritten there
     A[i] = alpha;
     D[i] = dpi;
@@ -334,9 +337,10 @@ __global__ void __launch_bounds__(kStagedThreads) partition_sweep_staged_kernel(
       const bool chained = r != 0 && ai != V(0);  // zero couplings skipped (see pcr_step)
       const V p = chained ? rb[r] - ai * cprev : rb[r];
       if (bad_pivot(p)) report(flag, map, first + start + r, p);
-      const V cpi = rc[r] / p;
-      const V alpha = r == 0 ? ai / p : chained ? -ai * aprev / p : V(0);
-      const V dpi = (chained ? rd[r] - ai * dprev : rd[r]) / p;
+      const V inv = V(1) / p;  // one division per row
+      const V cpi = rc[r] * inv;
+      const V alpha = r == 0 ? ai * inv : chained ? -ai * aprev * inv : V(0);
+      const V dpi = (chained ? rd[r] - ai * dprev : rd[r]) * inv;
       rc[r] = cpi;
       ra[r] = alpha;
       rd[r] = dpi;
@@ -540,7 +544,10 @@ void TridiagonalSolver<V>::solve(const TridiagonalSystems<V>& s, const V* d, V* 
     if (st.scratch.size() < static_cast<std::size_t>(n)) st.scratch = DeviceArray<V>(static_cast<std::size_t>(n));
     const long long system_stride = interleaved ? 1 : s.size, row_stride = interleaved ? s.count : 1;
     const std::size_t shared_bytes = static_cast<std::size_t>(s.size) * kThomasThreads * sizeof(V);
-    if (shared_bytes <= 96 * 1024) {
+    // Only while 16 blocks of 128 threads still fit an SM (H200: c' in
+    // shared memory for 64-unknown systems cut occupancy to 3 blocks and
+    // doubled the time, 354 -> 678 us on 262,144 systems).
+    if (shared_bytes <= 12 * 1024) {
       HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(thomas_shared_kernel<V>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
       thomas_shared_kernel<V><<<blocks_for(s.count, kThomasThreads), kThomasThreads, shared_bytes, stream>>>(s.size, s.count, system_stride, row_stride,
                                                                                                          s.a, s.b, s.c, d, x, st.flag.data());
