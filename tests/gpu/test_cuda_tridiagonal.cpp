@@ -51,7 +51,7 @@ void check_all(double tol) {
     long long size, count;
   };
   const Shape shapes[] = {{1, 1},    {1, 1000}, {2, 3},    {3, 7},      {5, 100000}, {17, 513},  {63, 64},     {64, 4096},
-                          {100, 10}, {512, 512}, {1000, 3}, {1024, 20}, {1025, 2},   {4097, 5},  {100003, 1},  {1 << 20, 1}};
+                          {100, 10}, {512, 512}, {1000, 3}, {1024, 20}, {1025, 2},   {4096, 3},   {4097, 5},  {100003, 1},  {1 << 20, 1}};
   const TridiagonalAlgorithm algorithms[] = {TridiagonalAlgorithm::automatic, TridiagonalAlgorithm::thomas, TridiagonalAlgorithm::cr,
                                              TridiagonalAlgorithm::pcr, TridiagonalAlgorithm::hybrid, TridiagonalAlgorithm::partition};
   for (const auto& sh : shapes) {
@@ -70,7 +70,7 @@ void check_all(double tol) {
           const std::string what = std::to_string(sh.size) + " x " + std::to_string(sh.count) + " " + to_string(layout) + " " + to_string(alg) +
                                    " option " + std::to_string(option);
           const bool shared = alg == TridiagonalAlgorithm::cr || alg == TridiagonalAlgorithm::pcr || alg == TridiagonalAlgorithm::hybrid;
-          if (shared && sh.size > kSharedSolverMaxSize) {
+          if (shared && sh.size > shared_solver_max_size(alg)) {
             EXPECT_THROW(solver.solve(db.s, db.d.data(), db.x.data(), o), Error) << what;
             continue;
           }

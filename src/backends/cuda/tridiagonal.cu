@@ -494,8 +494,8 @@ namespace {
 template <class V>
 void launch_shared(const Executor& ex, TridiagonalAlgorithm alg, long long size, long long count, int hybrid_switch, const V* a, const V* b, const V* c,
                    const V* d, V* x, unsigned long long* flag, RowMap map) {
-  if (size > kSharedSolverMaxSize) {
-    throw Error(ErrorCode::invalid_argument, std::string(to_string(alg)) + " solves systems of up to " + std::to_string(kSharedSolverMaxSize) +
+  if (size > shared_solver_max_size(alg)) {
+    throw Error(ErrorCode::invalid_argument, std::string(to_string(alg)) + " solves systems of up to " + std::to_string(shared_solver_max_size(alg)) +
                                                  " unknowns in shared memory, not " + std::to_string(size) + " (use partition or auto)");
   }
   if (count == 0 || size == 0) return;
@@ -505,7 +505,14 @@ void launch_shared(const Executor& ex, TridiagonalAlgorithm alg, long long size,
   const auto s = detail::stream_of(ex);
   // CR: a thread per pair; PCR: a thread per equation; the hybrid: a thread
   // per pair unless its PCR phase has more equations than that.
-  const int threads = alg == TridiagonalAlgorithm::pcr ? P : std::max(1, alg == TridiagonalAlgorithm::cr ? P / 2 : std::max(P / 2, std::min(P, hybrid_switch)));
+  const int wanted = alg == TridiagonalAlgorithm::pcr ? P : std::max(1, alg == TridiagonalAlgorithm::cr ? P / 2 : std::max(P / 2, std::min(P, hybrid_switch)));
+  const int threads = std::min(wanted, 1024);  // CR's loops take the rest; the hybrid's PCR phase is capped below
+  hybrid_switch = std::min(hybrid_switch, 1024);
+  if (bytes > 48 * 1024) {
+    const void* kernel = alg == TridiagonalAlgorithm::cr ? reinterpret_cast<const void*>(shared_kernel<V, kCr>)
+                                                        : reinterpret_cast<const void*>(shared_kernel<V, kHybrid>);
+    HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  }
   const auto grid = static_cast<unsigned>(count);
   switch (alg) {
     case TridiagonalAlgorithm::cr: shared_kernel<V, kCr><<<grid, threads, bytes, s>>>(size, P, 0, a, b, c, d, x, flag, map); break;
@@ -538,7 +545,7 @@ void TridiagonalSolver<V>::solve(const TridiagonalSystems<V>& s, const V* d, V* 
     if (interleaved && s.count >= 4096) alg = TridiagonalAlgorithm::thomas;
     // CR: the fastest of the three on the H200 for 512 x 512 (19.3 us; PCR
     // 21.6, hybrid 22-28) and within 5% of PCR on 64 x 262,144.
-    else alg = s.size <= kSharedSolverMaxSize ? TridiagonalAlgorithm::cr : TridiagonalAlgorithm::partition;
+    else alg = s.size <= kSharedCrMaxSize ? TridiagonalAlgorithm::cr : TridiagonalAlgorithm::partition;
   }
   if (alg == TridiagonalAlgorithm::thomas) {
     if (st.scratch.size() < static_cast<std::size_t>(n)) st.scratch = DeviceArray<V>(static_cast<std::size_t>(n));
@@ -593,7 +600,7 @@ void TridiagonalSolver<V>::solve(const TridiagonalSystems<V>& s, const V* d, V* 
     };
     std::vector<Level> stack;
     std::size_t depth = 0;
-    while (level_n > kSharedSolverMaxSize) {
+    while (level_n > kSharedCrMaxSize) {
       const long long parts = (level_n + m - 1) / m;
       V* w = st.workspace(depth, static_cast<std::size_t>(3 * level_n + 8 * parts));
       V *D = w, *G = w + level_n, *A = w + 2 * level_n, *last = w + 3 * level_n;

@@ -118,11 +118,11 @@ int run_tridiag_benchmark(const TridiagBenchOptions& opt, const std::atomic<bool
       };
       variant(A::automatic);
       if (layout == TridiagonalLayout::interleaved || cell.count >= 4096) variant(A::thomas);
-      if (cell.size <= cuda::kSharedSolverMaxSize) {
+      if (cell.size <= cuda::kSharedCrMaxSize) {
         variant(A::cr);
-        variant(A::pcr);
         variant(A::hybrid);
       }
+      if (cell.size <= cuda::kSharedSolverMaxSize) variant(A::pcr);
       variant(A::partition);
       for (const auto& [name, o] : variants) {
         solver.solve(s, d.data(), x.data(), o);

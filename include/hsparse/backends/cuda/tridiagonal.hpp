@@ -22,11 +22,11 @@
 //              last unknowns form a tridiagonal system of size/partition
 //              unknowns, solved the same way (or by the hybrid once it fits
 //              in a block); then every row is recovered in one parallel pass
-//   automatic  contiguous: cr up to 1024 unknowns, partition above;
+//   automatic  contiguous: cr up to 4096 unknowns, partition above;
 //              interleaved: thomas with >= 4096 systems, else the
 //              contiguous choice on a transposed copy
-// The shared-memory solvers take systems of up to kSharedSolverMaxSize
-// unknowns (padded to a power of two with identity rows).
+// The shared-memory solvers take systems of up to 1024 (PCR) or 4096 (CR,
+// hybrid) unknowns, padded to a power of two with identity rows.
 #include <memory>
 #include <string>
 
@@ -39,7 +39,12 @@ enum class TridiagonalAlgorithm { automatic, thomas, cr, pcr, hybrid, partition 
 const char* to_string(TridiagonalAlgorithm a);
 TridiagonalAlgorithm parse_tridiagonal_algorithm(const std::string& name);
 
-inline constexpr long long kSharedSolverMaxSize = 1024;
+inline constexpr long long kSharedSolverMaxSize = 1024;  // PCR (a thread per equation, at most 1024 per block)
+inline constexpr long long kSharedCrMaxSize = 4096;      // CR and the hybrid (threads loop over pairs; 160 KB of shared memory in double)
+// The largest system `algorithm` takes in shared memory.
+inline long long shared_solver_max_size(TridiagonalAlgorithm algorithm) {
+  return algorithm == TridiagonalAlgorithm::pcr ? kSharedSolverMaxSize : kSharedCrMaxSize;
+}
 inline constexpr int kDefaultHybridSwitch = 256;    // equations left when CR hands over to PCR (H200, 512 x 512: 22.1 us at 256, 23.1 at 128, 24.5 at 64, 26-28 below; docs/results)
 inline constexpr int kDefaultPartitionRows = 16;    // rows per thread in the partition method (16: 70 KB of shared memory per 128 threads)
 
