@@ -23,7 +23,7 @@
 //              unknowns, solved the same way (or by the hybrid once it fits
 //              in a block); then every row is recovered in one parallel pass
 //   automatic  contiguous: cr up to 4096 unknowns, partition above;
-//              interleaved: thomas with >= 4096 systems, else the
+//              interleaved: thomas with >= 16,384 systems, else the
 //              contiguous choice on a transposed copy
 // The shared-memory solvers take systems of up to 1024 (PCR) or 4096 (CR,
 // hybrid) unknowns, padded to a power of two with identity rows.
