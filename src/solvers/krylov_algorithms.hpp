@@ -85,6 +85,26 @@ bool krylov_start(Ops& ops, const typename Ops::Vector& b, typename Ops::Vector&
   return m.record(0, ops.norm(r));
 }
 
+// The vectors both CG variants keep, and their common start: r = b - A x,
+// z = M^-1 r (z is r itself without a preconditioner), p = z, rz = <r, z>.
+template <class Ops>
+struct CgVectors {
+  using Vector = typename Ops::Vector;
+  Ops& ops;
+  Vector r, p, ap, z;
+  double rz = 0;
+  explicit CgVectors(Ops& o) : ops(o), r(o.vector()), p(o.vector()), ap(o.vector()), z(o.preconditioned() ? o.vector() : Vector{}) {}
+  Vector& zr() { return ops.preconditioned() ? z : r; }
+  // True when the solve is over before the first iteration.
+  bool start(const Vector& b, Vector& x, KrylovMonitor& m) {
+    if (krylov_start(ops, b, x, r, m)) return true;
+    if (ops.preconditioned()) ops.precondition(r, z);
+    ops.copy(zr(), p);
+    rz = ops.dot(r, zr());
+    return false;
+  }
+};
+
 // Standard (preconditioned) CG, one kernel per BLAS operation: two
 // reductions, hence two synchronisations, per iteration (Rupp, "BLAS-based
 // implementation").
@@ -94,36 +114,28 @@ SolverResult krylov_cg(Ops& ops, const typename Ops::Vector& b, typename Ops::Ve
   SolverResult res;
   KrylovMonitor m{o, res};
   Stopwatch watch;
-  auto r = ops.vector(), p = ops.vector(), ap = ops.vector();
-  auto z = ops.preconditioned() ? ops.vector() : typename Ops::Vector{};
-  auto& zr = ops.preconditioned() ? z : r;  // z = r without a preconditioner
-  if (krylov_start(ops, b, x, r, m)) {
-    res.setup_seconds = watch.seconds();
-    return res;
-  }
-  if (ops.preconditioned()) ops.precondition(r, z);
-  ops.copy(zr, p);
-  double rz = ops.dot(r, zr);
+  CgVectors<Ops> v(ops);
+  const bool done = v.start(b, x, m);
   res.setup_seconds = watch.seconds();
+  if (done) return res;
   watch.restart();
-  bool stopped = false;
-  for (int k = 1; k <= o.max_iterations && !stopped; ++k) {
-    ops.spmv(p, ap);
-    const double pap = ops.dot(p, ap);
+  for (int k = 1; k <= o.max_iterations; ++k) {
+    ops.spmv(v.p, v.ap);
+    const double pap = ops.dot(v.p, v.ap);
     if (m.bad_curvature(pap, k)) break;
-    const double alpha = rz / pap;
-    ops.axpy(static_cast<V>(alpha), p, x);
-    ops.axpy(static_cast<V>(-alpha), ap, r);
-    const double rnorm = ops.norm(r);
-    if ((stopped = m.record(k, rnorm))) break;
+    const double alpha = v.rz / pap;
+    ops.axpy(static_cast<V>(alpha), v.p, x);
+    ops.axpy(static_cast<V>(-alpha), v.ap, v.r);
+    const double rnorm = ops.norm(v.r);
+    if (m.record(k, rnorm)) break;
     double rz_new = rnorm * rnorm;
     if (ops.preconditioned()) {
-      ops.precondition(r, z);
-      rz_new = ops.dot(r, z);
+      ops.precondition(v.r, v.z);
+      rz_new = ops.dot(v.r, v.z);
     }
-    const double beta = rz_new / rz;
-    rz = rz_new;
-    ops.axpby(V(1), zr, static_cast<V>(beta), p);
+    const double beta = rz_new / v.rz;
+    v.rz = rz_new;
+    ops.axpby(V(1), v.zr(), static_cast<V>(beta), v.p);
   }
   m.out_of_iterations();
   res.seconds = watch.seconds();
@@ -142,27 +154,22 @@ SolverResult krylov_pipelined_cg(Ops& ops, const typename Ops::Vector& b, typena
   SolverResult res;
   KrylovMonitor m{o, res};
   Stopwatch watch;
-  auto r = ops.vector(), p = ops.vector(), ap = ops.vector();
-  auto z = ops.preconditioned() ? ops.vector() : typename Ops::Vector{};
-  auto& zr = ops.preconditioned() ? z : r;
-  if (krylov_start(ops, b, x, r, m)) {
+  CgVectors<Ops> v(ops);
+  if (v.start(b, x, m)) {
     res.setup_seconds = watch.seconds();
     return res;
   }
-  if (ops.preconditioned()) ops.precondition(r, z);
-  ops.copy(zr, p);
-  double rz = ops.dot(r, zr);
-  auto d = ops.pipelined_spmv_dots(p, ap);
+  auto d = ops.pipelined_spmv_dots(v.p, v.ap);
   res.setup_seconds = watch.seconds();
   watch.restart();
   for (int i = 1; i <= o.max_iterations; ++i) {
     if (m.bad_curvature(d.pap, i)) break;
-    const double alpha = rz / d.pap;
-    const double beta = (alpha * alpha * d.apmap - rz) / rz;
-    const auto u = ops.pipelined_update(static_cast<V>(alpha), static_cast<V>(beta), ap, x, r, zr, p);
-    rz = u.rz;
+    const double alpha = v.rz / d.pap;
+    const double beta = (alpha * alpha * d.apmap - v.rz) / v.rz;
+    const auto u = ops.pipelined_update(static_cast<V>(alpha), static_cast<V>(beta), v.ap, x, v.r, v.zr(), v.p);
+    v.rz = u.rz;
     if (m.record(i, std::sqrt(u.rr))) break;
-    d = ops.pipelined_spmv_dots(p, ap);
+    d = ops.pipelined_spmv_dots(v.p, v.ap);
   }
   m.out_of_iterations();
   res.seconds = watch.seconds();

@@ -244,6 +244,33 @@ __global__ void shared_kernel(long long size, int P, int hybrid_switch, const V*
   for (int i = threadIdx.x; i < size; i += blockDim.x) x[base + i] = sx[i];
 }
 
+// One row of a partition's forward sweep: x_i + c'_i x_{i+1} + alpha_i
+// x_{s-1} = d'_i from row i and the previous row's (c', alpha, d'). Zero
+// couplings are skipped, not multiplied (see pcr_step). One reciprocal per
+// row: an FP64 division is a long instruction sequence.
+template <class V>
+struct SweptRow {
+  V cp, alpha, dp;
+};
+template <class V>
+__device__ __forceinline__ SweptRow<V> forward_row(bool first, V ai, V bi, V ci, V di, const SweptRow<V>& prev, unsigned long long* flag, RowMap map,
+                                                   long long row) {
+  const bool chained = !first && ai != V(0);
+  const V p = chained ? bi - ai * prev.cp : bi;
+  if (bad_pivot(p)) report(flag, map, row, p);
+  const V inv = V(1) / p;
+  return {ci * inv, first ? ai * inv : chained ? -ai * prev.alpha * inv : V(0), (chained ? di - ai * prev.dp : di) * inv};
+}
+// One row of the backward sweep: (D, G, A) of row i from its (c', alpha, d')
+// and row i+1's (D, G, A), in place.
+template <class V>
+__device__ __forceinline__ void backward_row(const SweptRow<V>& f, V& D, V& G, V& A) {
+  const bool chained = f.cp != V(0);
+  D = chained ? f.dp - f.cp * D : f.dp;
+  G = chained ? -f.cp * G : V(0);
+  A = (chained ? -f.cp * A : V(0)) - f.alpha;
+}
+
 // Partition method, step 1: a thread per partition of m rows of the batch
 // (n rows in all, systems of sys_size rows: couplings across a system
 // boundary are zero). Forward sweep: x_i + c'_i x_{i+1} + alpha_i x_{s-1} =
@@ -257,37 +284,24 @@ __global__ void partition_sweep_kernel(long long n, long long sys_size, int m, c
   const long long s = j * m;
   if (s >= n) return;
   const long long e = min(n, s + m);
-  V cprev = 0, aprev = 0, dprev = 0;
+  SweptRow<V> prev{0, 0, 0};
   for (long long i = s; i < e; ++i) {
     const V ai = i % sys_size == 0 ? V(0) : a[i];
     const V ci = (i + 1) % sys_size == 0 ? V(0) : c[i];
-    const bool chained = i != s && ai != V(0);  // zero couplings skipped (see pcr_step)
-    const V p = chained ? b[i] - ai * cprev : b[i];
-    if (bad_pivot(p)) report(flag, map, i, p);
-    const V inv = V(1) / p;  // one division per row (FP64 division is a long sequence)
-    const V cpi = ci * inv;
-    const V alpha = i == s ? ai * inv : chained ? -ai * aprev * inv : V(0);
-    const V dpi = (chained ? d[i] - ai * dprev : d[i]) * inv;
-    G[i] = cpi;  // kept for the backward sweep, overwritten there
-    A[i] = alpha;
-    D[i] = dpi;
-    cprev = cpi;
-    aprev = alpha;
-    dprev = dpi;
+    prev = forward_row(i == s, ai, b[i], ci, d[i], prev, flag, map, i);
+    G[i] = prev.cp;  // kept for the backward sweep, overwritten there
+    A[i] = prev.alpha;
+    D[i] = prev.dp;
   }
-  last[3 * j] = cprev;
-  last[3 * j + 1] = aprev;
-  last[3 * j + 2] = dprev;
+  last[3 * j] = prev.cp;
+  last[3 * j + 1] = prev.alpha;
+  last[3 * j + 2] = prev.dp;
   V Dn = 0, Gn = 1, An = 0;  // row e-1 is x_{e-1} itself
   D[e - 1] = Dn;
   G[e - 1] = Gn;
   A[e - 1] = An;
   for (long long i = e - 2; i >= s; --i) {
-    const V cpi = G[i], alpha = A[i], dpi = D[i];
-    const bool chained = cpi != V(0);
-    Dn = chained ? dpi - cpi * Dn : dpi;
-    Gn = chained ? -cpi * Gn : V(0);
-    An = (chained ? -cpi * An : V(0)) - alpha;
+    backward_row(SweptRow<V>{G[i], A[i], D[i]}, Dn, Gn, An);
     D[i] = Dn;
     G[i] = Gn;
     A[i] = An;
@@ -331,37 +345,23 @@ __global__ void __launch_bounds__(kStagedThreads) partition_sweep_staged_kernel(
     V* rb = sb + threadIdx.x * stride;
     V* rc = sc + threadIdx.x * stride;
     V* rd = sd + threadIdx.x * stride;
-    V cprev = 0, aprev = 0, dprev = 0;
+    SweptRow<V> prev{0, 0, 0};
     for (int r = 0; r < len; ++r) {
-      const V ai = ra[r];
-      const bool chained = r != 0 && ai != V(0);  // zero couplings skipped (see pcr_step)
-      const V p = chained ? rb[r] - ai * cprev : rb[r];
-      if (bad_pivot(p)) report(flag, map, first + start + r, p);
-      const V inv = V(1) / p;  // one division per row
-      const V cpi = rc[r] * inv;
-      const V alpha = r == 0 ? ai * inv : chained ? -ai * aprev * inv : V(0);
-      const V dpi = (chained ? rd[r] - ai * dprev : rd[r]) * inv;
-      rc[r] = cpi;
-      ra[r] = alpha;
-      rd[r] = dpi;
-      cprev = cpi;
-      aprev = alpha;
-      dprev = dpi;
+      prev = forward_row(r == 0, ra[r], rb[r], rc[r], rd[r], prev, flag, map, first + start + r);
+      rc[r] = prev.cp;
+      ra[r] = prev.alpha;
+      rd[r] = prev.dp;
     }
     const long long j = (first + start) / m;
-    last[3 * j] = cprev;
-    last[3 * j + 1] = aprev;
-    last[3 * j + 2] = dprev;
+    last[3 * j] = prev.cp;
+    last[3 * j + 1] = prev.alpha;
+    last[3 * j + 2] = prev.dp;
     V Dn = 0, Gn = 1, An = 0;
     rd[len - 1] = Dn;
     rc[len - 1] = Gn;
     ra[len - 1] = An;
     for (int r = len - 2; r >= 0; --r) {
-      const V cpi = rc[r], alpha = ra[r], dpi = rd[r];
-      const bool chained = cpi != V(0);
-      Dn = chained ? dpi - cpi * Dn : dpi;
-      Gn = chained ? -cpi * Gn : V(0);
-      An = (chained ? -cpi * An : V(0)) - alpha;
+      backward_row(SweptRow<V>{rc[r], ra[r], rd[r]}, Dn, Gn, An);
       rd[r] = Dn;
       rc[r] = Gn;
       ra[r] = An;

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "../common/batches.hpp"
 #include "device_common.cuh"
 #include "hsparse/core/error.hpp"
 #include "cublas_handle.hpp"
@@ -64,18 +65,6 @@ unsigned elementwise_blocks(long long n) {
   return static_cast<unsigned>(b < 1 ? 1 : b > 65535 ? 65535 : b);
 }
 
-// The seed's batching: as many 8s as fit, then 4, 3, 2 or 1.
-template <class F>
-void for_each_batch(std::size_t count, F&& batch) {
-  std::size_t k = 0;
-  while (k < count) {
-    const std::size_t left = count - k;
-    const int b = left >= 8 ? 8 : left >= 4 ? 4 : static_cast<int>(left);
-    batch(k, b);
-    k += static_cast<std::size_t>(b);
-  }
-}
-
 template <class V>
 Batch<V> make_batch(const std::vector<const V*>& vs, std::size_t first, int b, const double* coef) {
   Batch<V> batch{};
@@ -104,7 +93,7 @@ template <class V>
 void mdot(const Executor& ex, long long n, const V* w, const std::vector<const V*>& vs, double* out, ReductionScratch& scratch) {
   const unsigned blocks = detail::reduction_blocks(n, ReductionScratch::kMaxBlocks);
   const auto s = detail::stream_of(ex);
-  for_each_batch(vs.size(), [&](std::size_t k, int b) {
+  hsparse::detail::for_each_batch(vs.size(), [&](std::size_t k, int b) {
     const Batch<V> batch = make_batch(vs, k, b, static_cast<const double*>(nullptr));
     double* o = out + k;
     switch (b) {
@@ -154,7 +143,7 @@ void maxpy_sub(const Executor& ex, long long n, std::span<const double> coef, co
   if (n <= 0) return;
   const auto s = detail::stream_of(ex);
   const unsigned blocks = elementwise_blocks(n);
-  for_each_batch(vs.size(), [&](std::size_t k, int b) {
+  hsparse::detail::for_each_batch(vs.size(), [&](std::size_t k, int b) {
     const Batch<V> batch = make_batch(vs, k, b, coef.data());
     switch (b) {
       case 8: maxpy_kernel<8><<<blocks, 256, 0, s>>>(n, batch, y); break;

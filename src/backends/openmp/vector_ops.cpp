@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "../common/batches.hpp"
 #include "../common/vector_checks.hpp"
 
 namespace hsparse::openmp {
@@ -45,18 +46,6 @@ void maxpy_batch(const double* c, const V* const* v, Index n, V* y) {
   }
 }
 
-// The seed's batching: as many 8s as fit, then one batch of 4, 3, 2 or 1
-// (a remainder of 5-7 becomes 4 + 1..3).
-template <class F>
-void for_each_batch(std::size_t count, F&& batch) {
-  std::size_t k = 0;
-  while (k < count) {
-    const std::size_t left = count - k;
-    const int b = left >= 8 ? 8 : left >= 4 ? 4 : static_cast<int>(left);
-    batch(k, b);
-    k += static_cast<std::size_t>(b);
-  }
-}
 }  // namespace
 
 template <class V>
@@ -105,7 +94,7 @@ template <class V>
 void mdot(std::span<const V> w, const std::vector<const V*>& vs, std::span<double> out) {
   detail::check_batch("mdot", vs, out.size(), w.size());
   const Index n = static_cast<Index>(w.size());
-  for_each_batch(vs.size(), [&](std::size_t k, int b) {
+  detail::for_each_batch(vs.size(), [&](std::size_t k, int b) {
     const V* const* v = vs.data() + k;
     switch (b) {
       case 8: mdot_batch<8>(w.data(), v, n, out.data() + k); break;
@@ -121,7 +110,7 @@ template <class V>
 void maxpy_sub(std::span<const double> coef, const std::vector<const V*>& vs, std::span<V> y) {
   detail::check_batch("maxpy", vs, coef.size(), y.size());
   const Index n = static_cast<Index>(y.size());
-  for_each_batch(vs.size(), [&](std::size_t k, int b) {
+  detail::for_each_batch(vs.size(), [&](std::size_t k, int b) {
     const V* const* v = vs.data() + k;
     switch (b) {
       case 8: maxpy_batch<8>(coef.data() + k, v, n, y.data()); break;
