@@ -315,6 +315,7 @@ __global__ void partition_sweep_kernel(long long n, long long sys_size, int m, c
 // partition_sweep_kernel, in place: the forward sweep turns (a, c, d) into
 // (alpha, c', d'), the backward sweep into (A, G, D).
 constexpr int kStagedThreads = 128;
+constexpr int kMaxStagedBytes = 160 * 1024;  // 4 arrays x 128 threads x (m + 1) rows: m <= 38 in double
 template <class V>
 __global__ void __launch_bounds__(kStagedThreads) partition_sweep_staged_kernel(long long n, long long sys_size, int m, const V* __restrict__ a,
                                                                                  const V* __restrict__ b, const V* __restrict__ c,
@@ -508,10 +509,14 @@ void launch_shared(const Executor& ex, TridiagonalAlgorithm alg, long long size,
   const int wanted = alg == TridiagonalAlgorithm::pcr ? P : std::max(1, alg == TridiagonalAlgorithm::cr ? P / 2 : std::max(P / 2, std::min(P, hybrid_switch)));
   const int threads = std::min(wanted, 1024);  // CR's loops take the rest; the hybrid's PCR phase is capped below
   hybrid_switch = std::min(hybrid_switch, 1024);
-  if (bytes > 48 * 1024) {
-    const void* kernel = alg == TridiagonalAlgorithm::cr ? reinterpret_cast<const void*>(shared_kernel<V, kCr>)
-                                                        : reinterpret_cast<const void*>(shared_kernel<V, kHybrid>);
-    HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  if (bytes > 48 * 1024) {  // opt in once, for the largest system (4096 unknowns)
+    static const bool opted_in = [] {
+      const int most = static_cast<int>(5 * kSharedCrMaxSize * sizeof(V));
+      HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(shared_kernel<V, kCr>, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
+      HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(shared_kernel<V, kHybrid>, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
+      return true;
+    }();
+    (void)opted_in;
   }
   const auto grid = static_cast<unsigned>(count);
   switch (alg) {
@@ -558,7 +563,6 @@ void TridiagonalSolver<V>::solve(const TridiagonalSystems<V>& s, const V* d, V* 
     // shared memory for 64-unknown systems cut occupancy to 3 blocks and
     // doubled the time, 354 -> 678 us on 262,144 systems).
     if (shared_bytes <= 12 * 1024) {
-      HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(thomas_shared_kernel<V>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
       thomas_shared_kernel<V><<<blocks_for(s.count, kThomasThreads), kThomasThreads, shared_bytes, stream>>>(s.size, s.count, system_stride, row_stride,
                                                                                                          s.a, s.b, s.c, d, x, st.flag.data());
     } else {
@@ -603,14 +607,23 @@ void TridiagonalSolver<V>::solve(const TridiagonalSystems<V>& s, const V* d, V* 
     };
     std::vector<Level> stack;
     std::size_t depth = 0;
-    while (level_n > kSharedCrMaxSize) {
+    long long sys_count = s.count;
+    // Recurse while a system is too long for one block. When the partitions
+    // tile each system exactly (size a multiple of m), the reduced system is
+    // again `count` independent systems, and the recursion can stop as soon
+    // as they fit one block each (65,536 x 16: two levels, not three).
+    while (depth == 0 ? level_n > kSharedCrMaxSize : sys_size > kSharedCrMaxSize) {
       const long long parts = (level_n + m - 1) / m;
       V* w = st.workspace(depth, static_cast<std::size_t>(3 * level_n + 8 * parts));
       V *D = w, *G = w + level_n, *A = w + 2 * level_n, *last = w + 3 * level_n;
       V *ra = last + 3 * parts, *rb = ra + parts, *rc = rb + parts, *rd = rc + parts, *l = rd + parts;
       const std::size_t staged_bytes = 4 * static_cast<std::size_t>(kStagedThreads) * (m + 1) * sizeof(V);
-      if (staged_bytes <= 160 * 1024) {  // coalesced through shared memory (opt-in beyond 48 KiB)
-        HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(partition_sweep_staged_kernel<V>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(staged_bytes)));
+      if (staged_bytes <= kMaxStagedBytes) {  // coalesced through shared memory (opt-in beyond 48 KiB, set once)
+        static const bool opted_in = [] {
+          HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(partition_sweep_staged_kernel<V>, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxStagedBytes));
+          return true;
+        }();
+        (void)opted_in;
         partition_sweep_staged_kernel<V><<<blocks_for(parts, kStagedThreads), kStagedThreads, staged_bytes, stream>>>(
             level_n, sys_size, m, la, lb, lc, ld, D, G, A, last, st.flag.data(), map);
       } else {
@@ -620,18 +633,24 @@ void TridiagonalSolver<V>::solve(const TridiagonalSystems<V>& s, const V* d, V* 
       HSPARSE_CUDA_CHECK(cudaGetLastError());
       stack.push_back({level_n, parts, D, G, A, l, lx});
       description_ += "partition(" + std::to_string(m) + ") -> ";
-      // The reduced system: one system of `parts` unknowns; its row j is row (j+1)m - 1 here.
+      // The reduced system's row j is row (j+1)m - 1 here: `count` systems of
+      // size/m when the partitions tile the systems, else one of `parts`.
       map = RowMap{map.scale * m, map.scale * (m - 1) + map.offset};
+      if (sys_size % m == 0 && sys_size / m * sys_count == parts) {
+        sys_size /= m;
+      } else {
+        sys_size = parts;
+        sys_count = 1;
+      }
       la = ra;
       lb = rb;
       lc = rc;
       ld = rd;
       lx = l;
       level_n = parts;
-      sys_size = parts;
       ++depth;
     }
-    launch_shared<V>(ex, TridiagonalAlgorithm::hybrid, level_n, 1, o.hybrid_switch, la, lb, lc, ld, lx, st.flag.data(), map);
+    launch_shared<V>(ex, TridiagonalAlgorithm::hybrid, sys_size, sys_count, o.hybrid_switch, la, lb, lc, ld, lx, st.flag.data(), map);
     description_ += "hybrid(" + std::to_string(o.hybrid_switch) + ")";
     for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
       partition_recover_kernel<V><<<grid_stride_blocks(it->n), 256, 0, stream>>>(it->n, m, it->D, it->G, it->A, it->l, it->x);
