@@ -36,46 +36,22 @@ __device__ __forceinline__ void report(unsigned long long* flag, RowMap map, lon
   atomicMin(flag, (cls << kClassShift) | static_cast<unsigned long long>(map.scale * row + map.offset));
 }
 
-// Thomas, one thread per system; entry i of system k at k*system_stride + i*row_stride.
-template <class V>
-__global__ void thomas_kernel(long long size, long long count, long long system_stride, long long row_stride, const V* __restrict__ a,
-                              const V* __restrict__ b, const V* __restrict__ c, const V* __restrict__ d, V* __restrict__ x, V* __restrict__ cp,
-                              unsigned long long* flag) {
-  const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (k >= count || size == 0) return;
-  const RowMap map;
-  long long j = k * system_stride;
-  V p = b[j];
-  if (bad_pivot(p)) report(flag, map, k * size, p);
-  cp[j] = size > 1 ? c[j] / p : V(0);
-  x[j] = d[j] / p;
-  for (long long i = 1; i < size; ++i) {
-    const long long jp = j;
-    j += row_stride;
-    const V ai = a[j];
-    p = b[j] - ai * cp[jp];
-    if (bad_pivot(p)) report(flag, map, k * size + i, p);
-    const V inv = V(1) / p;
-    cp[j] = (i + 1 < size ? c[j] : V(0)) * inv;
-    x[j] = (d[j] - ai * x[jp]) * inv;
-  }
-  for (long long i = size - 2; i >= 0; --i) {
-    j -= row_stride;
-    x[j] -= cp[j] * x[j + row_stride];
-  }
-}
-
-// Thomas with c' kept in shared memory (systems of up to 12 unknowns in
-// double): 7 array passes instead of 9 without costing occupancy.
+// Thomas, one thread per system; entry i of system k at k*system_stride +
+// i*row_stride. c' goes to `cp` (global, the same layout as the input), or
+// with SHARED_CP to shared memory (systems of up to 12 unknowns in double:
+// 7 array passes instead of 9 without costing occupancy; for 64-unknown
+// systems it cut occupancy to 3 blocks per SM and doubled the time).
 constexpr int kThomasThreads = 128;
-template <class V>
-__global__ void __launch_bounds__(kThomasThreads) thomas_shared_kernel(long long size, long long count, long long system_stride, long long row_stride,
-                                                                       const V* __restrict__ a, const V* __restrict__ b, const V* __restrict__ c,
-                                                                       const V* __restrict__ d, V* __restrict__ x, unsigned long long* flag) {
+template <class V, bool SHARED_CP>
+__global__ void __launch_bounds__(kThomasThreads) thomas_kernel(long long size, long long count, long long system_stride, long long row_stride,
+                                                                const V* __restrict__ a, const V* __restrict__ b, const V* __restrict__ c,
+                                                                const V* __restrict__ d, V* __restrict__ x, V* __restrict__ cp_global,
+                                                                unsigned long long* flag) {
   extern __shared__ unsigned char shared_bytes[];
-  V* cp = reinterpret_cast<V*>(shared_bytes) + threadIdx.x;  // row i at cp[i * kThomasThreads]
   const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (k >= count || size == 0) return;
+  V* cp = SHARED_CP ? reinterpret_cast<V*>(shared_bytes) + threadIdx.x : cp_global + k * system_stride;
+  const long long cp_stride = SHARED_CP ? kThomasThreads : row_stride;
   const RowMap map;
   long long j = k * system_stride;
   V p = b[j];
@@ -89,15 +65,15 @@ __global__ void __launch_bounds__(kThomasThreads) thomas_shared_kernel(long long
     const V ai = a[j];
     p = b[j] - ai * cprev;
     if (bad_pivot(p)) report(flag, map, k * size + i, p);
-    const V inv = V(1) / p;
+    const V inv = V(1) / p;  // one division per row
     cprev = (i + 1 < size ? c[j] : V(0)) * inv;
-    cp[i * kThomasThreads] = cprev;
+    cp[i * cp_stride] = cprev;
     xprev = (d[j] - ai * xprev) * inv;
     x[j] = xprev;
   }
   for (long long i = size - 2; i >= 0; --i) {
     j -= row_stride;
-    xprev = x[j] - cp[i * kThomasThreads] * xprev;
+    xprev = x[j] - cp[i * cp_stride] * xprev;
     x[j] = xprev;
   }
 }
@@ -563,11 +539,11 @@ void TridiagonalSolver<V>::solve(const TridiagonalSystems<V>& s, const V* d, V* 
     // shared memory for 64-unknown systems cut occupancy to 3 blocks and
     // doubled the time, 354 -> 678 us on 262,144 systems).
     if (shared_bytes <= 12 * 1024) {
-      thomas_shared_kernel<V><<<blocks_for(s.count, kThomasThreads), kThomasThreads, shared_bytes, stream>>>(s.size, s.count, system_stride, row_stride,
-                                                                                                         s.a, s.b, s.c, d, x, st.flag.data());
+      thomas_kernel<V, true><<<blocks_for(s.count, kThomasThreads), kThomasThreads, shared_bytes, stream>>>(
+          s.size, s.count, system_stride, row_stride, s.a, s.b, s.c, d, x, nullptr, st.flag.data());
     } else {
-      thomas_kernel<V><<<blocks_for(s.count, 128), 128, 0, stream>>>(s.size, s.count, system_stride, row_stride, s.a, s.b, s.c, d, x, st.scratch.data(),
-                                                                    st.flag.data());
+      thomas_kernel<V, false><<<blocks_for(s.count, kThomasThreads), kThomasThreads, 0, stream>>>(
+          s.size, s.count, system_stride, row_stride, s.a, s.b, s.c, d, x, st.scratch.data(), st.flag.data());
     }
     HSPARSE_CUDA_CHECK(cudaGetLastError());
     description_ = std::string("thomas/") + to_string(s.layout);
