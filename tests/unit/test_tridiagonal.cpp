@@ -60,6 +60,24 @@ TEST(Tridiagonal, ZeroPivotAndBadShapesAreErrors) {
       EXPECT_NE(std::string(e.what()).find("system 2, row 0: zero or non-finite pivot"), std::string::npos) << e.what();
     }
   }
+  // A zero pivot in a middle row (a_3 = b_3 = 0) of system 70 of 100, both
+  // layouts (the interleaved one takes the OpenMP solver's SIMD chunk path).
+  for (auto layout : {TridiagonalLayout::contiguous, TridiagonalLayout::interleaved}) {
+    auto u = generators::random_tridiagonal_batch<double>(9, 100, layout, 8);
+    const auto j = static_cast<std::size_t>(u.systems().index(70, 3));
+    u.a[j] = 0;
+    u.b[j] = 0;
+    std::vector<double> xu(u.d.size());
+    for (int backend = 0; backend < 2; ++backend) {
+      try {
+        if (backend == 0) reference::tridiagonal_solve<double>(u.systems(), u.d, xu);
+        else openmp::tridiagonal_solve<double>(u.systems(), u.d, xu);
+        ADD_FAILURE() << "zero pivot accepted (" << to_string(layout) << ")";
+      } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("system 70, row 3:"), std::string::npos) << e.what() << " (" << to_string(layout) << ")";
+      }
+    }
+  }
   const auto dom = check_diagonal_dominance(t.systems());
   EXPECT_FALSE(dom.dominant);
   EXPECT_EQ(dom.system, 2);
