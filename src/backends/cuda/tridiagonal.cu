@@ -78,6 +78,89 @@ __global__ void __launch_bounds__(kThomasThreads) thomas_kernel(long long size, 
   }
 }
 
+// Thomas on contiguous systems, one thread per system, through shared-memory
+// tiles: a block of kTileSystems systems walks down its systems in tiles of
+// kTileRows rows, loading each tile with coalesced reads (a system's rows
+// are consecutive), running the recurrence on the tile in shared memory and
+// writing c' and d' back coalesced; the backward pass walks the tiles up the
+// same way. 9 array passes, all coalesced (the untiled kernel's per-thread
+// walk through contiguous systems is not).
+constexpr int kTileSystems = 64;
+constexpr int kTileRows = 16;
+template <class V>
+__global__ void __launch_bounds__(kTileSystems) thomas_tiled_kernel(long long size, long long count, const V* __restrict__ a,
+                                                                    const V* __restrict__ b, const V* __restrict__ c, const V* __restrict__ d,
+                                                                    V* __restrict__ x, V* __restrict__ cp, unsigned long long* flag) {
+  constexpr int kStride = kTileRows + 1;  // padded: thread t's rows start on different banks
+  __shared__ V ta[kTileSystems * kStride], tb[kTileSystems * kStride], tc[kTileSystems * kStride], td[kTileSystems * kStride];
+  const long long k0 = blockIdx.x * static_cast<long long>(kTileSystems);
+  const int t = threadIdx.x;
+  const long long k = k0 + t;
+  const bool active = k < count;
+  const int systems = static_cast<int>(min(static_cast<long long>(kTileSystems), count - k0));
+  const RowMap map;
+  V cprev = 0, xprev = 0;
+  for (long long r0 = 0; r0 < size; r0 += kTileRows) {
+    const int rows = static_cast<int>(min(static_cast<long long>(kTileRows), size - r0));
+    for (int q = t; q < systems * rows; q += kTileSystems) {
+      const int ts = q / rows, r = q % rows;
+      const long long g = (k0 + ts) * size + r0 + r;
+      const int at = ts * kStride + r;
+      ta[at] = a[g];
+      tb[at] = b[g];
+      tc[at] = c[g];
+      td[at] = d[g];
+    }
+    __syncthreads();
+    if (active) {
+      for (int r = 0; r < rows; ++r) {
+        const long long i = r0 + r;
+        const int at = t * kStride + r;
+        const V ai = i == 0 ? V(0) : ta[at];
+        const V p = tb[at] - ai * cprev;
+        if (bad_pivot(p)) report(flag, map, k * size + i, p);
+        const V inv = V(1) / p;
+        cprev = (i + 1 < size ? tc[at] : V(0)) * inv;
+        xprev = (td[at] - ai * xprev) * inv;
+        tc[at] = cprev;
+        td[at] = xprev;
+      }
+    }
+    __syncthreads();
+    for (int q = t; q < systems * rows; q += kTileSystems) {
+      const int ts = q / rows, r = q % rows;
+      const long long g = (k0 + ts) * size + r0 + r;
+      cp[g] = tc[ts * kStride + r];
+      x[g] = td[ts * kStride + r];
+    }
+    __syncthreads();
+  }
+  V xnext = 0;
+  for (long long r0 = (size - 1) / kTileRows * kTileRows; r0 >= 0; r0 -= kTileRows) {
+    const int rows = static_cast<int>(min(static_cast<long long>(kTileRows), size - r0));
+    for (int q = t; q < systems * rows; q += kTileSystems) {
+      const int ts = q / rows, r = q % rows;
+      const long long g = (k0 + ts) * size + r0 + r;
+      tc[ts * kStride + r] = cp[g];
+      td[ts * kStride + r] = x[g];
+    }
+    __syncthreads();
+    if (active) {
+      for (int r = rows - 1; r >= 0; --r) {
+        const int at = t * kStride + r;
+        xnext = r0 + r == size - 1 ? td[at] : td[at] - tc[at] * xnext;
+        td[at] = xnext;
+      }
+    }
+    __syncthreads();
+    for (int q = t; q < systems * rows; q += kTileSystems) {
+      const int ts = q / rows, r = q % rows;
+      x[(k0 + ts) * size + r0 + r] = td[ts * kStride + r];
+    }
+    __syncthreads();
+  }
+}
+
 enum SharedMode : int { kCr = 0, kPcr = 1, kHybrid = 2 };
 
 // One PCR step over m equations at positions s*(t+1)-1 (t < m), partners
@@ -526,7 +609,9 @@ void TridiagonalSolver<V>::solve(const TridiagonalSystems<V>& s, const V* d, V* 
     // Interleaved: a thread per system once there are enough systems to
     // fill the GPU (H200: 64 x 16,384 71 us vs 95 transposed; 512 x 32,768
     // 735 vs 1,450), else transposed (4,096 x 4,096: 5,074 vs 1,592).
-    if (interleaved && s.count >= 16384) alg = TridiagonalAlgorithm::thomas;
+    // Contiguous: the tiled Thomas with as many systems (not measured yet
+    // against CR there: see docs/results/2026-11-22-solvers.md).
+    if (s.count >= 16384) alg = TridiagonalAlgorithm::thomas;
     // CR: the fastest of the three on the H200 for 512 x 512 (19.3 us; PCR
     // 21.6, hybrid 22-28) and within 5% of PCR on 64 x 262,144.
     else alg = s.size <= kSharedCrMaxSize ? TridiagonalAlgorithm::cr : TridiagonalAlgorithm::partition;
@@ -538,7 +623,10 @@ void TridiagonalSolver<V>::solve(const TridiagonalSystems<V>& s, const V* d, V* 
     // Only while 16 blocks of 128 threads still fit an SM (H200: c' in
     // shared memory for 64-unknown systems cut occupancy to 3 blocks and
     // doubled the time, 354 -> 678 us on 262,144 systems).
-    if (shared_bytes <= 12 * 1024) {
+    if (!interleaved) {
+      thomas_tiled_kernel<V><<<blocks_for(s.count, kTileSystems), kTileSystems, 0, stream>>>(s.size, s.count, s.a, s.b, s.c, d, x, st.scratch.data(),
+                                                                                         st.flag.data());
+    } else if (shared_bytes <= 12 * 1024) {
       thomas_kernel<V, true><<<blocks_for(s.count, kThomasThreads), kThomasThreads, shared_bytes, stream>>>(
           s.size, s.count, system_stride, row_stride, s.a, s.b, s.c, d, x, nullptr, st.flag.data());
     } else {
