@@ -6,7 +6,8 @@
 // Algorithms (Owens' lecture, tridiagonal section; Zhang, Cohen and Owens,
 // "Fast tridiagonal solvers on the GPU", PPoPP 2010):
 //   thomas     one thread per system, Thomas' algorithm; coalesced on the
-//              interleaved layout, the choice for many systems
+//              interleaved layout as it is, on the contiguous one through
+//              shared-memory tiles; the choice for many systems
 //   cr         cyclic reduction in shared memory, one block per system:
 //              forward reduction halves the system log2(n)-1 times, a 2x2
 //              solve, backward substitution (2 log2(n) - 1 steps, work-efficient)
@@ -22,9 +23,9 @@
 //              last unknowns form a tridiagonal system of size/partition
 //              unknowns, solved the same way (or by the hybrid once it fits
 //              in a block); then every row is recovered in one parallel pass
-//   automatic  contiguous: cr up to 4096 unknowns, partition above;
-//              interleaved: thomas with >= 16,384 systems, else the
-//              contiguous choice on a transposed copy
+//   automatic  thomas with >= 16,384 systems; else cr up to 4096
+//              unknowns and partition above (interleaved: on a transposed
+//              copy)
 // The shared-memory solvers take systems of up to 1024 (PCR) or 4096 (CR,
 // hybrid) unknowns, padded to a power of two with identity rows.
 #include <memory>
