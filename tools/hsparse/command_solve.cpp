@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "default_vector.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
@@ -40,8 +41,7 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
     // b: from the file, or A x* with x*[i] = 1 + (i*7919 mod 1000)/1000 (so the error in x is known too).
     std::vector<V> xstar, b;
     if (c.rhs_file.empty()) {
-      xstar.resize(n);
-      for (std::size_t i = 0; i < n; ++i) xstar[i] = static_cast<V>(1.0 + static_cast<double>((i * 7919) % 1000) / 1000.0);
+      xstar = default_x<V>(n);
       b.resize(n);
       reference::csr_spmv<V, I>(V(1), a, std::span<const V>(xstar), V(0), std::span<V>(b));
     } else {

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "default_vector.hpp"
 #include "hsparse/analysis/spmv_check.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/io/matrix_market.hpp"
@@ -45,15 +46,6 @@ std::string kernel_help() {
   }
 #endif
   return help;
-}
-
-// The documented default x: x[i] = 1 + (i * 7919 mod 1000) / 1000, in [1, 2),
-// varied so that a wrong column index changes the result.
-template <class V>
-std::vector<V> default_x(std::size_t n) {
-  std::vector<V> x(n);
-  for (std::size_t i = 0; i < n; ++i) x[i] = V(static_cast<real_type_t<V>>(1.0 + static_cast<double>((i * 7919) % 1000) / 1000.0));
-  return x;
 }
 
 template <class V, class I>

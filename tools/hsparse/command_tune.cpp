@@ -13,6 +13,7 @@
 #include <map>
 
 #include "commands.hpp"
+#include "default_vector.hpp"
 #include "hsparse/analysis/matrix_analysis.hpp"
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/timer.hpp"
@@ -45,8 +46,8 @@ int run_tune_cpu(const TuneOptions& o) {
   using V = double;
   using I = std::int32_t;
   const auto a = io::load_matrix<V, I>(o.source);
-  std::vector<V> x(static_cast<std::size_t>(a.cols)), y(static_cast<std::size_t>(a.rows));
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = 1.0 + static_cast<double>((i * 7919) % 1000) / 1000.0;
+  const std::vector<V> x = default_x<V>(static_cast<std::size_t>(a.cols));
+  std::vector<V> y(static_cast<std::size_t>(a.rows));
   const double flops = 2.0 * static_cast<double>(a.nnz());
   auto time_plan = [&](const CpuSpmvOptions& po, std::string* description) {
     const CpuSpmvPlan<V, I> plan(a, po);
@@ -135,8 +136,7 @@ int run_tune(const TuneOptions& o) {
   const auto a = io::load_matrix<V, I>(o.source);
   const cuda::Executor ex;
   const cuda::DeviceCsr<V, I> m = cuda::DeviceCsr<V, I>::upload(a);
-  std::vector<V> xh(static_cast<std::size_t>(a.cols));
-  for (std::size_t i = 0; i < xh.size(); ++i) xh[i] = 1.0 + static_cast<double>((i * 7919) % 1000) / 1000.0;
+  const std::vector<V> xh = default_x<V>(static_cast<std::size_t>(a.cols));
   const cuda::DeviceArray<V> x(xh);
   cuda::DeviceArray<V> y(static_cast<std::size_t>(a.rows));
   const cuda::L2Flusher flush(ex);

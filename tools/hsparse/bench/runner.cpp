@@ -15,6 +15,7 @@
 #include <fstream>
 #include <map>
 
+#include "default_vector.hpp"
 #include "bench.hpp"
 #include "hsparse/analysis/row_statistics.hpp"
 #include "hsparse/analysis/spmv_check.hpp"
@@ -218,8 +219,7 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
     log_line("%s%s\n", m.name, " (" + std::to_string(m.rows) + " x " + std::to_string(m.cols) + ", " + std::to_string(m.nnz) +
                                    " nonzeros" + (m.cache_resident ? ", fits in cache: timed after a cache flush" : "") + ")");
 
-    std::vector<V> x(static_cast<std::size_t>(a.cols));
-    for (std::size_t i = 0; i < x.size(); ++i) x[i] = 1.0 + static_cast<double>((i * 7919) % 1000) / 1000.0;
+    const std::vector<V> x = tool::default_x<V>(static_cast<std::size_t>(a.cols));
     const SpmvReference<V, I> reference(a, x, 1.0, 0.0, {});  // once per matrix, for every candidate's check
     std::vector<Result> results;
     const double kernel_time = mi < suite_size ? min_time : min_time / 10;
