@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cmath>
+#include <complex>
 #include <functional>
+
+#include "hsparse/core/error.hpp"
 
 #include "hsparse/formats/convert.hpp"
 
@@ -30,6 +34,41 @@ std::string classify_symmetry(const Csr<V, I>& a) {
   }
   return "structurally symmetric";
 }
+
+}  // namespace
+
+template <class V, class I>
+SymmetryDefect symmetry_defect(const Csr<V, I>& a) {
+  if (a.rows != a.cols) throw Error(ErrorCode::invalid_argument, "symmetry_defect: a non-square matrix is not symmetric");
+  const Csr<V, I> t = transpose(a, false);
+  SymmetryDefect d;
+  double diff2 = 0, norm2 = 0, worst = -1;
+  auto note = [&](I r, I c, V x, V y) {  // x = a_rc, y = a_cr
+    const double e = std::abs(x - y);
+    diff2 += e * e;
+    norm2 += std::norm(std::complex<double>(x));
+    if (e > worst) {
+      worst = e;
+      d.row = r;
+      d.col = c;
+      d.a_ij = static_cast<double>(std::real(x));
+      d.a_ji = static_cast<double>(std::real(y));
+    }
+  };
+  for (I r = 0; r < a.rows; ++r) {  // merge row r of A with row r of A^T (both sorted)
+    I i = a.row_ptr[r], j = t.row_ptr[r];
+    while (i < a.row_ptr[r + 1] || j < t.row_ptr[r + 1]) {
+      const I ca = i < a.row_ptr[r + 1] ? a.col_idx[i] : a.cols, ct = j < t.row_ptr[r + 1] ? t.col_idx[j] : a.cols;
+      if (ca == ct) note(r, ca, a.values[i++], t.values[j++]);
+      else if (ca < ct) note(r, ca, a.values[i++], V(0));
+      else note(r, ct, V(0), t.values[j++]);
+    }
+  }
+  d.relative = norm2 > 0 ? std::sqrt(diff2 / norm2) : 0;
+  return d;
+}
+
+namespace {
 
 // Chunk occupancy beta of SELL-C-sigma: rows sorted by length (descending)
 // within windows of sigma rows, then cut into chunks of C rows, each padded
@@ -181,7 +220,8 @@ MatrixAnalysis analyze_matrix(const Csr<V, I>& a) {
 #define HSPARSE_INSTANTIATE(V, I)                                \
   template MatrixAnalysis analyze_matrix(const Csr<V, I>&);      \
   template BcsrFill bcsr_fill(const Csr<V, I>&, int);            \
-  template int best_bcsr_block(const Csr<V, I>&, int);
+  template int best_bcsr_block(const Csr<V, I>&, int);        \
+  template SymmetryDefect symmetry_defect(const Csr<V, I>&);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

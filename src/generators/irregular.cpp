@@ -129,6 +129,9 @@ Csr<V, I> replicate(const Csr<V, I>& base, std::int64_t copies, std::int64_t cou
     const std::int64_t next = (r / br + 1) % copies;
     return next * bc + static_cast<std::int64_t>(hash_uniform(seed, 5, static_cast<std::uint64_t>(r)) * static_cast<double>(bc));
   };
+  const auto most_entries = static_cast<std::size_t>(base.nnz()) * static_cast<std::size_t>(copies) + static_cast<std::size_t>(rows);
+  require_host_memory(most_entries * (sizeof(V) + sizeof(I)) + (static_cast<std::size_t>(rows) + 1) * sizeof(I),
+                      std::to_string(copies) + " copies of a " + std::to_string(br) + "-row matrix");
   Csr<V, I> a;
   a.rows = static_cast<I>(rows);
   a.cols = static_cast<I>(bc * copies);

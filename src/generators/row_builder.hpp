@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hsparse/core/error.hpp"
+#include "hsparse/core/host_system.hpp"
 #include "hsparse/formats/csr.hpp"
 #include "hsparse/generators/hash.hpp"
 
@@ -35,6 +36,9 @@ Csr<V, I> build_rows(std::int64_t rows, std::int64_t cols, RowFn&& row_fn) {
     }
     e.resize(out);
   };
+  // Both allocations are checked against the host's memory budget first:
+  // the row counts now, the matrix once the counting pass knows its size.
+  require_host_memory((static_cast<std::size_t>(rows) + 1) * sizeof(std::int64_t), "counting the entries of " + std::to_string(rows) + " rows");
   std::vector<std::int64_t> length(static_cast<std::size_t>(rows) + 1, 0);
 #pragma omp parallel
   {
@@ -50,6 +54,8 @@ Csr<V, I> build_rows(std::int64_t rows, std::int64_t cols, RowFn&& row_fn) {
   if (!fits_index<I>(nnz)) {
     throw Error(ErrorCode::overflow, "generator: " + std::to_string(nnz) + " nonzeros overflow " + type_name<I>() + " row offsets");
   }
+  require_host_memory(static_cast<std::size_t>(nnz) * (sizeof(V) + sizeof(I)) + (static_cast<std::size_t>(rows) + 1) * sizeof(I),
+                      "a " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix with " + std::to_string(nnz) + " nonzeros");
   Csr<V, I> a;
   a.rows = static_cast<I>(rows);
   a.cols = static_cast<I>(cols);

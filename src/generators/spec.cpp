@@ -107,8 +107,9 @@ GeneratorSpec parse_spec(std::string_view text) {
   return spec;
 }
 
+namespace {
 template <class V, class I>
-Csr<V, I> generate(std::string_view text) {
+Csr<V, I> generate_checked(std::string_view text) {
   const GeneratorSpec spec = parse_spec(text);
   const Params p(spec, text);
   const auto seed = static_cast<std::uint64_t>(p.integer("seed", 1));
@@ -152,6 +153,18 @@ Csr<V, I> generate(std::string_view text) {
   const std::string file = p.text("file", "");
   if (file.empty()) spec_error(text, "replicate needs file=PATH");
   return replicate(io::load_matrix<V, I>(file), p.integer("copies", 8), p.integer("couplings", 16), seed);
+}
+}  // namespace
+
+// A refusal for memory names the spec the user wrote.
+template <class V, class I>
+Csr<V, I> generate(std::string_view text) {
+  try {
+    return generate_checked<V, I>(text);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::out_of_memory && e.code() != ErrorCode::overflow) throw;
+    throw Error(e.code(), "generator spec '" + std::string(text) + "': " + e.what());
+  }
 }
 
 #define HSPARSE_INSTANTIATE(V, I) template Csr<V, I> generate<V, I>(std::string_view);

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "hsparse/core/error.hpp"
+#include "hsparse/core/host_system.hpp"
 #include "hsparse/formats/convert.hpp"
 
 namespace hsparse::io {
@@ -85,6 +86,8 @@ Csr<V, I> load_payload(FILE* f, const Header& h, const std::string& path) {
   if (!fits_index<IS>(h.rows) || !fits_index<IS>(h.cols) || !fits_index<IS>(h.nnz)) {
     corrupt(path, "header sizes overflow the stored index type");
   }
+  require_host_memory((h.rows + 1) * sizeof(IS) + h.nnz * (sizeof(IS) + sizeof(VS)) + (h.rows + 1) * sizeof(I) + h.nnz * (sizeof(I) + sizeof(V)),
+                      path + ": " + std::to_string(h.nnz) + " nonzeros");
   Csr<VS, IS> stored;
   stored.rows = static_cast<IS>(h.rows);
   stored.cols = static_cast<IS>(h.cols);
@@ -153,6 +156,13 @@ bool hsp_holds_complex(const std::string& path) {
   FilePtr f(std::fopen(path.c_str(), "rb"), std::fclose);
   if (!f) throw Error(ErrorCode::io, path + ": cannot open file");
   return read_checked_header(f.get(), path, file_size_of(f.get())).value_type >= 3;
+}
+
+bool hsp_holds_single(const std::string& path) {
+  FilePtr f(std::fopen(path.c_str(), "rb"), std::fclose);
+  if (!f) throw Error(ErrorCode::io, path + ": cannot open file");
+  const auto type = read_checked_header(f.get(), path, file_size_of(f.get())).value_type;
+  return type == 1 || type == 3;
 }
 
 template <class V, class I>

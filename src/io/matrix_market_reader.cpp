@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "hsparse/core/error.hpp"
+#include "hsparse/core/host_system.hpp"
 #include "hsparse/formats/convert.hpp"
 #include "hsparse/io/file_bytes.hpp"
 #include "hsparse/io/matrix_market.hpp"
@@ -316,6 +317,8 @@ MatrixMarketData<V, I> parse_matrix_market(std::string_view text, const std::str
   // (an entry takes at least 2 bytes), so a lying size line cannot exhaust memory.
   const auto plausible = std::min<std::uint64_t>(static_cast<std::uint64_t>(h.entries), text.size() / 2 + 1);
   const auto capacity = static_cast<std::size_t>(plausible * (mirrored ? 2 : 1));
+  // The COO entries and the CSR made from them, checked before either exists.
+  require_host_memory(2 * capacity * (2 * sizeof(I) + sizeof(V)), name + ": " + std::to_string(h.entries) + " entries");
   m.row_idx.reserve(capacity);
   m.col_idx.reserve(capacity);
   m.values.reserve(capacity);

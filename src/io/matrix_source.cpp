@@ -20,6 +20,12 @@ bool source_is_complex(std::string_view source) {
   return read_matrix_market_header(path).field == MmField::complex;
 }
 
+bool source_is_single_precision(std::string_view source) {
+  if (generators::is_generator_spec(source)) return false;
+  const std::string path(source);
+  return is_hsp_file(path) && hsp_holds_single(path);
+}
+
 #define HSPARSE_INSTANTIATE(V, I) template Csr<V, I> load_matrix<V, I>(std::string_view);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE

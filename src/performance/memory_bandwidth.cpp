@@ -5,21 +5,11 @@
 #include <vector>
 
 #include "hsparse/core/aligned_vector.hpp"
+#include "hsparse/core/host_system.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/performance/spmv_model.hpp"
 
 namespace hsparse {
-
-std::size_t last_level_cache_bytes() {
-  long llc = -1;
-#ifdef _SC_LEVEL3_CACHE_SIZE
-  llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-#endif
-#ifdef _SC_LEVEL2_CACHE_SIZE
-  if (llc <= 0) llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
-#endif
-  return llc > 0 ? static_cast<std::size_t>(llc) : 0;
-}
 
 BandwidthMeasurement measure_read_bandwidth(std::size_t buffer_bytes, int repetitions) {
   if (buffer_bytes == 0) buffer_bytes = std::max<std::size_t>(std::size_t{512} << 20, 8 * last_level_cache_bytes());

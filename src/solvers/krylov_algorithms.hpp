@@ -35,6 +35,7 @@ struct KrylovMonitor {
     result.iterations = iteration;
     result.relative_residual = rnorm / bnorm;
     if (options.record_history) result.history.push_back(result.relative_residual);
+    if (options.progress) options.progress(iteration, result.relative_residual);
     if (!std::isfinite(rnorm)) return stop(SolverStatus::non_finite, "the residual norm became " + std::to_string(rnorm));
     if (result.relative_residual <= options.tolerance) {
       return stop(SolverStatus::converged, "||r||/||b|| = " + short_number(result.relative_residual) + " <= " + short_number(options.tolerance));
@@ -48,9 +49,9 @@ struct KrylovMonitor {
   }
   // CG's p'Ap: positive and finite, or the solve stops.
   bool bad_curvature(double pap, int iteration) {
-    if (!std::isfinite(pap)) return stop(SolverStatus::non_finite, "p'Ap = " + std::to_string(pap) + " at iteration " + std::to_string(iteration));
+    if (!std::isfinite(pap)) return stop(SolverStatus::non_finite, "p'Ap = " + std::to_string(pap) + " " + in_iteration(iteration));
     if (pap <= 0) {
-      return stop(SolverStatus::breakdown, "p'Ap = " + short_number(pap) + " <= 0 at iteration " + std::to_string(iteration) +
+      return stop(SolverStatus::breakdown, "p'Ap = " + short_number(pap) + " <= 0 " + in_iteration(iteration) +
                                                ": the matrix (or preconditioner) is not positive definite");
     }
     return false;
@@ -60,6 +61,10 @@ struct KrylovMonitor {
       stop(SolverStatus::max_iterations, "not converged in " + std::to_string(options.max_iterations) + " iterations (||r||/||b|| = " +
                                              short_number(result.relative_residual) + ")");
     }
+  }
+  // "in iteration 3 (2 completed)": the status line's count is the completed ones.
+  static std::string in_iteration(int k) {
+    return "in iteration " + std::to_string(k) + " (" + std::to_string(k - 1) + " completed)";
   }
   static std::string short_number(double v) {
     char b[32];
@@ -237,12 +242,12 @@ SolverResult krylov_gmres(Ops& ops, const typename Ops::Vector& b, typename Ops:
       }
       const double rho = std::hypot(H(j, j), hnext);
       if (!std::isfinite(rho)) {
-        m.stop(SolverStatus::non_finite, "the Arnoldi step produced " + std::to_string(rho) + " at iteration " + std::to_string(total + 1));
+        m.stop(SolverStatus::non_finite, "the Arnoldi step produced " + std::to_string(rho) + " " + KrylovMonitor::in_iteration(total + 1));
         done = true;
         break;
       }
       if (rho == 0) {
-        m.stop(SolverStatus::breakdown, "the Krylov basis lost rank (A v = 0) at iteration " + std::to_string(total + 1));
+        m.stop(SolverStatus::breakdown, "the Krylov basis lost rank (A v = 0) " + KrylovMonitor::in_iteration(total + 1));
         done = true;
         break;
       }

@@ -1,4 +1,7 @@
 // measured_machine and format=auto's plan options (advisor.hpp).
+#include <omp.h>
+
+#include <fstream>
 #include <map>
 #include <mutex>
 
@@ -6,6 +9,7 @@
 #include "hsparse/core/types.hpp"
 #include "hsparse/performance/spmv_model.hpp"
 #include "hsparse/tuning/advisor.hpp"
+#include "hsparse/tuning/tuning_cache.hpp"
 #ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/timing.hpp"
 #endif
@@ -37,16 +41,52 @@ MachineModel measure_machine(const std::string& backend, std::string* note) {
 }
 }  // namespace
 
-// Measured once per process and backend: the bandwidth does not change, and
-// handles made per matrix (format=auto) must not pay a bandwidth test each.
+namespace {
+
+// The machine a model belongs to: the GPU's name, or the CPU's model and
+// the threads this process runs (a bandwidth measured on 2 threads is not
+// that of 16).
+std::string machine_key(const std::string& backend) {
+  if (backend == "cuda") return "machine | cuda | " + cuda::device_description();
+  std::ifstream in("/proc/cpuinfo");
+  std::string line, model = "unknown CPU";
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      model = line.substr(line.find(':') + 2);
+      break;
+    }
+  }
+  return "machine | cpu | " + model + " | " + std::to_string(omp_get_max_threads()) + " threads";
+}
+
+}  // namespace
+
+// Measured once per machine and kept in the tuning cache (the bandwidth
+// does not change, and `hsparse advise` or `spmv --format auto` must not pay
+// a bandwidth test at every call); once per process where the cache cannot
+// be written. Values: read bandwidth in MB/s, cache in KiB.
 MachineModel measured_machine(const std::string& backend, std::string* note) {
   static std::mutex mutex;
   static std::map<std::string, std::pair<MachineModel, std::string>> measured;
   const std::lock_guard lock(mutex);
   auto it = measured.find(backend);
   if (it == measured.end()) {
+    const bool device = backend == "cuda" ? cuda::device_available() : true;
+    TuningCache cache;
+    const std::string key = machine_key(backend);
+    MachineModel m;
     std::string why;
-    MachineModel m = measure_machine(backend, &why);
+    const auto stored = device ? cache.find(key) : std::nullopt;
+    if (stored && stored->size() == 2 && (*stored)[0] > 0) {
+      m.backend = backend;
+      m.read_bytes_per_s = (*stored)[0] * 1e6;
+      m.cache_bytes = (*stored)[1] * 1024.0;
+      why = "measured earlier, from " + cache.path() + " (remove the '" + key + "' entry to measure again)";
+    } else {
+      m = measure_machine(backend, &why);
+      // An unwritable cache (a read-only home) only means measuring again next time.
+      if (device) cache.store(key, {static_cast<int>(std::min(m.read_bytes_per_s * 1e-6, 2e9)), static_cast<int>(m.cache_bytes / 1024)});
+    }
     it = measured.emplace(backend, std::make_pair(m, why)).first;
   }
   if (note) *note = it->second.second;

@@ -22,7 +22,7 @@ namespace hsparse::cuda {
 namespace {
 
 #define REQUIRE_CUDA_DEVICE() \
-  if (!device_available()) GTEST_SKIP() << "skipped: " << device_description()
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description()
 
 template <class V>
 void check_device_vector_ops() {

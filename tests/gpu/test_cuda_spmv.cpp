@@ -26,7 +26,7 @@ namespace hsparse::cuda {
 namespace {
 
 #define REQUIRE_CUDA_DEVICE() \
-  if (!device_available()) GTEST_SKIP() << "skipped: " << device_description()
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description()
 
 // The kernel variants under test: every kernel of every format, and the
 // parameters that change their decomposition (coop, repeat, C, sigma, T).

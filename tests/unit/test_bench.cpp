@@ -63,6 +63,38 @@ TEST(BenchComparisons, SpeedupsAndBreakEvenAgainstTheFastestCsr) {
   EXPECT_FALSE(rs[4].breakeven_spmvs.has_value());
   EXPECT_FALSE(rs[1].breakeven_spmvs.has_value());  // CSR converts nothing
   EXPECT_FALSE(rs[5].speedup_vs_baseline_csr.has_value());  // not timed: no figures
+  EXPECT_EQ(bench::breakeven_text(rs[3]), "500");
+  EXPECT_EQ(bench::breakeven_text(rs[4]), "never");
+  EXPECT_EQ(bench::breakeven_text(rs[1]), "-");
+  EXPECT_EQ(bench::breakeven_text(rs[5]), "not measured");
+}
+
+TEST(BenchComparisons, ASetupNoLongerThanTheFastestCsrPaysBackAtOnce) {
+  // The fastest CSR kernel is the reference, whatever its own set-up; a
+  // faster format converting in less time pays back from the first product.
+  std::vector<bench::Result> rs = {
+      timed("hsparse", "csr", 2.0e-3, 0.20, 100),  // fastest CSR, slow set-up
+      timed("hsparse", "csr", 2.5e-3, 0.01, 80),   // a slower CSR with a cheap set-up
+      timed("hsparse", "sell", 1.5e-3, 0.05, 133),
+  };
+  bench::derive_comparisons(rs);
+  EXPECT_TRUE(rs[0].csr_reference);
+  EXPECT_EQ(bench::breakeven_text(rs[2]), "at once");
+}
+
+TEST(BenchComparisons, WithoutACsrKernelBreakEvenIsNotMeasured) {
+  std::vector<bench::Result> rs = {timed("hsparse", "sell", 1.5e-3, 0.05, 133)};
+  bench::derive_comparisons(rs);
+  EXPECT_EQ(bench::breakeven_text(rs[0]), "not measured");
+}
+
+TEST(BenchStatus, ARefusalIsSaidOnceAndInFull) {
+  bench::Result r;
+  r.status = "refused";
+  r.message = "DIA refused: 791113 diagonals x 894785 rows = 707876045705 slots for 5801725 nonzeros (fill 122011.3 > limit 3)";
+  EXPECT_EQ(bench::status_text(r), r.message);
+  r.message = "ELL would store 38983098095 entries for 5801725 nonzeros (width 43567, fill 6719.2 > limit 20)";
+  EXPECT_EQ(bench::status_text(r), "refused: " + r.message);
 }
 
 }  // namespace

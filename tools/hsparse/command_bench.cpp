@@ -9,6 +9,7 @@
 #include "bench/solver_bench.hpp"
 #include "bench/tridiag_bench.hpp"
 #include "commands.hpp"
+#include "option_checks.hpp"
 
 namespace hsparse::tool {
 
@@ -47,24 +48,23 @@ Action add_bench_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("bench", "Benchmark every hsparse format and kernel against cuSPARSE (GPU) or Eigen and librsb (CPU)");
   cmd->add_option("sources", c->options.matrices, "Matrix files or generator specs (default: the built-in suite)");
   cmd->add_option("--matrices", c->options.matrices_dir, "Also every real matrix of this folder (e.g. ../shared/matrices)");
-  cmd->add_option("--backend", c->options.backend, "auto (the GPU if there is one), cpu or cuda")
-      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
-      ->capture_default_str();
+  add_backend_option(cmd, c->options.backend);
   cmd->add_option("--out", c->options.out_dir, "Report folder: report.md, results.json, results.csv, plots/")->capture_default_str();
   cmd->add_flag("--quick", c->options.quick, "Small matrices (2 M nonzeros) and short timings");
-  cmd->add_option("--min-time", c->options.min_time_s, "Seconds of timed repetitions per kernel (default 0.25; --quick 0.03)");
+  cmd->add_option("--min-time", c->options.min_time_s, "Seconds of timed repetitions per kernel (default 0.25; --quick 0.03)")
+      ->check(real_above_zero());
   cmd->add_option("--spmv-count", c->options.spmv_count, "Products the 'auto' candidate chooses for (conversion counted)")
-      ->check(CLI::PositiveNumber)
+      ->check(integer_in(1))
       ->capture_default_str();
+  cmd->add_flag("--dry-run", c->options.dry_run, "Print the planned suite and its estimated memory, then stop");
   cmd->add_option("--compare", c->compare, "OLD.json NEW.json: per-matrix and per-kernel GFLOP/s ratios")->expected(2);
   cmd->add_flag("--solvers", c->solvers, "Instead of SpMV: CG / pipelined CG / baseline time per iteration on Poisson 1e4..1e7, and mdot");
   cmd->add_flag("--tridiag", c->tridiag, "Instead of SpMV: batched tridiagonal solvers vs cuSPARSE gtsv over (size x count)");
-  cmd->add_option("--solver-iterations", c->solver_iterations, "--solvers: iterations per timed solve")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--solver-iterations", c->solver_iterations, "--solvers: iterations per timed solve")->check(integer_in(1))->capture_default_str();
   cmd->add_option("--report-from", c->report_from, "Rewrite the report (and plots) of a results.json into --out");
   return [c]() {
     if (!c->compare.empty()) {
-      bench::print_comparison(bench::read_json(c->compare[0]), bench::read_json(c->compare[1]));
-      return 0;
+      return bench::print_comparison(bench::read_json(c->compare[0]), bench::read_json(c->compare[1])) ? 0 : 1;
     }
     if (!c->report_from.empty()) {
       const auto report = bench::read_json(c->report_from);
@@ -92,6 +92,7 @@ Action add_bench_command(CLI::App& app) {
     std::signal(SIGINT, on_interrupt);
     const auto report = bench::run_benchmark(c->options, g_stop);
     std::signal(SIGINT, SIG_DFL);
+    if (c->options.dry_run) return 0;
     bench::print_console(report);
     bench::write_report(report, c->options.out_dir);
     std::printf("\nreport: %s/report.md (data: results.json, results.csv; plots: plots/)\n", c->options.out_dir.c_str());

@@ -1,5 +1,9 @@
 // hsparse convert: between Matrix Market (.mtx, .mtx.gz) and the .hsp binary
-// format; the output format follows the output file's extension.
+// format; the output format follows the output file's extension. A Matrix
+// Market output keeps the input's field and symmetry by default (a pattern
+// symmetric file stays pattern symmetric, at its size): taken from a Matrix
+// Market input's header, else found in the values (exactly symmetric ->
+// symmetric; skew and Hermitian only when asked).
 #include <cstdio>
 
 #include "commands.hpp"
@@ -8,14 +12,38 @@
 #include "hsparse/io/file_bytes.hpp"
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/plans/cpu_spmv_plan.hpp"
+#include "hsparse/analysis/matrix_analysis.hpp"
 #include "matrix_dispatch.hpp"
+#include "option_checks.hpp"
 
 namespace hsparse::tool {
+
+namespace {
+
+bool is_matrix_market(const std::string& path) {
+  return io::ends_with(path, ".mtx") || io::ends_with(path, ".mtx.gz");
+}
+
+// --symmetry keep: the input header's field and symmetry, or what the values show.
+template <class V, class I>
+io::MatrixMarketWriteOptions kept_layout(const std::string& in, const Csr<V, I>& a) {
+  io::MatrixMarketWriteOptions w;
+  if (is_matrix_market(in)) {
+    const auto h = io::read_matrix_market_header(in);
+    w.symmetry = h.symmetry;
+    if (h.field == io::MmField::pattern || h.field == io::MmField::integer) w.field = h.field;
+  } else if (a.rows == a.cols && a.nnz() > 0 && symmetry_defect(a).relative == 0) {
+    w.symmetry = io::MmSymmetry::symmetric;
+  }
+  return w;
+}
+
+}  // namespace
 
 Action add_convert_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("convert", "Convert a matrix: IN (file or generator spec) to OUT (.hsp, .mtx or .mtx.gz)");
   struct Options {
-    std::string in, out, symmetry = "general", format;
+    std::string in, out, symmetry = "keep", format;
     bool single = false;
     int block = 0, chunk = 0;
     long long sigma = 256;
@@ -25,11 +53,13 @@ Action add_convert_command(CLI::App& app) {
   cmd->add_option("out", o->out, "Output file: .hsp, .mtx or .mtx.gz");
   cmd->add_option("--format", o->format, "Print this storage format's statistics (bytes, padding, conversion time)")
       ->check(CLI::IsMember({"coo", "csr", "ell", "hyb", "dia", "bcsr", "sell"}));
-  cmd->add_option("--block-size", o->block, "BCSR block size (default: the one with the fewest bytes)");
-  cmd->add_option("--chunk", o->chunk, "SELL chunk height C (default: the SIMD width)");
-  cmd->add_option("--sigma", o->sigma, "SELL sorting scope")->capture_default_str();
-  cmd->add_option("--symmetry", o->symmetry, "Matrix Market output: store only the lower triangle of a matrix with this symmetry (checked)")
-      ->check(CLI::IsMember({"general", "symmetric", "skew-symmetric", "hermitian"}))
+  cmd->add_option("--block-size", o->block, "BCSR block size (default: the one with the fewest bytes)")->check(integer_in(1, 32));
+  cmd->add_option("--chunk", o->chunk, "SELL chunk height C (default: the SIMD width)")->check(integer_in(1, 1024));
+  cmd->add_option("--sigma", o->sigma, "SELL sorting scope")->check(integer_in(1))->capture_default_str();
+  cmd->add_option("--symmetry", o->symmetry,
+                  "Matrix Market output: keep (the input's field and symmetry), general (every entry), or store only the lower "
+                  "triangle of a matrix with this symmetry (checked)")
+      ->check(CLI::IsMember({"keep", "general", "symmetric", "skew-symmetric", "hermitian"}))
       ->capture_default_str();
   cmd->add_flag("--single", o->single, "Store single precision values");
   return [o]() {
@@ -54,10 +84,14 @@ Action add_convert_command(CLI::App& app) {
         io::write_hsp(o->out, a);
       } else if (io::ends_with(o->out, ".mtx") || io::ends_with(o->out, ".mtx.gz")) {
         io::MatrixMarketWriteOptions w;
-        w.symmetry = o->symmetry == "symmetric"        ? io::MmSymmetry::symmetric
-                     : o->symmetry == "skew-symmetric" ? io::MmSymmetry::skew_symmetric
-                     : o->symmetry == "hermitian"      ? io::MmSymmetry::hermitian
-                                                       : io::MmSymmetry::general;
+        if (o->symmetry == "keep") {
+          w = kept_layout(o->in, a);
+        } else {
+          w.symmetry = o->symmetry == "symmetric"        ? io::MmSymmetry::symmetric
+                       : o->symmetry == "skew-symmetric" ? io::MmSymmetry::skew_symmetric
+                       : o->symmetry == "hermitian"      ? io::MmSymmetry::hermitian
+                                                         : io::MmSymmetry::general;
+        }
         io::write_matrix_market(o->out, a, w);
       } else {
         throw Error(ErrorCode::invalid_argument, o->out + ": unknown output extension (use .hsp, .mtx or .mtx.gz)");

@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "hsparse/analysis/matrix_analysis.hpp"
 #include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/core/host_system.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/io/file_bytes.hpp"
@@ -70,8 +71,19 @@ void print_generators() {
 }
 
 void print_system() {
-  std::printf("hsparse       0.1.0\n");
-  std::printf("CPU threads   %d (OpenMP)\n", omp_get_max_threads());
+  std::printf("hsparse       %s\n", HSPARSE_VERSION);
+  const HostTopology& t = host_topology();
+  std::printf("CPU           %d cores for this process, %d OpenMP threads\n", t.cores, omp_get_max_threads());
+  std::printf("caches        ");
+  for (const auto& c : t.caches) {
+    std::printf("L%d %s (%d x %s)%s  ", c.level, format_bytes(static_cast<double>(c.bytes)).c_str(), c.instances,
+                format_bytes(static_cast<double>(c.instance_bytes)).c_str(), c.capped ? " capped" : "");
+  }
+  std::printf("[%s]\n", t.source.c_str());
+  if (!t.note.empty()) std::printf("              %s\n", t.note.c_str());
+  const HostMemory m = host_memory();
+  std::printf("memory        %s available of %s (%s); hsparse budgets %s\n", format_bytes(static_cast<double>(m.available)).c_str(),
+              format_bytes(static_cast<double>(m.total)).c_str(), m.source.c_str(), format_bytes(static_cast<double>(host_memory_budget())).c_str());
   std::printf("CUDA          %s\n", cuda::device_description().c_str());
   std::printf("archives      %s\n", io::has_libarchive() ? ".tar.gz via libarchive" : "no .tar.gz support (built without libarchive)");
 }
@@ -81,18 +93,21 @@ void print_system() {
 Action add_info_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("info", "Describe a matrix (file or generator spec) and this build");
   struct Options {
-    std::string source = kDefaultMatrix;
+    std::string source;
     bool json = false, generators = false, single = false;
   };
   auto o = std::make_shared<Options>();
-  cmd->add_option("matrix", o->source, "Matrix Market file (.mtx, .mtx.gz, .tar.gz), .hsp file, or generator spec")
-      ->capture_default_str();
+  cmd->add_option("matrix", o->source, "Matrix Market file (.mtx, .mtx.gz, .tar.gz), .hsp file, or generator spec; without one: this build and machine");
   cmd->add_flag("--json", o->json, "Print JSON instead of a table");
   cmd->add_flag("--generators", o->generators, "List the generators and their keys");
   cmd->add_flag("--single", o->single, "Load in single precision (affects byte counts)");
   return [o]() {
     if (o->generators) {
       print_generators();
+      return 0;
+    }
+    if (o->source.empty()) {
+      print_system();
       return 0;
     }
     Stopwatch watch;

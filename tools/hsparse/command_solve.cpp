@@ -4,9 +4,13 @@
 // ||b - Ax|| / ||b|| (computed afresh in double, not the solver's own
 // recurrence); writes x as a Matrix Market array. Exit status 0 when
 // converged, 1 when not (max iterations, breakdown, non-finite).
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "commands.hpp"
+#include "hsparse/analysis/matrix_analysis.hpp"
+#include "hsparse/core/timer.hpp"
 #include "default_vector.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/io/matrix_market.hpp"
@@ -14,6 +18,7 @@
 #include "hsparse/solvers/cpu_krylov.hpp"
 #include "hsparse/tuning/advisor.hpp"
 #include "matrix_dispatch.hpp"
+#include "option_checks.hpp"
 #ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/solvers/gpu_krylov.hpp"
 #endif
@@ -23,13 +28,46 @@ namespace hsparse::tool {
 namespace {
 
 struct SolveCliOptions {
-  std::string source = "stencil2d:n=1000";
+  std::string source;
   std::string rhs_file, out_file, history_file;
   std::string method = "cg", precond = "none", backend = "auto", format = "csr", kernel;
   double tolerance = 1e-8;
   int max_iterations = 10000, restart = 30, check_every = 16;
-  bool single = false;
+  bool single = false, skip_symmetry_check = false;
 };
+
+// CG and pipelined CG assume A = A^T (and positive definite): on a
+// nonsymmetric matrix they can "converge" to a wrong answer or stall. The
+// values are checked once, before anything else is set up; the tolerance
+// admits the rounding of an assembled symmetric matrix.
+template <class V, class I>
+void require_symmetric(const Csr<V, I>& a, const SolveCliOptions& c) {
+  constexpr double kTolerance = 1e-12;
+  const bool cg = c.method == "cg" || c.method == "pipecg";
+  if (!cg || c.skip_symmetry_check) return;
+  const auto d = symmetry_defect(a);
+  if (d.relative <= kTolerance) return;
+  char detail[256];
+  std::snprintf(detail, sizeof detail, "||A - A^T||_F / ||A||_F = %.3g; largest at (%lld, %lld): a_ij = %.6g, a_ji = %.6g", d.relative,
+                static_cast<long long>(d.row) + 1, static_cast<long long>(d.col) + 1, d.a_ij, d.a_ji);
+  throw Error(ErrorCode::invalid_argument, c.source + " is not symmetric (" + detail + "): --method " + c.method +
+                                               " needs a symmetric positive definite matrix; use --method gmres, or --no-symmetry-check to run it anyway");
+}
+
+// On a terminal: the iteration and residual, redrawn at most 5 times a
+// second; nothing when stderr is piped (logs stay clean).
+std::function<void(int, double)> terminal_progress() {
+  if (!isatty(2)) return {};
+  auto watch = std::make_shared<Stopwatch>();
+  auto last = std::make_shared<double>(-1);
+  return [watch, last](int iteration, double residual) {
+    const double now = watch->seconds();
+    if (now - *last < 0.2) return;
+    *last = now;
+    std::fprintf(stderr, "\r\033[K  iteration %d  ||r||/||b|| %.3e  (%.1f s)", iteration, residual, now);
+    std::fflush(stderr);
+  };
+}
 
 template <class V, class I>
 int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
@@ -38,6 +76,7 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
   } else {
     const std::size_t n = static_cast<std::size_t>(a.rows);
     if (a.rows != a.cols) throw Error(ErrorCode::invalid_argument, c.source + ": a solve needs a square matrix, not " + std::to_string(a.rows) + " x " + std::to_string(a.cols));
+    require_symmetric(a, c);
     // b: from the file, or A x* with x*[i] = 1 + (i*7919 mod 1000)/1000 (so the error in x is known too).
     std::vector<V> xstar, b;
     if (c.rhs_file.empty()) {
@@ -55,7 +94,8 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
     o.max_iterations = c.max_iterations;
     o.restart = c.restart;
     o.check_every = c.check_every;
-    const bool gpu = c.backend == "cuda" || (c.backend == "auto" && cuda::device_available());
+    o.progress = terminal_progress();
+    const bool gpu = resolve_backend(c.backend) == "cuda";
     std::string format = c.format, kernel = c.kernel, note;
     int block = 0;
     if (format == "auto") {  // the advisor's choice for as many products as the iteration limit allows
@@ -77,7 +117,6 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
       r = solve<V, I>(a, plan, b, x, o);
     } else {
 #ifdef HSPARSE_HAVE_CUDA
-      if (!cuda::device_available()) throw Error(ErrorCode::unsupported, cuda::device_description());
       cuda::Executor ex;
       cuda::GpuSpmvOptions go;
       go.format = parse_format(format);
@@ -92,6 +131,7 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
       throw Error(ErrorCode::unsupported, "this hsparse was built without CUDA");
 #endif
     }
+    if (o.progress) std::fprintf(stderr, "\r\033[K");
     const double true_res = true_relative_residual<V, I>(a, b, x);
     std::printf("%s: %lld x %lld, %zu nonzeros, %s\n", c.source.c_str(), static_cast<long long>(a.rows), static_cast<long long>(a.cols), a.nnz(), type_name<V>());
     std::printf("solver      %s, preconditioner %s, operator %s\n", to_string(o.method), to_string(o.preconditioner), operator_name.c_str());
@@ -126,19 +166,20 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
 Action add_solve_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("solve", "Solve A x = b by CG, pipelined CG or GMRES(m) (Jacobi optional) on the CPU or GPU");
   auto o = std::make_shared<SolveCliOptions>();
-  cmd->add_option("matrix", o->source, "Matrix Market file, .hsp file or generator spec")->capture_default_str();
+  cmd->add_option("matrix", o->source, "Matrix Market file, .hsp file or generator spec (e.g. stencil2d:n=1000)")->required();
   cmd->add_option("--rhs", o->rhs_file, "b as a Matrix Market vector (default: b = A x*, x*[i] = 1 + (i*7919 mod 1000)/1000)");
   cmd->add_option("--method", o->method, "cg, pipecg or gmres")->check(CLI::IsMember({"cg", "pipecg", "gmres"}))->capture_default_str();
   cmd->add_option("--precond", o->precond, "none or jacobi")->check(CLI::IsMember({"none", "jacobi"}))->capture_default_str();
-  cmd->add_option("--backend", o->backend, "auto (the GPU if there is one), cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}))->capture_default_str();
+  add_backend_option(cmd, o->backend);
   cmd->add_option("--format", o->format, "The operator's storage format (auto: the advisor's)")
       ->check(CLI::IsMember({"coo", "csr", "ell", "hyb", "dia", "bcsr", "sell", "auto"}))
       ->capture_default_str();
   cmd->add_option("--kernel", o->kernel, "The format's kernel (see hsparse spmv --help)");
-  cmd->add_option("--tol", o->tolerance, "Stop when ||r||/||b|| <= this")->check(CLI::NonNegativeNumber)->capture_default_str();
-  cmd->add_option("--max-iter", o->max_iterations, "Iteration limit")->check(CLI::NonNegativeNumber)->capture_default_str();
-  cmd->add_option("--restart", o->restart, "GMRES(m): m")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_option("--check-every", o->check_every, "GPU pipelined CG: iterations between host checks")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--tol", o->tolerance, "Stop when ||r||/||b|| <= this")->check(real_above_zero(true))->capture_default_str();
+  cmd->add_option("--max-iter", o->max_iterations, "Iteration limit")->check(integer_in(0, 2147483647))->capture_default_str();
+  cmd->add_option("--restart", o->restart, "GMRES(m): m")->check(integer_in(1, 100000))->capture_default_str();
+  cmd->add_option("--check-every", o->check_every, "GPU pipelined CG: iterations between host checks")->check(integer_in(1, 1000000))->capture_default_str();
+  cmd->add_flag("--no-symmetry-check", o->skip_symmetry_check, "cg/pipecg: run even if the matrix is not symmetric");
   cmd->add_option("--out", o->out_file, "Write x here (Matrix Market array, full precision)");
   cmd->add_option("--history", o->history_file, "Write the residual history here (CSV)");
   cmd->add_flag("--single", o->single, "Single precision");

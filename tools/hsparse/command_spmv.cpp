@@ -10,7 +10,10 @@
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/plans/cpu_spmv_plan.hpp"
 #include "hsparse/tuning/advisor.hpp"
+#include "hsparse/tuning/cpu_spmv_handle.hpp"
+#include "hsparse/tuning/tuning_cache.hpp"
 #include "matrix_dispatch.hpp"
+#include "option_checks.hpp"
 #ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/plans/gpu_spmv_plan.hpp"
 #endif
@@ -20,12 +23,13 @@ namespace hsparse::tool {
 namespace {
 
 struct SpmvOptions {
-  std::string source = kDefaultMatrix;
-  std::string x_file, out_file;
-  std::string format = "csr", backend = "cpu", kernel;
+  std::string source;
+  std::string x_file, out_file, cache;
+  std::string format = "csr", backend = "auto", kernel;
   bool single = false, check = false, align_blocks = false;
   int repetitions = 10, block = 0, chunk = 0, coop = 0, repeat = 0, block_threads = 0, threads_per_row = 4;
-  long long sigma = 0, hyb_width = -1, spmv_count = 100;  // sigma 0: the backend's default (CPU 256, GPU 1)
+  long long sigma = 0, hyb_width = -1, spmv_count = 100;  // 0 / -1: not given, the backend's default
+  double min_time_s = 0.2;
 };
 
 // --kernel's help, from the plans' own lists (so it cannot drift from them).
@@ -59,17 +63,20 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
     format = "csr";
     if constexpr (!is_complex_v<V>) {
       std::string note;
-      const auto advice = advise(a, measured_machine(o.backend, &note), o.spmv_count);
+      const auto advice = advise(a, measured_machine(resolve_backend(o.backend), &note), o.spmv_count);
       const auto& c = advice.choice();
       format = to_string(c.format);
       if (kernel.empty()) kernel = c.kernel;
       if (block == 0) block = c.block;
       std::fprintf(stderr, "auto: %s/%s predicted %.1f GFLOP/s over %lld products (%s)\n", format.c_str(), c.kernel.c_str(),
                    c.predicted_gflops, o.spmv_count, note.c_str());
+    } else {
+      std::fprintf(stderr, "auto: csr (the advisor's model covers real values only; complex matrices use CSR)\n");
     }
   }
   TimingSummary t;
-  if (o.backend == "cpu") {
+  const std::string backend = resolve_backend(o.backend);
+  if (backend == "cpu") {
     CpuSpmvOptions po;
     po.format = parse_format(format);
     po.kernel = kernel;
@@ -78,15 +85,28 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
     po.chunk = o.chunk;
     if (o.sigma > 0) po.sigma = o.sigma;
     if (o.hyb_width >= 0) po.hyb_width = o.hyb_width;
-    const CpuSpmvPlan<V, I> plan(a, po);
-    kernel = plan.description();
-    std::fprintf(stderr, "format %s: %zu bytes, %zu stored entries (%.3f per nonzero), converted in %.3f s\n", kernel.c_str(),
-                 plan.matrix_bytes(), plan.stored_entries(),
-                 a.nnz() ? static_cast<double>(plan.stored_entries()) / static_cast<double>(a.nnz()) : 1.0, plan.setup_seconds());
-    t = time_repeated([&] { plan.apply(V(1), x, V(0), y); }, o.repetitions);
+    if (po.format == Format::sell && o.chunk == 0 && o.sigma == 0 && kernel.empty()) {
+      // SELL without C or sigma: the tuning cache's (hsparse tune --backend cpu) if it has this matrix.
+      CpuHandleOptions ho;
+      ho.format = Format::sell;
+      ho.tune = false;
+      ho.cache_path = o.cache;
+      CpuSpmvHandle<V, I> handle(a, ho);
+      kernel = handle.description();
+      std::fprintf(stderr, "format %s: %s\n", kernel.c_str(),
+                   handle.origin() == "cache" ? ("C and sigma from the tuning cache " + (o.cache.empty() ? TuningCache::default_path() : o.cache)).c_str()
+                                              : "default C and sigma (no tuning cache entry for this matrix: hsparse tune --backend cpu stores one)");
+      t = time_for([&] { handle.apply(V(1), x, V(0), y); }, o.min_time_s, o.repetitions);
+    } else {
+      const CpuSpmvPlan<V, I> plan(a, po);
+      kernel = plan.description();
+      std::fprintf(stderr, "format %s: %zu bytes, %zu stored entries (%.3f per nonzero), converted in %.3f s\n", kernel.c_str(),
+                   plan.matrix_bytes(), plan.stored_entries(),
+                   a.nnz() ? static_cast<double>(plan.stored_entries()) / static_cast<double>(a.nnz()) : 1.0, plan.setup_seconds());
+      t = time_for([&] { plan.apply(V(1), x, V(0), y); }, o.min_time_s, o.repetitions);
+    }
   } else {
 #ifdef HSPARSE_HAVE_CUDA
-    if (!cuda::device_available()) throw Error(ErrorCode::unsupported, cuda::device_description());
     cuda::Executor ex;
     cuda::GpuSpmvOptions go;
     go.format = parse_format(format);
@@ -101,7 +121,7 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
     kernel = plan.description();
     std::fprintf(stderr, "format %s: set up (convert, upload, preprocess) in %.3f s\n", kernel.c_str(), plan.setup_seconds());
     cuda::DeviceArray<V> d_x(x), d_y(y);
-    t = time_repeated([&] { plan.apply(V(1), d_x.data(), V(0), d_y.data()); }, o.repetitions, 1, [&] { ex.synchronize(); });
+    t = time_for([&] { plan.apply(V(1), d_x.data(), V(0), d_y.data()); }, o.min_time_s, o.repetitions, [&] { ex.synchronize(); });
     y = d_y.download();
 #else
     throw Error(ErrorCode::unsupported, "this hsparse was built without CUDA");
@@ -109,7 +129,7 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
   }
   const double gflops = 2.0 * static_cast<double>(a.nnz()) / t.median_s * 1e-9;
   std::fprintf(stderr, "spmv %s/%s: %lld x %lld, %zu nonzeros, %s: median %.3f ms over %d runs, %.2f GFLOP/s\n",
-               o.backend.c_str(), kernel.c_str(), static_cast<long long>(a.rows),
+               backend.c_str(), kernel.c_str(), static_cast<long long>(a.rows),
                static_cast<long long>(a.cols), a.nnz(), type_name<V>(), t.median_s * 1e3, t.repetitions, gflops);
   int status = 0;
   if (o.check) {
@@ -130,25 +150,27 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
 Action add_spmv_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("spmv", "Compute y = A*x and write y as a Matrix Market array");
   auto o = std::make_shared<SpmvOptions>();
-  cmd->add_option("matrix", o->source, "Matrix Market file, .hsp file or generator spec")->capture_default_str();
+  cmd->add_option("matrix", o->source, "Matrix Market file, .hsp file or generator spec (e.g. stencil3d:n=64)")->required();
   cmd->add_option("--x", o->x_file, "x as a Matrix Market vector (default: x[i] = 1 + (i*7919 mod 1000)/1000)");
   cmd->add_option("--out", o->out_file, "Write y here (Matrix Market array, full precision)");
   cmd->add_option("--format", o->format, "Storage format")
       ->check(CLI::IsMember({"coo", "csr", "ell", "hyb", "dia", "bcsr", "sell", "auto"}))
       ->capture_default_str();
-  cmd->add_option("--spmv-count", o->spmv_count, "--format auto: the products the choice must pay off over")->capture_default_str();
-  cmd->add_option("--block-size", o->block, "BCSR block size (default: the one with the fewest bytes, 1..8)");
+  cmd->add_option("--spmv-count", o->spmv_count, "--format auto: the products the choice must pay off over")->check(integer_in(1))->capture_default_str();
+  cmd->add_option("--block-size", o->block, "BCSR block size (default: the one with the fewest bytes, 1..8)")->check(integer_in(1, 32));
   cmd->add_flag("--align-blocks", o->align_blocks, "BCSR: start every block on a 64-byte boundary");
-  cmd->add_option("--chunk", o->chunk, "SELL chunk height C (default: the SIMD width)");
-  cmd->add_option("--sigma", o->sigma, "SELL sorting scope sigma (1: no sorting; default CPU 256, GPU 1)");
-  cmd->add_option("--coop", o->coop, "CUDA CSR vector: threads per row, a power of two <= 32 (default: the fixed rule)");
-  cmd->add_option("--repeat", o->repeat, "CUDA CSR vector: rows per thread group (default: the fixed rule)");
-  cmd->add_option("--block-threads", o->block_threads, "CUDA CSR vector: threads per block (default 128)");
-  cmd->add_option("--threads-per-row", o->threads_per_row, "CUDA SELL 'threads' kernel: T threads per row")->capture_default_str();
-  cmd->add_option("--hyb-width", o->hyb_width, "HYB ELL width (default: cusp's histogram rule)");
-  cmd->add_option("--backend", o->backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
+  cmd->add_option("--chunk", o->chunk, "SELL chunk height C (default: the SIMD width)")->check(integer_in(1, 1024));
+  cmd->add_option("--sigma", o->sigma, "SELL sorting scope sigma (1: no sorting; default CPU 256 or the tuning cache's, GPU 1)")->check(integer_in(1));
+  cmd->add_option("--cache", o->cache, "CPU SELL: the tuning cache to read C and sigma from (default: $HSPARSE_TUNING_CACHE or ~/.cache/hsparse/tuning.json)");
+  cmd->add_option("--coop", o->coop, "CUDA CSR vector: threads per row (default: the fixed rule)")->check(power_of_two_up_to(32));
+  cmd->add_option("--repeat", o->repeat, "CUDA CSR vector: rows per thread group (default: the fixed rule)")->check(integer_in(1));
+  cmd->add_option("--block-threads", o->block_threads, "CUDA CSR vector: threads per block (default 128)")->check(integer_in(32, 1024));
+  cmd->add_option("--threads-per-row", o->threads_per_row, "CUDA SELL 'threads' kernel: T threads per row")->check(power_of_two_up_to(32))->capture_default_str();
+  cmd->add_option("--hyb-width", o->hyb_width, "HYB ELL width (default: cusp's histogram rule)")->check(integer_in(0));
+  add_backend_option(cmd, o->backend);
   cmd->add_option("--kernel", o->kernel, kernel_help());
-  cmd->add_option("--repetitions", o->repetitions, "Timed runs (median reported)")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--repetitions", o->repetitions, "At least this many timed runs (median reported)")->check(integer_in(1))->capture_default_str();
+  cmd->add_option("--min-time", o->min_time_s, "Seconds of timed runs after a warm-up")->check(real_above_zero())->capture_default_str();
   cmd->add_flag("--single", o->single, "Single precision (complex<float> for complex matrices)");
   cmd->add_flag("--check", o->check, "Compare y with the serial double-precision reference; exit 1 if it fails");
   return [o]() {

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/core/types.hpp"
@@ -55,7 +56,13 @@ int run_tridiag(const TridiagCli& o) {
                  dom.worst_ratio);
   }
   std::vector<V> x(t.d.size());
-  const bool gpu = o.backend == "cuda" || (o.backend == "auto" && cuda::device_available());
+  const bool gpu = resolve_backend(o.backend) == "cuda";
+  // The CPU has Thomas only (OpenMP over systems): another algorithm is
+  // refused, never silently replaced.
+  if (!gpu && o.algorithm != "auto" && o.algorithm != "thomas") {
+    throw Error(ErrorCode::unsupported, "--algorithm " + o.algorithm + " runs on the GPU only (" + (o.backend == "cpu" ? std::string("--backend cpu") : cuda::device_description()) +
+                                            "); the CPU solver is thomas");
+  }
   TimingSummary tm;
   std::string what;
   if (!gpu) {
@@ -100,17 +107,17 @@ int run_tridiag(const TridiagCli& o) {
 Action add_tridiag_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("tridiag", "Solve a batch of tridiagonal systems (random dominant, or a b c d from files) on the CPU or GPU");
   auto o = std::make_shared<TridiagCli>();
-  cmd->add_option("--size", o->size, "Unknowns per system")->check(CLI::NonNegativeNumber)->capture_default_str();
-  cmd->add_option("--count", o->count, "Systems")->check(CLI::NonNegativeNumber)->capture_default_str();
+  cmd->add_option("--size", o->size, "Unknowns per system")->check(integer_in(1))->capture_default_str();
+  cmd->add_option("--count", o->count, "Systems")->check(integer_in(1))->capture_default_str();
   cmd->add_option("--layout", o->layout, "contiguous or interleaved")->check(CLI::IsMember({"contiguous", "interleaved"}))->capture_default_str();
-  cmd->add_option("--algorithm", o->algorithm, "GPU: auto, thomas, cr, pcr, hybrid, partition, cusparse")
+  cmd->add_option("--algorithm", o->algorithm, "auto, thomas (CPU and GPU); cr, pcr, hybrid, partition, cusparse (GPU only)")
       ->check(CLI::IsMember({"auto", "thomas", "cr", "pcr", "hybrid", "partition", "cusparse"}))
       ->capture_default_str();
-  cmd->add_option("--backend", o->backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}))->capture_default_str();
+  add_backend_option(cmd, o->backend);
   cmd->add_option("--diagonals", o->diagonals, "a b c d as Matrix Market vectors (size*count entries each)")->expected(4);
-  cmd->add_option("--hybrid-switch", o->hybrid_switch, "Equations left when the hybrid switches from CR to PCR");
-  cmd->add_option("--partition-rows", o->partition_rows, "Rows per thread in the partition method");
-  cmd->add_option("--repetitions", o->repetitions, "Timed runs (median)")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("--hybrid-switch", o->hybrid_switch, "Equations left when the hybrid switches from CR to PCR")->check(integer_in(1));
+  cmd->add_option("--partition-rows", o->partition_rows, "Rows per thread in the partition method")->check(integer_in(1));
+  cmd->add_option("--repetitions", o->repetitions, "Timed runs (median)")->check(integer_in(1, 100000))->capture_default_str();
   cmd->add_option("--out", o->out_file, "Write x here (Matrix Market array)");
   cmd->add_flag("--single", o->single, "Single precision");
   return [o]() { return o->single ? run_tridiag<float>(*o) : run_tridiag<double>(*o); };

@@ -13,6 +13,7 @@
 #include <map>
 
 #include "commands.hpp"
+#include "option_checks.hpp"
 #include "default_vector.hpp"
 #include "hsparse/analysis/matrix_analysis.hpp"
 #include "hsparse/backends/cuda/device.hpp"
@@ -21,10 +22,11 @@
 #include "hsparse/tuning/coordinate_tuner.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/io/matrix_source.hpp"
+#include "hsparse/tuning/cpu_spmv_handle.hpp"
+#include "hsparse/tuning/tuning_cache.hpp"
 #ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/timing.hpp"
 #include "hsparse/tuning/gpu_spmv_handle.hpp"
-#include "hsparse/tuning/tuning_cache.hpp"
 #endif
 
 namespace hsparse::tool {
@@ -32,7 +34,7 @@ namespace hsparse::tool {
 namespace {
 
 struct TuneOptions {
-  std::string source = kDefaultMatrix, backend = "auto";
+  std::string source, backend = "auto";
   int calls = 10, repetitions = 20;
   std::string cache, table;  // table: CSV file every measured point is appended to (GPU)
   bool no_store = false, sell_bcsr = true;
@@ -125,6 +127,20 @@ int run_tune_cpu(const TuneOptions& o) {
   std::printf("BCSR, exhaustive over block sizes 1-8:\n");
   line("best", bbest_d, bbest, bbest);
   line("fewest-bytes rule", rd, rt, bbest);
+  if (!o.no_store) {
+    // The exhaustive best (C, sigma) under the CPU handle's key: the next
+    // CpuSpmvHandle (and hsparse spmv --format sell) for this matrix uses it.
+    CpuHandleOptions ho;
+    ho.format = Format::sell;
+    ho.tune = false;
+    ho.use_cache = false;
+    const CpuSpmvHandle<V, I> handle(a, ho);
+    TuningCache cache(o.cache.empty() ? TuningCache::default_path() : o.cache);
+    const auto best = std::min_element(table.begin(), table.end(), [](const auto& p, const auto& q) { return p.second < q.second; })->first;
+    cache.store(handle.cache_key(), {best.first, best.second});
+    std::printf("stored SELL C = %d, sigma = %d in %s: hsparse spmv --format sell and the CPU handle start with it\n", best.first, best.second,
+                cache.path().c_str());
+  }
   return 0;
 }
 
@@ -132,7 +148,6 @@ int run_tune_cpu(const TuneOptions& o) {
 int run_tune(const TuneOptions& o) {
   using V = double;
   using I = std::int32_t;
-  if (!cuda::device_available()) throw Error(ErrorCode::unsupported, "hsparse tune needs a CUDA device: " + cuda::device_description());
   const auto a = io::load_matrix<V, I>(o.source);
   const cuda::Executor ex;
   const cuda::DeviceCsr<V, I> m = cuda::DeviceCsr<V, I>::upload(a);
@@ -272,18 +287,19 @@ int run_tune(const TuneOptions& o) {
 Action add_tune_command(CLI::App& app) {
   auto o = std::make_shared<TuneOptions>();
   auto* cmd = app.add_subcommand("tune", "Exhaustive parameter search (GPU: CSR vector; CPU: SELL C/sigma, BCSR block) against the rules and the tuner");
-  cmd->add_option("matrix", o->source, "Matrix file or generator spec")->capture_default_str();
-  cmd->add_option("--backend", o->backend, "auto (the GPU if there is one), cpu or cuda")
-      ->check(CLI::IsMember({"auto", "cpu", "cuda"}))
-      ->capture_default_str();
-  cmd->add_option("--calls", o->calls, "Products the run-time tuner gets")->check(CLI::PositiveNumber)->capture_default_str();
-  cmd->add_option("--repetitions", o->repetitions, "Timed runs per parameter set (median)")->check(CLI::PositiveNumber)->capture_default_str();
+  cmd->add_option("matrix", o->source, "Matrix file or generator spec")->required();
+  add_backend_option(cmd, o->backend);
+  cmd->add_option("--calls", o->calls, "Products the run-time tuner gets")->check(integer_in(1, 100000))->capture_default_str();
+  cmd->add_option("--repetitions", o->repetitions, "Timed runs per parameter set (median)")->check(integer_in(1, 100000))->capture_default_str();
   cmd->add_option("--cache", o->cache, "Tuning cache file (default: $HSPARSE_TUNING_CACHE or ~/.cache/hsparse/tuning.json)");
   cmd->add_option("--table", o->table, "GPU: append every measured point to this CSV file");
   cmd->add_flag("!--no-formats", o->sell_bcsr, "GPU: tune CSR vector only, not SELL and BCSR too");
   cmd->add_flag("--no-store", o->no_store, "Do not store the best in the tuning cache");
   return [o]() {
-    const bool gpu = o->backend == "cuda" || (o->backend == "auto" && cuda::device_available());
+    if (io::source_is_complex(o->source)) {
+      throw Error(ErrorCode::unsupported, o->source + ": complex values: hsparse tune tunes real matrices only");
+    }
+    const bool gpu = resolve_backend(o->backend) == "cuda";
     if (!gpu) return run_tune_cpu(*o);
 #ifdef HSPARSE_HAVE_CUDA
     return run_tune(*o);

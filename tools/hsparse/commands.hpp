@@ -17,8 +17,8 @@ Action add_advise_command(CLI::App& app);
 Action add_solve_command(CLI::App& app);
 Action add_tridiag_command(CLI::App& app);
 
-// The built-in default matrix of the main job: a 3D 27-point stencil,
-// 262,144 rows and 6.9 M nonzeros (about 83 MB in CSR with double values).
-inline constexpr const char* kDefaultMatrix = "stencil3d:n=64,points=27";
+// No subcommand has a default matrix: one that silently worked on a
+// built-in grid surprised users (the matrix is a required argument; the
+// main job, hsparse bench, has its own default suite).
 
 }  // namespace hsparse::tool

@@ -1,13 +1,30 @@
 // hsparse: the command-line tool. Subcommands live in command_*.cpp.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstring>
 
 #include "commands.hpp"
+#include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse_commit.hpp"  // HSPARSE_GIT_COMMIT
+
+namespace {
+
+std::string version_text() {
+#ifdef HSPARSE_HAVE_CUDA
+  const char* cuda = "CUDA backend built (sm_90)";
+#else
+  const char* cuda = "CPU only (built without CUDA)";
+#endif
+  return std::string("hsparse ") + HSPARSE_VERSION + " (commit " + HSPARSE_GIT_COMMIT + ", " + cuda + ")";
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"hsparse: sparse matrix-vector products on CPUs and NVIDIA GPUs"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", version_text());
   const auto info = hsparse::tool::add_info_command(app);
   const auto spmv = hsparse::tool::add_spmv_command(app);
   const auto convert = hsparse::tool::add_convert_command(app);
@@ -16,6 +33,19 @@ int main(int argc, char** argv) {
   const auto advise = hsparse::tool::add_advise_command(app);
   const auto solve = hsparse::tool::add_solve_command(app);
   const auto tridiag = hsparse::tool::add_tridiag_command(app);
+  // CLI11 answers an unknown word with "A subcommand is required": name it.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const auto* sub : app.get_subcommands({})) {
+      known = known || sub->get_name() == argv[1];
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      std::fprintf(stderr, "hsparse: unknown command '%s' (commands: %s; see hsparse --help)\n", argv[1], names.c_str());
+      return 2;
+    }
+  }
   CLI11_PARSE(app, argc, argv);
   try {
     const std::string name = app.get_subcommands().front()->get_name();

@@ -27,9 +27,12 @@ void with_index_type(const std::string& source, Fn&& fn) {
   fn(narrow);
 }
 
+// An .hsp file stored in single precision loads in single precision even
+// without --single (its values have no more digits to give).
 template <class Fn>
 void with_matrix(const std::string& source, Precision precision, Fn&& fn) {
   const bool complex = io::source_is_complex(source);
+  if (io::source_is_single_precision(source)) precision = Precision::single;
   if (precision == Precision::single) {
     if (complex) with_index_type<std::complex<float>>(source, fn);
     else with_index_type<float>(source, fn);

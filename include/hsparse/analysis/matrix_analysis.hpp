@@ -46,6 +46,17 @@ struct MatrixAnalysis {
   std::vector<FormatBytes> formats;  // bytes for the value type analysed, int32 indices
 };
 
+// How far a square matrix is from symmetric, in values and not only in
+// structure: ||A - A^T||_F / ||A||_F (0 when symmetric; an entry missing on
+// one side counts as its value against zero), and the worst pair.
+struct SymmetryDefect {
+  double relative = 0;
+  std::int64_t row = -1, col = -1;  // the pair with the largest |a_ij - a_ji|
+  double a_ij = 0, a_ji = 0;         // their real parts
+};
+template <class V, class I>
+SymmetryDefect symmetry_defect(const Csr<V, I>& a);
+
 template <class V, class I>
 MatrixAnalysis analyze_matrix(const Csr<V, I>& a);
 

@@ -33,5 +33,7 @@ bool is_hsp_file(const std::string& path);
 
 // True when an .hsp file stores complex values (checks the header first).
 bool hsp_holds_complex(const std::string& path);
+// True when an .hsp file stores single-precision values (float or complex<float>).
+bool hsp_holds_single(const std::string& path);
 
 }  // namespace hsparse::io

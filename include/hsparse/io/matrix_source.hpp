@@ -16,4 +16,8 @@ Csr<V, I> load_matrix(std::string_view source);
 // or a complex .hsp file); generators are real.
 bool source_is_complex(std::string_view source);
 
+// True when the source stores single-precision values (an .hsp file written
+// with --single); text and generators carry no precision.
+bool source_is_single_precision(std::string_view source);
+
 }  // namespace hsparse::io

@@ -2,6 +2,8 @@
 // The SpMV performance model's inputs: the fewest bytes an SpMV must move,
 // and the machine's measured read bandwidth.
 #include <cstddef>
+
+#include "hsparse/core/host_system.hpp"  // last_level_cache_bytes
 #include <cstdint>
 
 namespace hsparse {
@@ -64,9 +66,6 @@ struct BandwidthMeasurement {
   std::size_t buffer_bytes = 0;
   int threads = 0;
 };
-
-// The host's last-level cache (bytes, per socket as the OS reports it); 0 if unknown.
-std::size_t last_level_cache_bytes();
 
 // A STREAM-like read kernel: all threads sum disjoint parts of a buffer
 // (default 8 times the last-level cache, at least 512 MiB); best of `repetitions`.

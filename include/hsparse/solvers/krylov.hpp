@@ -17,6 +17,7 @@
 //
 // Backends: solvers/cpu_krylov.hpp (CpuSpmvPlan, host vectors) and
 // solvers/gpu_krylov.hpp (GpuSpmvPlan, device vectors). Real value types.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,10 @@ struct SolverOptions {
   // iterations after convergence are skipped on the device, so the count and
   // the solution are those of the converged iteration.
   int check_every = 16;
+  // Called with (completed iterations, ||r||/||b||) as the solve goes: every
+  // iteration on the CPU, at every host check of the GPU's pipelined CG.
+  // For progress display; it must not throw.
+  std::function<void(int, double)> progress;
 };
 
 struct SolverResult {

@@ -11,11 +11,23 @@ bool device_available() {
   return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
 }
 
+std::size_t free_device_memory() {
+  if (!device_available()) return 0;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  HSPARSE_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return free_bytes;
+}
+
 std::string device_description() {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || count == 0) {
-    return std::string("no CUDA device (") + (status != cudaSuccess ? cudaGetErrorString(status) : "none found") + ")";
+    // Said in a user's words: the runtime's "CUDA driver version is
+    // insufficient" is what a machine without an NVIDIA driver reports.
+    if (status == cudaErrorInsufficientDriver || status == cudaErrorNoDevice || count == 0) {
+      return "no GPU: no NVIDIA driver or no NVIDIA GPU on this machine";
+    }
+    return std::string("no usable GPU (CUDA: ") + cudaGetErrorString(status) + ")";
   }
   int device = 0;
   HSPARSE_CUDA_CHECK(cudaGetDevice(&device));

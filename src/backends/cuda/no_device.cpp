@@ -3,5 +3,6 @@
 
 namespace hsparse::cuda {
 bool device_available() { return false; }
-std::string device_description() { return "no CUDA device (hsparse was built without CUDA)"; }
+std::size_t free_device_memory() { return 0; }
+std::string device_description() { return "no GPU support: this hsparse was built without CUDA"; }
 }  // namespace hsparse::cuda

@@ -157,6 +157,7 @@ SolverResult pipelined_cg_on_device(const Executor& ex, long long n, const std::
       HSPARSE_CUDA_CHECK(cudaGetLastError());
       HSPARSE_CUDA_CHECK(cudaMemcpyAsync(&host, state.data(), sizeof host, cudaMemcpyDeviceToHost, s));
       HSPARSE_CUDA_CHECK(cudaStreamSynchronize(s));
+      if (o.progress && host.iteration > 0) o.progress(host.iteration, std::sqrt(host.rr) / bnorm);
       if (host.done != kRunning) break;
     }
   }
@@ -173,7 +174,8 @@ SolverResult pipelined_cg_on_device(const Executor& ex, long long n, const std::
     case kConverged:
       return finish(SolverStatus::converged, "||r||/||b|| = " + short_number(res.relative_residual) + " <= " + short_number(o.tolerance));
     case kBreakdown:
-      return finish(SolverStatus::breakdown, "p'Ap = " + short_number(host.pap) + " <= 0 at iteration " + std::to_string(host.iteration + 1) +
+      return finish(SolverStatus::breakdown, "p'Ap = " + short_number(host.pap) + " <= 0 in iteration " + std::to_string(host.iteration + 1) + " (" +
+                                                 std::to_string(host.iteration) + " completed)" +
                                                  ": the matrix (or preconditioner) is not positive definite");
     case kNonFinite:
       return finish(SolverStatus::non_finite, "a scalar became non-finite at iteration " + std::to_string(host.iteration));

@@ -8,19 +8,11 @@
 #include <cmath>
 
 #include "hsparse/analysis/row_statistics.hpp"
+#include "hsparse/core/host_system.hpp"
 
 namespace hsparse::openmp {
 
 namespace {
-
-std::size_t last_level_cache_bytes() {
-  long bytes = -1;
-#ifdef _SC_LEVEL3_CACHE_SIZE
-  bytes = sysconf(_SC_LEVEL3_CACHE_SIZE);
-  if (bytes <= 0) bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
-#endif
-  return bytes > 0 ? static_cast<std::size_t>(bytes) : std::size_t{32} << 20;
-}
 
 template <class V, class I>
 inline V row_dot(const Csr<V, I>& a, const V* __restrict x, I r) {
@@ -48,7 +40,7 @@ inline V row_dot(const Csr<V, I>& a, const V* __restrict x, I r) {
 
 Schedule choose_schedule(std::size_t matrix_bytes, double row_length_cv) {
   constexpr double kCvThreshold = 1.0;
-  if (matrix_bytes <= last_level_cache_bytes() || row_length_cv < kCvThreshold) return Schedule::static_rows;
+  if (matrix_bytes <= hsparse::last_level_cache_bytes() || row_length_cv < kCvThreshold) return Schedule::static_rows;
   return Schedule::guided_rows;
 }
 

@@ -72,8 +72,10 @@ struct Result {
   double alpha = 0;               // RHS traffic per nonzero, eq. (14)
   double model_gflops = 0;        // read bandwidth / code balance with x read once (eq. (10))
   std::optional<double> speedup_vs_baseline_csr, speedup_vs_baseline_best;
-  std::optional<double> breakeven_spmvs;  // against the fastest CSR kernel; absent: never pays off
+  std::optional<double> breakeven_spmvs;  // against the fastest CSR kernel; absent: never pays off, or not measured
+  bool csr_measured = false;  // a CSR kernel was timed on this matrix (break-even has a reference)
   bool csr_reference = false;
+  bool above_model = false;   // faster than the roofline with x read once: data partly from cache
   bool automatic = false;  // the advisor's choice ("auto")
 };
 
@@ -93,11 +95,39 @@ struct Options {
   bool quick = false;
   double min_time_s = 0;  // per kernel; 0: 0.25 s (quick: 0.03 s)
   long long spmv_count = 1000;  // the products "auto" must pay off over (and its goal counts conversion at)
+  bool dry_run = false;         // plan the suite (sizes, memory) and stop
 };
 
 // The suite's size: nonzeros per generated matrix, so that the matrix data
 // is several times the cache (GPU L2 or CPU LLC).
 double target_nonzeros(const std::string& backend, std::size_t cache_bytes, bool quick);
+
+// Peak memory per nonzero while one matrix is benchmarked, measured with
+// /usr/bin/time -v on the default suite (docs/results/2026-11-23-new-user.md;
+// CPU, 2 threads: 5.14 GB maximum resident at fem bs=6 with 32.9 M
+// nonzeros, 156 bytes per nonzero):
+// on the CPU every candidate is alive at once (CSR, its ELL/HYB/DIA/BCSR/
+// SELL copies, Eigen's and librsb's, the reference); on the GPU candidates
+// are built one at a time, the host keeps CSR, the reference and one
+// conversion, the device one format and cuSPARSE's copies.
+inline constexpr double kCpuBenchBytesPerNonzero = 160;
+inline constexpr double kGpuBenchHostBytesPerNonzero = 80;
+inline constexpr double kGpuBenchDeviceBytesPerNonzero = 48;
+
+// What a run will hold, planned before anything is allocated: the default
+// suite is scaled down to fit the memory budgets (host: host_memory_budget();
+// GPU: half the free device memory), explicit inputs are checked to exist.
+struct SuitePlan {
+  std::string backend;
+  std::vector<std::string> sources;
+  std::size_t suite_size = 0;   // sources[0, suite_size) are the suite proper; the folder's real matrices follow
+  double target_nnz = 0;        // per generated matrix of the default suite (0: explicit matrices only)
+  double host_peak_bytes = 0, device_peak_bytes = 0;  // estimated, for the largest planned matrix
+  double host_budget = 0, device_budget = 0;
+  std::string note;             // how the suite was sized, and what was scaled down
+};
+SuitePlan plan_suite(const Options& options, const std::string& backend, std::size_t cache_bytes);
+void print_plan(const SuitePlan& plan);
 // The built-in default suite: generated families of about target_nnz nonzeros.
 std::vector<std::string> default_suite(double target_nnz);
 // The real matrices of a folder (its MANIFEST.md order if present), skipping complex ones.
@@ -124,12 +154,17 @@ Report run_benchmark(const Options& options, const std::atomic<bool>& stop);
 
 // Fills the derived figures (speedups, break-even) of one matrix's results.
 void derive_comparisons(std::vector<Result>& results);
+// "-" (CSR itself), "not measured", "never", "at once" or the number of SpMVs.
+std::string breakeven_text(const Result& r);
+// "refused: why" (without repeating "refused" when the message says it), unabridged.
+std::string status_text(const Result& r);
 
 // Console table, JSON, CSV, Markdown and plots under out_dir.
 void print_console(const Report& r);
 void write_report(const Report& r, const std::string& out_dir);
 Report read_json(const std::string& path);
-// Per-matrix and per-kernel GFLOP/s ratios new / old.
-void print_comparison(const Report& old_run, const Report& new_run);
+// Per-matrix and per-kernel GFLOP/s ratios new / old; false (after saying
+// so) when the runs have no matrix in common.
+bool print_comparison(const Report& old_run, const Report& new_run);
 
 }  // namespace hsparse::bench

@@ -174,7 +174,8 @@ json to_json(const Result& x) {
             {"matrix_bytes", x.matrix_bytes}, {"occupancy", x.occupancy}, {"bytes_min", x.bytes_min}, {"bytes_csr_min", x.bytes_csr_min},
             {"bytes_effective", x.bytes_effective}, {"gbs_min", x.gbs_min}, {"gbs_csr_min", x.gbs_csr_min},
             {"gbs_effective", x.gbs_effective}, {"bandwidth_fraction", x.bandwidth_fraction}, {"alpha", x.alpha},
-            {"model_gflops", x.model_gflops}, {"csr_reference", x.csr_reference}, {"automatic", x.automatic}};
+            {"model_gflops", x.model_gflops}, {"csr_reference", x.csr_reference}, {"automatic", x.automatic},
+            {"csr_measured", x.csr_measured}, {"above_model", x.above_model}, {"breakeven", breakeven_text(x)}};
   j["speedup_vs_baseline_csr"] = x.speedup_vs_baseline_csr ? json(*x.speedup_vs_baseline_csr) : json(nullptr);
   j["speedup_vs_baseline_best"] = x.speedup_vs_baseline_best ? json(*x.speedup_vs_baseline_best) : json(nullptr);
   j["breakeven_spmvs"] = x.breakeven_spmvs ? json(*x.breakeven_spmvs) : json(nullptr);
@@ -256,32 +257,71 @@ std::string write_plots(const Report& r, const std::vector<MatrixSummary>& sums,
     for (const auto& lib : libraries) g << ", 'roofline.dat' index " << idx++ << " using 1:2 with points pt 7 ps 0.8 title '" << lib << "'";
     g << "\n";
   }
-  {  // speedup per matrix
+  {  // speedup per matrix: one series per baseline library, and its CSR alone where it has other formats too
+    struct Series {
+      std::string title, library;
+      bool csr_only = false;
+    };
+    std::vector<Series> series;
+    std::map<std::string, std::set<std::string>> formats_of;
+    for (const auto& x : r.results) {
+      if (x.status == "ok" && x.library != "hsparse") formats_of[x.library].insert(x.format);
+    }
+    for (const auto& [lib, formats] : formats_of) {
+      series.push_back({"vs " + lib + (formats.size() > 1 ? " (its best format)" : " (" + *formats.begin() + ")"), lib, false});
+      if (formats.size() > 1 && formats.count("csr")) series.push_back({"vs " + lib + " CSR", lib, true});
+    }
+    auto best_of = [&](const std::string& matrix, const Series& se) {
+      double best = 0;
+      for (const auto& x : r.results) {
+        if (x.matrix == matrix && x.status == "ok" && x.library == se.library && (!se.csr_only || x.format == "csr")) best = std::max(best, x.gflops);
+      }
+      return best;
+    };
     std::ofstream d(p + "speedup.dat");
-    d << "matrix best_any best_csr\n";
-    for (const auto& s : sums) {
-      d << '"' << short_name(s.info->name) << "\" " << ratio(s.best_hsparse, s.best_baseline) << " " << ratio(s.best_hsparse, s.best_baseline_csr) << "\n";
+    d << "matrix";
+    for (std::size_t i = 0; i < series.size(); ++i) d << " s" << i;
+    d << "\n";
+    for (const auto& sm : sums) {
+      d << '"' << short_name(sm.info->name) << '"';
+      for (const auto& se : series) {
+        const double b = best_of(sm.info->name, se);
+        d << " " << (sm.best_hsparse && b > 0 ? sm.best_hsparse->gflops / b : NAN);
+      }
+      d << "\n";
     }
     std::ofstream g(p + "speedup.gp");
+    g << "# Best hsparse kernel over each baseline per matrix; 1 = parity (dashed).\n";
+    g << "set title 'Best hsparse kernel against the baselines, " << r.env.backend << ": " << r.env.device << "' noenhanced\n";
     g << "set style data histograms; set style histogram clustered gap 1; set style fill solid 0.8 border -1\n";
-    g << "set ylabel 'best hsparse / best " << baseline_name(r) << "'; set grid y; set key top right; set xtics rotate by -40 noenhanced\n";
+    g << "set xlabel 'matrix'; set ylabel 'speedup (best hsparse GFLOP/s / baseline GFLOP/s)'; set yrange [0:*]; set grid y\n";
+    g << "set xtics rotate by 30 right noenhanced; set lmargin 14; set key outside below horizontal noenhanced\n";
     g << "set arrow from graph 0, first 1 to graph 1, first 1 nohead lw 2 dt 2\n";
-    g << "plot 'speedup.dat' using 2:xtic(1) title 'vs best " << baseline_name(r) << " (any format)', '' using 3 title 'vs best "
-      << baseline_name(r) << " CSR'\n";
+    if (series.empty()) {
+      g << "set label 1 'no baseline ran: nothing to compare' at graph 0.5, 0.5 center\nset yrange [0:2]\nplot NaN notitle\n";
+    } else {
+      g << "plot ";
+      for (std::size_t i = 0; i < series.size(); ++i) {
+        g << (i ? ", " : "") << "'speedup.dat' using " << i + 2 << (i ? "" : ":xtic(1)") << " title '" << series[i].title << "'";
+      }
+      g << "\n";
+    }
   }
   {  // conversion break-even: best kernel of each non-CSR hsparse format per matrix
+    // A log axis has no 0: a format paying back "at once" (within the first
+    // product) is drawn at 1, which the axis label says.
     auto best_of = [&](const std::string& matrix, const std::string& f) {
       const Result* best = nullptr;
       for (const auto& x : r.results) {
         if (x.matrix == matrix && x.status == "ok" && x.library == "hsparse" && x.format == f && (!best || x.gflops > best->gflops)) best = &x;
       }
-      return best && best->breakeven_spmvs ? std::optional<double>(std::max(*best->breakeven_spmvs, 0.1)) : std::nullopt;
+      return best && best->breakeven_spmvs ? std::optional<double>(std::max(*best->breakeven_spmvs, 1.0)) : std::nullopt;
     };
     // Only formats that pay back somewhere: gnuplot refuses a histogram column without a value.
     std::vector<std::string> formats;
     for (const std::string f : {"coo", "ell", "hyb", "dia", "bcsr", "sell"}) {
-      for (const auto& s : sums) {
-        if (best_of(s.info->name, f)) {
+      for (const auto& sm : sums) {
+        if (best_of(sm.info->name, f)) {
           formats.push_back(f);
           break;
         }
@@ -291,23 +331,27 @@ std::string write_plots(const Report& r, const std::vector<MatrixSummary>& sums,
     d << "matrix";
     for (const auto& f : formats) d << " " << f;
     d << "\n";
-    for (const auto& s : sums) {
-      d << '"' << short_name(s.info->name) << '"';
+    for (const auto& sm : sums) {
+      d << '"' << short_name(sm.info->name) << '"';
       for (const auto& f : formats) {
-        const auto v = best_of(s.info->name, f);
+        const auto v = best_of(sm.info->name, f);
         d << " " << (v ? *v : NAN);
       }
       d << "\n";
     }
     std::ofstream g(p + "breakeven.gp");
-    g << "# SpMVs needed to pay back the conversion from CSR (Reguly's figure 16); missing bars: never faster than CSR.\n";
-    g << "set style data histograms; set style histogram clustered gap 1; set style fill solid 0.8 border -1; set logscale y\n";
-    g << "set ylabel 'SpMVs to break even against the fastest CSR kernel'; set grid y; set xtics rotate by -40 noenhanced; set key outside right\n";
+    g << "# SpMVs needed to pay back the conversion from CSR (Reguly's figure 16); missing bars: never faster than the fastest CSR kernel.\n";
+    g << "set title 'Products until a conversion from CSR pays back, " << r.env.backend << ": " << r.env.device << "' noenhanced\n";
+    g << "set style data histograms; set style histogram clustered gap 1; set style fill solid 0.8 border -1\n";
+    g << "set xlabel 'matrix (no bar: that format is never faster than the fastest CSR kernel)'; set grid y\n";
+    g << "set ylabel 'SpMVs to break even (1: pays back at once)'; set xtics rotate by 30 right noenhanced; set lmargin 14\n";
+    g << "set key outside below horizontal\n";
     if (!formats.empty()) {
+      g << "set logscale y; set yrange [0.8:*]\n";
       g << "plot for [i=2:" << formats.size() + 1 << "] 'breakeven.dat' using i:xtic(1) title columnheader(i)\n";
     } else {
-      g << "unset logscale y; set label 1 'no format was faster than the fastest CSR kernel: no conversion pays back' at graph 0.5, 0.5 center\n";
-      g << "plot [0:1][0:1] NaN notitle\n";
+      g << "set label 1 'no format was faster than the fastest CSR kernel: no conversion pays back' at graph 0.5, 0.5 center\n";
+      g << "set yrange [0:1]; plot NaN notitle\n";
     }
   }
   if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) return "gnuplot is not installed here";
@@ -316,18 +360,13 @@ std::string write_plots(const Report& r, const std::vector<MatrixSummary>& sums,
     for (const auto& [term, ext] : std::vector<std::pair<std::string, std::string>>{{"pngcairo size 1400,900", "png"}, {"svg size 1400,900", "svg"}}) {
       const std::string cmd = "cd '" + p + "' && gnuplot -e \"set terminal " + term + "; set output '" + name + "." + ext + "'\" " + name +
                               ".gp 2> " + name + "." + ext + ".log";
-      if (std::system(cmd.c_str()) != 0) failed += std::string(failed.empty() ? "" : ", ") + name + "." + ext;
+      // The log stays only when gnuplot failed: it says why.
       const std::string log = p + name + "." + ext + ".log";
-      if (std::filesystem::exists(log) && std::filesystem::file_size(log) == 0) std::filesystem::remove(log);
+      if (std::system(cmd.c_str()) != 0) failed += std::string(failed.empty() ? "" : ", ") + name + "." + ext;
+      else std::filesystem::remove(log);
     }
   }
   return failed.empty() ? "" : "gnuplot failed on " + failed + " (see plots/*.log)";
-}
-
-std::string breakeven_text(const Result& x) {
-  if (x.format == "csr") return "-";
-  if (!x.breakeven_spmvs) return "never";
-  return fmt("%.0f", *x.breakeven_spmvs);
 }
 
 }  // namespace
@@ -347,7 +386,7 @@ void print_console(const Report& r) {
     for (const Result* x : rows) {
       const std::string name = x->library + " " + x->kernel;
       if (x->status != "ok") {
-        std::printf("  %-46s %s\n", name.c_str(), (x->status + ": " + x->message.substr(0, 70)).c_str());
+        std::printf("  %-46s %s\n", name.c_str(), status_text(*x).c_str());
         continue;
       }
       std::printf("  %-46s %10.1f %9.1f %6.1f%% %9s %10s\n", name.c_str(), x->gflops, x->gbs_min, 100 * x->bandwidth_fraction,
@@ -416,15 +455,22 @@ void write_report(const Report& r, const std::string& dir) {
     md << "| " << short_name(x.matrix) << " | " << x.library << " | " << x.kernel << " | " << fmt("%.1f", x.setup_s * 1e3) << " | "
        << fmt("%.4f", x.time.median_s * 1e3) << " | " << fmt("%.4f", x.time.min_s * 1e3) << " | " << fmt("%.4f", x.time.max_s * 1e3) << " | "
        << fmt("%.1f", x.gflops) << " | " << fmt("%.0f", x.gbs_min) << " | " << fmt("%.0f%%", 100 * x.bandwidth_fraction) << " | "
-       << fmt("%.3f", x.alpha) << " | " << fmt("%.0f", x.model_gflops) << " | " << fmt("%.3f", x.occupancy) << " | "
+       << fmt("%.3f", x.alpha) << (x.above_model ? " †" : "") << " | " << fmt("%.0f", x.model_gflops) << (x.above_model ? " †" : "") << " | "
+       << fmt("%.3f", x.occupancy) << " | "
        << (x.speedup_vs_baseline_csr ? fmt("%.2fx", *x.speedup_vs_baseline_csr) : "-") << " | " << breakeven_text(x) << " |\n";
   }
+  md << "\n† faster than the roofline with x read once (model GFLOP/s): part of the matrix or vectors came from cache (a "
+        "matrix a few times the last-level cache still keeps some there between repetitions on a CPU), or the read-bandwidth "
+        "test underestimates this machine (a shared VM's bandwidth varies from run to run). Eq. (14) then gives an alpha below "
+        "its floor 1/N_nzc, even negative; alpha is shown at that floor.\n";
+  md << "\nBreak-even: \"at once\" when the format's set-up is no longer than the fastest CSR kernel's (it pays back from the "
+        "first product); \"never\" when it is not faster than that CSR kernel; \"not measured\" when no CSR kernel ran on the matrix.\n";
   md << "\n## Not timed\n\n";
   bool any = false;
   for (const auto& x : r.results) {
     if (x.status == "ok") continue;
     any = true;
-    md << "- " << short_name(x.matrix) << ", " << x.library << " " << x.kernel << ": **" << x.status << "** — " << x.message << "\n";
+    md << "- " << short_name(x.matrix) << ", " << x.library << " " << x.kernel << ": **" << x.status << "** — " << status_text(x) << "\n";
   }
   if (!any) md << "Every kernel ran.\n";
   md << "\nData: `results.json`, `results.csv`.\n";
@@ -476,6 +522,8 @@ Report read_json(const std::string& path) {
       q.model_gflops = x["model_gflops"];
       q.csr_reference = x["csr_reference"];
       q.automatic = x.value("automatic", false);
+      q.csr_measured = x.value("csr_measured", true);
+      q.above_model = x.value("above_model", false);
       if (!x["speedup_vs_baseline_csr"].is_null()) q.speedup_vs_baseline_csr = x["speedup_vs_baseline_csr"].get<double>();
       if (!x["speedup_vs_baseline_best"].is_null()) q.speedup_vs_baseline_best = x["speedup_vs_baseline_best"].get<double>();
       if (!x["breakeven_spmvs"].is_null()) q.breakeven_spmvs = x["breakeven_spmvs"].get<double>();
@@ -487,9 +535,21 @@ Report read_json(const std::string& path) {
   return r;
 }
 
-void print_comparison(const Report& a, const Report& b) {
+bool print_comparison(const Report& a, const Report& b) {
   std::printf("old: %s, commit %s, %s\nnew: %s, commit %s, %s\n\n", a.env.device.c_str(), a.env.commit.c_str(), a.env.date.c_str(),
               b.env.device.c_str(), b.env.commit.c_str(), b.env.date.c_str());
+  std::set<std::string> old_names, common;
+  for (const auto& m : a.matrices) old_names.insert(m.name);
+  for (const auto& m : b.matrices) if (old_names.count(m.name)) common.insert(m.name);
+  if (common.empty()) {
+    auto names = [](const Report& r) {
+      std::string s;
+      for (const auto& m : r.matrices) s += (s.empty() ? "" : ", ") + short_name(m.name);
+      return s.empty() ? std::string("none") : s;
+    };
+    std::printf("no matrix in common, nothing to compare (matrices are matched by name):\n  old: %s\n  new: %s\n", names(a).c_str(), names(b).c_str());
+    return false;
+  }
   std::map<std::string, const Result*> old_results;
   for (const auto& x : a.results) if (x.status == "ok") old_results[x.matrix + "|" + x.library + "|" + x.kernel] = &x;
   const auto sa = summarize(a), sb = summarize(b);
@@ -513,6 +573,7 @@ void print_comparison(const Report& a, const Report& b) {
     if (it == old_results.end()) continue;
     std::printf("%-40s %-40s %7.2fx\n", short_name(x.matrix).c_str(), (x.library + " " + x.kernel).c_str(), x.gflops / it->second->gflops);
   }
+  return true;
 }
 
 }  // namespace hsparse::bench

@@ -21,7 +21,10 @@
 #include "hsparse/analysis/spmv_check.hpp"
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse/core/host_system.hpp"
+#include "hsparse/generators/generators.hpp"
 #include "hsparse/io/matrix_source.hpp"
+#include "option_checks.hpp"
 #include "hsparse/performance/spmv_model.hpp"
 #ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/timing.hpp"
@@ -121,9 +124,14 @@ void fill_metrics(Result& r, const MatrixInfo& m, const Environment& env, const 
   r.gbs_csr_min = r.bytes_csr_min / t * 1e-9;
   r.gbs_effective = r.bytes_effective / t * 1e-9;
   r.bandwidth_fraction = r.bytes_min / t / env.read_bytes_per_s;
-  r.alpha = estimate_alpha(c.matrix_bytes, m.nnz, m.rows, sizeof(V), flops / t, env.read_bytes_per_s);
+  // Eq. (14) gives alpha below its floor 1/N_nzc (x read once), even
+  // negative, when the kernel beats the roofline: part of the data came
+  // from cache, or the bandwidth test underestimates the machine. Alpha is
+  // then reported at its floor and the result marked above the model.
   const double alpha_min = m.nnz ? static_cast<double>(m.cols) / static_cast<double>(m.nnz) : 1;
+  r.alpha = std::max(alpha_min, estimate_alpha(c.matrix_bytes, m.nnz, m.rows, sizeof(V), flops / t, env.read_bytes_per_s));
   r.model_gflops = env.read_bytes_per_s / code_balance(c.matrix_bytes, m.nnz, m.rows, sizeof(V), alpha_min) * 1e-9;
+  r.above_model = r.gflops > r.model_gflops;
 }
 
 // Builds and checks one candidate; on refusal or a wrong result it fills r and returns null.
@@ -159,31 +167,27 @@ std::unique_ptr<Candidate> build_and_check(const CandidateMaker& maker, const Sp
 }  // namespace
 
 Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
-  std::string backend = o.backend;
-  if (backend == "auto") backend = cuda::device_available() ? "cuda" : "cpu";
-  if (backend == "cuda" && !cuda::device_available()) {
-    throw Error(ErrorCode::unsupported, "--backend cuda: " + cuda::device_description());
-  }
+  const std::string backend = tool::resolve_backend(o.backend);
+  // Inputs and memory first: a missing file or a suite that cannot fit
+  // stops here, before the bandwidth test and before anything is allocated.
+  const std::size_t cache_bytes =
+#ifdef HSPARSE_HAVE_CUDA
+      backend == "cuda" ? cuda::l2_cache_bytes() :
+#endif
+                        last_level_cache_bytes();
+  const SuitePlan plan = plan_suite(o, backend, cache_bytes);
+  print_plan(plan);
   Report report;
+  if (o.dry_run) {
+    report.env.backend = backend;
+    return report;
+  }
   report.env = describe_environment(backend);
   report.spmv_count = o.spmv_count;
   const Environment& env = report.env;
   const double min_time = o.min_time_s > 0 ? o.min_time_s : (o.quick ? 0.03 : 0.25);
-  const double target = target_nonzeros(backend, env.cache_bytes, o.quick);
-  std::vector<std::string> sources = o.matrices.empty() ? default_suite(target) : o.matrices;
-  if (o.matrices.empty()) {
-    if (const auto shared = shared_matrix_folder()) {
-      const auto replicas = replicated_matrices(*shared, target);
-      sources.insert(sources.end(), replicas.begin(), replicas.end());
-    } else {
-      std::fprintf(stderr, "  (no shared matrix folder: set HSPARSE_MATRICES to add replicated real matrices to the suite)\n");
-    }
-  }
-  const std::size_t suite_size = sources.size();  // the folder's matrices after these are small: a tenth of the time each
-  if (!o.matrices_dir.empty()) {
-    const auto more = folder_matrices(o.matrices_dir);
-    sources.insert(sources.end(), more.begin(), more.end());
-  }
+  const std::vector<std::string>& sources = plan.sources;
+  const std::size_t suite_size = plan.suite_size;  // the folder's matrices after these are small: a tenth of the time each
   std::fprintf(stderr, "hsparse bench: %zu matrices on %s\n  %s\n  read bandwidth %.1f GB/s", sources.size(), backend.c_str(),
                env.device.c_str(), env.read_bytes_per_s * 1e-9);
   if (env.copy_bytes_per_s > 0) std::fprintf(stderr, ", copy %.1f GB/s", env.copy_bytes_per_s * 1e-9);
@@ -194,11 +198,16 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
     MatrixInfo m;
     m.name = sources[mi];
     progress(mi, sources.size(), 0, 0, m.name, "loading");
+    const std::string position = "[" + std::to_string(mi + 1) + "/" + std::to_string(sources.size()) + "] ";
+    log_line("%s%s\n", position + m.name, generators::is_generator_spec(m.name) ? ": generating" : ": reading");
     Csr<V, I> a;
     try {
       Stopwatch load;
       a = io::load_matrix<V, I>(m.name);
       m.load_s = load.seconds();
+      // Every candidate's copy of this matrix, checked before the first is made.
+      const double per_nnz = backend == "cuda" ? kGpuBenchHostBytesPerNonzero : kCpuBenchBytesPerNonzero;
+      require_host_memory(static_cast<std::size_t>(static_cast<double>(a.nnz()) * per_nnz), "benchmarking " + m.name + " (its candidates' copies)");
     } catch (const Error& e) {
       log_line("  %s: not loaded: %s\n", m.name, e.what());
       Result r = base_result(m, env, "(load)");
@@ -216,8 +225,10 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
     m.max_row = static_cast<int>(stats.max_length);
     m.cache_resident = m.csr_bytes + static_cast<double>(a.rows + a.cols) * sizeof(V) < static_cast<double>(env.cache_bytes);
     report.matrices.push_back(m);
-    log_line("%s%s\n", m.name, " (" + std::to_string(m.rows) + " x " + std::to_string(m.cols) + ", " + std::to_string(m.nnz) +
-                                   " nonzeros" + (m.cache_resident ? ", fits in cache: timed after a cache flush" : "") + ")");
+    char loaded[64];
+    std::snprintf(loaded, sizeof loaded, ", ready in %.1f s", m.load_s);
+    log_line("%s%s\n", position + m.name, " (" + std::to_string(m.rows) + " x " + std::to_string(m.cols) + ", " + std::to_string(m.nnz) +
+                                   " nonzeros" + (m.cache_resident ? ", fits in cache: timed after a cache flush" : "") + loaded + ")");
 
     const std::vector<V> x = tool::default_x<V>(static_cast<std::size_t>(a.cols));
     const SpmvReference<V, I> reference(a, x, 1.0, 0.0, {});  // once per matrix, for every candidate's check
@@ -276,7 +287,7 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
         std::snprintf(line, sizeof line, "%9.1f GFLOP/s %6.1f%% of read BW", r.gflops, 100 * r.bandwidth_fraction);
         log_line("    %-44s %s\n", r.library + " " + r.kernel, line);
       } else {
-        log_line("    %-44s %s\n", r.library + " " + r.kernel, r.status + ": " + r.message.substr(0, 100));
+        log_line("    %-44s %s\n", r.library + " " + r.kernel, status_text(r));
       }
     }
     report.results.insert(report.results.end(), results.begin(), results.end());
@@ -285,6 +296,21 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
   if (backend == "cpu") finalize_cpu_baselines();
   report.interrupted = stop;
   return report;
+}
+
+std::string breakeven_text(const Result& x) {
+  if (x.format == "csr") return "-";
+  if (x.status != "ok" || !x.csr_measured) return "not measured";
+  if (!x.breakeven_spmvs) return "never";
+  if (*x.breakeven_spmvs < 1) return "at once";  // its setup is no longer than the fastest CSR kernel's
+  char b[32];
+  std::snprintf(b, sizeof b, "%.0f", std::ceil(*x.breakeven_spmvs));
+  return b;
+}
+
+std::string status_text(const Result& r) {
+  if (r.status == "ok") return "ok";
+  return r.message.find(r.status) != std::string::npos ? r.message : r.status + ": " + r.message;
 }
 
 void derive_comparisons(std::vector<Result>& results) {
@@ -305,6 +331,7 @@ void derive_comparisons(std::vector<Result>& results) {
   if (ref) ref->csr_reference = true;
   for (auto& r : results) {
     if (r.status != "ok") continue;
+    r.csr_measured = ref != nullptr;
     if (best_csr > 0) r.speedup_vs_baseline_csr = r.gflops / best_csr;
     if (best_any > 0) r.speedup_vs_baseline_best = r.gflops / best_any;
     // Reguly's figure 16: how many products the conversion from CSR costs,

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hsparse/backends/cuda/device.hpp"
+#include "option_checks.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/io/matrix_source.hpp"
@@ -79,7 +80,7 @@ std::string fmt(const char* f, double v) {
 }  // namespace
 
 int run_solver_benchmark(const SolverBenchOptions& opt, const std::atomic<bool>& stop) {
-  const bool gpu = opt.backend == "cuda" || (opt.backend == "auto" && cuda::device_available());
+  const bool gpu = tool::resolve_backend(opt.backend) == "cuda";
   std::vector<long long> sizes = opt.quick ? std::vector<long long>{10000, 100000} : opt.unknowns;
   const int iterations = opt.quick ? 50 : opt.iterations;
   std::vector<SolverRow> rows;

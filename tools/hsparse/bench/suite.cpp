@@ -8,10 +8,16 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 
 #include "bench.hpp"
+#include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse/core/host_system.hpp"
+#include "hsparse/generators/generators.hpp"
+#include "hsparse/io/matrix_market.hpp"
 #include "hsparse/io/manifest.hpp"
 #include "hsparse/io/matrix_source.hpp"
 
@@ -86,6 +92,85 @@ std::vector<std::string> replicated_matrices(const std::string& dir, double targ
     out.push_back("replicate:copies=" + num(copies) + ",file=" + f.by_nnz[i].second);
   }
   return out;
+}
+
+namespace {
+
+// An explicit input, checked before the bandwidth test and before any
+// matrix is made: a generator spec must parse, a file must open. Returns
+// its nonzeros when the header says (Matrix Market), else 0.
+double check_input(const std::string& source) {
+  if (generators::is_generator_spec(source)) {
+    generators::parse_spec(source);  // throws Error(parse) naming the spec
+    return 0;
+  }
+  if (!std::ifstream(source)) throw Error(ErrorCode::io, source + ": cannot open (not a file and not a generator spec; see hsparse info --generators)");
+  if (source.ends_with(".mtx") || source.ends_with(".mtx.gz")) {
+    const auto h = io::read_matrix_market_header(source);
+    return static_cast<double>(h.entries) * (h.symmetry == io::MmSymmetry::general ? 1 : 2);
+  }
+  return 0;
+}
+
+}  // namespace
+
+SuitePlan plan_suite(const Options& o, const std::string& backend, std::size_t cache_bytes) {
+  SuitePlan p;
+  p.backend = backend;
+  const bool gpu = backend == "cuda";
+  const double host_per_nnz = gpu ? kGpuBenchHostBytesPerNonzero : kCpuBenchBytesPerNonzero;
+  p.host_budget = static_cast<double>(host_memory_budget());
+  p.device_budget = gpu ? 0.5 * static_cast<double>(cuda::free_device_memory()) : 0;
+  double largest = 0;
+  if (o.matrices.empty()) {
+    const double wanted = target_nonzeros(backend, cache_bytes, o.quick);
+    // The largest family is fem bs=6 at 1.6x the target (default_suite).
+    constexpr double kLargestFamily = 1.6;
+    double fits = p.host_budget / host_per_nnz / kLargestFamily;
+    if (gpu) fits = std::min(fits, p.device_budget / kGpuBenchDeviceBytesPerNonzero / kLargestFamily);
+    p.target_nnz = std::min(wanted, fits);
+    if (p.target_nnz < wanted) {
+      char buf[256];
+      std::snprintf(buf, sizeof buf, "scaled down from %.3g to %.3g nonzeros per matrix to fit the memory budget", wanted, p.target_nnz);
+      p.note = buf;
+    }
+    if (p.target_nnz < 1e5) {
+      throw Error(ErrorCode::out_of_memory, "hsparse bench: the default suite needs at least 1e5 nonzeros per matrix (" +
+                                                format_bytes(1e5 * host_per_nnz) + " of host memory); the budget is " + format_bytes(p.host_budget));
+    }
+    p.sources = default_suite(p.target_nnz);
+    largest = kLargestFamily * p.target_nnz;
+    if (const auto shared = shared_matrix_folder()) {
+      const auto replicas = replicated_matrices(*shared, p.target_nnz);
+      p.sources.insert(p.sources.end(), replicas.begin(), replicas.end());
+    } else {
+      p.note += std::string(p.note.empty() ? "" : "; ") + "no shared matrix folder: set HSPARSE_MATRICES to add replicated real matrices";
+    }
+  } else {
+    for (const auto& s : o.matrices) largest = std::max(largest, check_input(s));
+    p.sources = o.matrices;
+  }
+  p.suite_size = p.sources.size();
+  if (!o.matrices_dir.empty()) {
+    const auto more = folder_matrices(o.matrices_dir);
+    p.sources.insert(p.sources.end(), more.begin(), more.end());
+  }
+  p.host_peak_bytes = largest * host_per_nnz;
+  p.device_peak_bytes = gpu ? largest * kGpuBenchDeviceBytesPerNonzero : 0;
+  return p;
+}
+
+void print_plan(const SuitePlan& p) {
+  std::fprintf(stderr, "plan: %zu matrices on %s", p.sources.size(), p.backend.c_str());
+  if (p.target_nnz > 0) std::fprintf(stderr, ", generated ones of about %.3g nonzeros", p.target_nnz);
+  std::fprintf(stderr, "\n  estimated peak host memory %s (budget %s: half of what is available)\n", format_bytes(p.host_peak_bytes).c_str(),
+               format_bytes(p.host_budget).c_str());
+  if (p.backend == "cuda") {
+    std::fprintf(stderr, "  estimated peak device memory %s (budget %s: half of the free memory)\n", format_bytes(p.device_peak_bytes).c_str(),
+                 format_bytes(p.device_budget).c_str());
+  }
+  if (!p.note.empty()) std::fprintf(stderr, "  %s\n", p.note.c_str());
+  for (std::size_t i = 0; i < p.sources.size(); ++i) std::fprintf(stderr, "  [%zu/%zu] %s\n", i + 1, p.sources.size(), p.sources[i].c_str());
 }
 
 std::optional<std::string> shared_matrix_folder() {

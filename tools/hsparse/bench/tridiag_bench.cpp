@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hsparse/backends/cuda/device.hpp"
+#include "option_checks.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/generators/tridiagonal_batch.hpp"
 #ifdef HSPARSE_HAVE_CUDA
@@ -66,7 +67,7 @@ double max_relative_error(const std::vector<V>& x, const std::vector<V>& ref) {
 }  // namespace
 
 int run_tridiag_benchmark(const TridiagBenchOptions& opt, const std::atomic<bool>& stop) {
-  const bool gpu = opt.backend == "cuda" || (opt.backend == "auto" && cuda::device_available());
+  const bool gpu = tool::resolve_backend(opt.backend) == "cuda";
   std::vector<TridiagRow> rows;
   std::vector<std::pair<int, double>> switch_sweep;
   int status = 0;

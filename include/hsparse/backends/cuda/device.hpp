@@ -16,6 +16,8 @@ namespace hsparse::cuda {
 bool device_available();
 // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB)" or why there is none.
 std::string device_description();
+// Free memory of the current device now (cudaMemGetInfo); 0 without a device.
+std::size_t free_device_memory();
 
 namespace detail {
 void* allocate(std::size_t bytes);  // throws Error(out_of_memory) naming the size and the free memory

@@ -1,0 +1,86 @@
+#pragma once
+// The tool's option validators and its one backend choice. A value outside
+// its range is an error naming the option and the range in words (CLI11's
+// own PositiveNumber prints the largest double, 300 digits); nothing is
+// ever replaced by a default behind the user's back.
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <string>
+
+#include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/core/error.hpp"
+
+namespace hsparse::tool {
+
+// An integer in [lo, hi] (hi < 0: no upper bound).
+inline CLI::Validator integer_in(long long lo, long long hi = -1) {
+  const std::string range = hi < 0 ? "an integer >= " + std::to_string(lo)
+                                   : "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  return CLI::Validator(
+      [lo, hi, range](std::string& s) -> std::string {
+        std::size_t used = 0;
+        long long v = 0;
+        try {
+          v = std::stoll(s, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != s.size() || s.empty() || v < lo || (hi >= 0 && v > hi)) return "'" + s + "' is not " + range;
+        return {};
+      },
+      range.substr(range.find(' ') + 1));
+}
+
+// A power of two in [1, hi].
+inline CLI::Validator power_of_two_up_to(long long hi) {
+  const std::string range = "a power of two in [1, " + std::to_string(hi) + "]";
+  return CLI::Validator(
+      [hi, range](std::string& s) -> std::string {
+        std::size_t used = 0;
+        long long v = 0;
+        try {
+          v = std::stoll(s, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != s.size() || v < 1 || v > hi || (v & (v - 1)) != 0) return "'" + s + "' is not " + range;
+        return {};
+      },
+      range);
+}
+
+// A finite real number > 0 (or >= 0 when zero_allowed).
+inline CLI::Validator real_above_zero(bool zero_allowed = false) {
+  const std::string range = zero_allowed ? "a number >= 0" : "a number > 0";
+  return CLI::Validator(
+      [zero_allowed, range](std::string& s) -> std::string {
+        std::size_t used = 0;
+        double v = 0;
+        try {
+          v = std::stod(s, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != s.size() || !std::isfinite(v) || v < 0 || (!zero_allowed && v == 0)) return "'" + s + "' is not " + range;
+        return {};
+      },
+      range);
+}
+
+// --backend of every subcommand: auto (the GPU if there is one), cpu or cuda.
+inline constexpr const char* kBackendHelp = "auto (the GPU if there is one, else the CPU), cpu or cuda";
+inline CLI::Option* add_backend_option(CLI::App* cmd, std::string& backend) {
+  backend = "auto";
+  return cmd->add_option("--backend", backend, kBackendHelp)->check(CLI::IsMember({"auto", "cpu", "cuda"}))->capture_default_str();
+}
+
+// The one place "auto" becomes a backend: "cuda" when a device is there,
+// else "cpu"; --backend cuda without a device is an error saying why.
+inline std::string resolve_backend(const std::string& requested) {
+  if (requested == "cpu") return "cpu";
+  const bool device = cuda::device_available();
+  if (requested == "cuda" && !device) throw Error(ErrorCode::unsupported, "--backend cuda: " + cuda::device_description());
+  return device ? "cuda" : "cpu";
+}
+
+}  // namespace hsparse::tool
