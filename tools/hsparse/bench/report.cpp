@@ -251,7 +251,7 @@ std::string write_plots(const Report& r, const std::vector<MatrixSummary>& sums,
     g << "# Roofline (SELL-C-sigma paper eq. (10)): GFLOP/s against arithmetic intensity under each kernel's own minimum traffic.\n";
     g << "b = " << r.env.read_bytes_per_s * 1e-9 << "  # measured read bandwidth, GB/s\n";
     g << "set logscale xy; set grid; set key top left; set xlabel 'flop per byte (kernel format, minimum traffic)'; set ylabel 'GFLOP/s'\n";
-    g << "set title 'hsparse bench: " << r.env.device << "' noenhanced\n";
+    g << "set title 'Roofline, " << r.env.backend << ": " << r.env.device << " (points above the line: data partly served from cache)' noenhanced\n";
     g << "plot b*x title sprintf('read bandwidth %.0f GB/s', b) lw 2";
     int idx = 0;
     for (const auto& lib : libraries) g << ", 'roofline.dat' index " << idx++ << " using 1:2 with points pt 7 ps 0.8 title '" << lib << "'";
@@ -296,6 +296,7 @@ std::string write_plots(const Report& r, const std::vector<MatrixSummary>& sums,
     g << "set style data histograms; set style histogram clustered gap 1; set style fill solid 0.8 border -1\n";
     g << "set xlabel 'matrix'; set ylabel 'speedup (best hsparse GFLOP/s / baseline GFLOP/s)'; set yrange [0:*]; set grid y\n";
     g << "set xtics rotate by 30 right noenhanced; set lmargin 14; set key outside below horizontal noenhanced\n";
+    g << "set key autotitle columnhead  # the data's first line is its header, not a matrix\n";
     g << "set arrow from graph 0, first 1 to graph 1, first 1 nohead lw 2 dt 2\n";
     if (series.empty()) {
       g << "set label 1 'no baseline ran: nothing to compare' at graph 0.5, 0.5 center\nset yrange [0:2]\nplot NaN notitle\n";
