@@ -73,7 +73,9 @@ done
 for k in adaptive merge cusparse-alg1; do  # a dc1-like matrix: rows of 100k+ entries among short ones
   $BUILD_DIR/bin/hsparse spmv powerlaw:rows=300000,long_rows=4,long_fraction=0.4 --backend cuda --kernel $k --check --repetitions 5 2>&1 | tail -2 | tee -a "$OUT/summary.txt"
 done
-$BUILD_DIR/bin/hsparse info 2>&1 | head -4 | tee -a "$OUT/summary.txt"
+$BUILD_DIR/bin/hsparse --version 2>&1 | tee -a "$OUT/summary.txt"
+$BUILD_DIR/bin/hsparse info 2>&1 | tee -a "$OUT/summary.txt"
+$BUILD_DIR/bin/hsparse bench --dry-run 2>&1 | tee -a "$OUT/summary.txt"
 
 # hsparse tune (RUN_TUNE=1): exhaustive search of CSR vector's parameters
 # (every point into tune-table.csv, for calibrating the fixed rule), against
@@ -98,9 +100,20 @@ if [ "${SKIP_GPU_BENCH:-0}" != 1 ]; then
   extra=()
   [ "${BENCH_MATRICES:-0}" = 1 ] && extra+=(--matrices "$PWD/matrices")
   log "hsparse bench --backend cuda ${extra[*]} ${BENCH_ARGS:-}"
-  timeout -s INT "${BENCH_TIMEOUT:-420}" $BUILD_DIR/bin/hsparse bench --backend cuda "${extra[@]}" ${BENCH_ARGS:-} \
+  # Peak host memory (/usr/bin/time -v) and device memory (nvidia-smi every
+  # 200 ms) of the run: the bench's memory plan is calibrated from them.
+  maxrss='import resource, subprocess, sys
+rc = subprocess.call(sys.argv[2:])
+open(sys.argv[1], "w").write("Maximum resident set size (kbytes): %d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(rc)'
+  nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 200 > "$OUT/bench.gpumem" 2>/dev/null & smi=$!
+  python3 -c "$maxrss" "$OUT/bench.time" timeout -s INT "${BENCH_TIMEOUT:-420}" $BUILD_DIR/bin/hsparse bench --backend cuda "${extra[@]}" ${BENCH_ARGS:-} \
     --out "$OUT/bench" > "$OUT/bench.log" 2> "$OUT/bench.err"
   echo "bench rc=$?" | tee -a "$OUT/summary.txt"
+  kill $smi 2>/dev/null
+  grep -E "Maximum resident|Elapsed" "$OUT/bench.time" 2>/dev/null | tee -a "$OUT/summary.txt"
+  echo "peak device memory used (MiB): $(sort -n "$OUT/bench.gpumem" | tail -1)" | tee -a "$OUT/summary.txt"
+  grep -E "^plan|estimated|^\[" "$OUT/bench.err" | head -14 >> "$OUT/summary.txt"
   sed -n '/^## Goals/,/^## Plots/p' "$OUT/bench/report.md" | tee -a "$OUT/summary.txt"
   # The device tool returns a limited number of files: the report travels as one archive.
   tar czf "$OUT/bench.tar.gz" -C "$OUT" bench && rm -rf "$OUT/bench"
