@@ -102,16 +102,16 @@ struct Options {
 // is several times the cache (GPU L2 or CPU LLC).
 double target_nonzeros(const std::string& backend, std::size_t cache_bytes, bool quick);
 
-// Peak memory per nonzero while one matrix is benchmarked, measured with
-// /usr/bin/time -v on the default suite (docs/results/2026-11-23-new-user.md;
-// CPU, 2 threads: 5.14 GB maximum resident at fem bs=6 with 32.9 M
-// nonzeros, 156 bytes per nonzero):
-// on the CPU every candidate is alive at once (CSR, its ELL/HYB/DIA/BCSR/
-// SELL copies, Eigen's and librsb's, the reference); on the GPU candidates
-// are built one at a time, the host keeps CSR, the reference and one
-// conversion, the device one format and cuSPARSE's copies.
+// Peak memory per nonzero while one matrix is benchmarked, measured on the
+// default suite (docs/results/2026-11-23-new-user.md), with a margin:
+// - CPU (every candidate alive at once: CSR, its ELL/HYB/DIA/BCSR/SELL
+//   copies, Eigen's and librsb's, the reference): 5.14 GB maximum resident
+//   at fem bs=6 with 32.9 M nonzeros, 156 bytes per nonzero (2-core VM);
+// - GPU (candidates one at a time): the host kept 5.64 GB at fem bs=6 with
+//   156 M nonzeros (36 per nonzero: CSR, the reference, one conversion),
+//   the device 5.6 GiB (38 per nonzero: one format, cuSPARSE's copies, x, y).
 inline constexpr double kCpuBenchBytesPerNonzero = 160;
-inline constexpr double kGpuBenchHostBytesPerNonzero = 80;
+inline constexpr double kGpuBenchHostBytesPerNonzero = 48;
 inline constexpr double kGpuBenchDeviceBytesPerNonzero = 48;
 
 // What a run will hold, planned before anything is allocated: the default
