@@ -12,7 +12,11 @@
 namespace hsparse {
 
 BandwidthMeasurement measure_read_bandwidth(std::size_t buffer_bytes, int repetitions) {
-  if (buffer_bytes == 0) buffer_bytes = std::max<std::size_t>(std::size_t{512} << 20, 8 * last_level_cache_bytes());
+  if (buffer_bytes == 0) {
+    // 8x the cache these cores see, at least 512 MiB, at most a quarter of the memory budget.
+    buffer_bytes = std::min(std::max<std::size_t>(std::size_t{512} << 20, 8 * last_level_cache_bytes()), host_memory_budget() / 4);
+  }
+  require_host_memory(buffer_bytes, "the read-bandwidth test");
   std::size_t n = buffer_bytes / sizeof(double) / 16 * 16;
   AlignedVector<double> data(n);
 #pragma omp parallel for schedule(static)

@@ -5,6 +5,7 @@
 // ever replaced by a default behind the user's back.
 #include <CLI/CLI.hpp>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "hsparse/backends/cuda/device.hpp"
@@ -12,41 +13,43 @@
 
 namespace hsparse::tool {
 
+namespace detail {
+// The whole text as an integer, or nothing.
+inline std::optional<long long> whole_integer(const std::string& s) {
+  std::size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(s, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  return used == s.size() ? std::optional<long long>(v) : std::nullopt;
+}
+
+// A validator accepting the integers `ok` accepts, described as `range`.
+template <class Ok>
+CLI::Validator integer_validator(Ok ok, const std::string& range, const std::string& name) {
+  return CLI::Validator(
+      [ok, range](std::string& s) -> std::string {
+        const auto v = whole_integer(s);
+        return v && ok(*v) ? std::string{} : "'" + s + "' is not " + range;
+      },
+      name);
+}
+}  // namespace detail
+
 // An integer in [lo, hi] (hi < 0: no upper bound).
 inline CLI::Validator integer_in(long long lo, long long hi = -1) {
   const std::string range = hi < 0 ? "an integer >= " + std::to_string(lo)
                                    : "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-  return CLI::Validator(
-      [lo, hi, range](std::string& s) -> std::string {
-        std::size_t used = 0;
-        long long v = 0;
-        try {
-          v = std::stoll(s, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used != s.size() || s.empty() || v < lo || (hi >= 0 && v > hi)) return "'" + s + "' is not " + range;
-        return {};
-      },
-      range.substr(range.find(' ') + 1));
+  return detail::integer_validator([lo, hi](long long v) { return v >= lo && (hi < 0 || v <= hi); }, range,
+                                   range.substr(range.find(' ') + 1));
 }
 
 // A power of two in [1, hi].
 inline CLI::Validator power_of_two_up_to(long long hi) {
   const std::string range = "a power of two in [1, " + std::to_string(hi) + "]";
-  return CLI::Validator(
-      [hi, range](std::string& s) -> std::string {
-        std::size_t used = 0;
-        long long v = 0;
-        try {
-          v = std::stoll(s, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used != s.size() || v < 1 || v > hi || (v & (v - 1)) != 0) return "'" + s + "' is not " + range;
-        return {};
-      },
-      range);
+  return detail::integer_validator([hi](long long v) { return v >= 1 && v <= hi && (v & (v - 1)) == 0; }, range, range);
 }
 
 // A finite real number > 0 (or >= 0 when zero_allowed).

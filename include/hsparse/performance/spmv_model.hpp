@@ -68,7 +68,8 @@ struct BandwidthMeasurement {
 };
 
 // A STREAM-like read kernel: all threads sum disjoint parts of a buffer
-// (default 8 times the last-level cache, at least 512 MiB); best of `repetitions`.
+// (default 8 times the last-level cache, at least 512 MiB, at most a quarter
+// of the host memory budget); best of `repetitions`.
 BandwidthMeasurement measure_read_bandwidth(std::size_t buffer_bytes = 0, int repetitions = 10);
 
 }  // namespace hsparse

@@ -1,0 +1,18 @@
+cmake_minimum_required(VERSION 3.19)
+# hsparse solve shows the iteration and the residual on a terminal and
+# nothing when its output is piped. The terminal comes from script(1)
+# (util-linux); without it the test says so and is skipped.
+find_program(SCRIPT script)
+if(NOT SCRIPT)
+  message("skipped: script(1) not found, no terminal to test on")
+  return()
+endif()
+set(cmd "${HSPARSE} solve stencil2d:n=200 --backend cpu --tol 1e-10")
+execute_process(COMMAND ${SCRIPT} -qec "${cmd}" /dev/null RESULT_VARIABLE rc OUTPUT_VARIABLE tty ERROR_VARIABLE tty_err)
+if(NOT rc EQUAL 0 OR NOT tty MATCHES "iteration [0-9]+  \\|\\|r\\|\\|/\\|\\|b\\|\\| [0-9.]+e[-+][0-9]+")
+  message(FATAL_ERROR "no progress on a terminal (exit ${rc}):\n${tty}${tty_err}")
+endif()
+execute_process(COMMAND ${HSPARSE} solve stencil2d:n=200 --backend cpu --tol 1e-10 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR "${out}${err}" MATCHES "iteration [0-9]+  \\|\\|r")
+  message(FATAL_ERROR "progress printed into a pipe (exit ${rc}):\n${out}${err}")
+endif()
