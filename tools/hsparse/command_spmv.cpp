@@ -58,12 +58,13 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
   std::vector<V> y(static_cast<std::size_t>(a.rows), V(std::numeric_limits<real_type_t<V>>::quiet_NaN()));
   check_spmv_sizes(a, x.size(), y.size());
   std::string kernel = o.kernel, format = o.format;
+  const std::string backend = resolve_backend(o.backend);
   int block = o.block;
   if (format == "auto") {  // the advisor picks format, kernel and block size for --spmv-count products
     format = "csr";
     if constexpr (!is_complex_v<V>) {
       std::string note;
-      const auto advice = advise(a, measured_machine(resolve_backend(o.backend), &note), o.spmv_count);
+      const auto advice = advise(a, measured_machine(backend, &note), o.spmv_count);
       const auto& c = advice.choice();
       format = to_string(c.format);
       if (kernel.empty()) kernel = c.kernel;
@@ -75,7 +76,6 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
     }
   }
   TimingSummary t;
-  const std::string backend = resolve_backend(o.backend);
   if (backend == "cpu") {
     CpuSpmvOptions po;
     po.format = parse_format(format);
