@@ -137,8 +137,19 @@ std::vector<RawCache> caches_from_sysconf(int cores) {
   return out;
 }
 
+std::string read_cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto colon = line.find(':');
+    if (line.rfind("model name", 0) == 0 && colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+  }
+  return "unknown CPU";
+}
+
 HostTopology read_topology() {
   HostTopology t;
+  t.cpu_model = read_cpu_model();
   const auto cpus = allowed_cpus();
   t.cores = static_cast<int>(cpus.size());
   std::vector<RawCache> raw;
@@ -250,15 +261,19 @@ HostMemory host_memory() {
   return m;
 }
 
-std::size_t host_memory_budget() { return static_cast<std::size_t>(kHostMemoryFraction * static_cast<double>(host_memory().available)); }
+namespace {
+std::size_t budget_of(const HostMemory& m) { return static_cast<std::size_t>(kHostMemoryFraction * static_cast<double>(m.available)); }
+}  // namespace
+
+std::size_t host_memory_budget() { return budget_of(host_memory()); }
 
 void require_host_memory(std::size_t bytes, const std::string& what) {
   const HostMemory m = host_memory();
-  const auto budget = static_cast<std::size_t>(kHostMemoryFraction * static_cast<double>(m.available));
-  if (bytes <= budget) return;
+  if (bytes <= budget_of(m)) return;
+  char share[64];
+  std::snprintf(share, sizeof share, ") and hsparse uses at most %.0f%% of it", 100 * kHostMemoryFraction);
   throw Error(ErrorCode::out_of_memory, what + " needs " + format_bytes(static_cast<double>(bytes)) + " of host memory; " +
-                                            format_bytes(static_cast<double>(m.available)) + " is available (" + m.source +
-                                            ") and hsparse uses at most half of it");
+                                            format_bytes(static_cast<double>(m.available)) + " is available (" + m.source + share);
 }
 
 std::string format_bytes(double bytes) {

@@ -1,7 +1,6 @@
 // measured_machine and format=auto's plan options (advisor.hpp).
 #include <omp.h>
 
-#include <fstream>
 #include <map>
 #include <mutex>
 
@@ -48,15 +47,7 @@ namespace {
 // that of 16).
 std::string machine_key(const std::string& backend) {
   if (backend == "cuda") return "machine | cuda | " + cuda::device_description();
-  std::ifstream in("/proc/cpuinfo");
-  std::string line, model = "unknown CPU";
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      model = line.substr(line.find(':') + 2);
-      break;
-    }
-  }
-  return "machine | cpu | " + model + " | " + std::to_string(omp_get_max_threads()) + " threads";
+  return "machine | cpu | " + host_topology().cpu_model + " | " + std::to_string(omp_get_max_threads()) + " threads";
 }
 
 }  // namespace

@@ -20,6 +20,7 @@ struct CacheLevel {
 
 struct HostTopology {
   std::string source;               // "hwloc", "sysfs" or "sysconf" (the first that answered)
+  std::string cpu_model;            // /proc/cpuinfo's "model name", or "unknown CPU"
   int cores = 0;                    // processing units this process may run on (its affinity mask)
   std::vector<CacheLevel> caches;   // data / unified caches, by level
   std::string note;                 // why a figure was capped, or empty

@@ -113,6 +113,9 @@ double target_nonzeros(const std::string& backend, std::size_t cache_bytes, bool
 inline constexpr double kCpuBenchBytesPerNonzero = 160;
 inline constexpr double kGpuBenchHostBytesPerNonzero = 48;
 inline constexpr double kGpuBenchDeviceBytesPerNonzero = 48;
+inline double bench_host_bytes_per_nonzero(const std::string& backend) {
+  return backend == "cuda" ? kGpuBenchHostBytesPerNonzero : kCpuBenchBytesPerNonzero;
+}
 
 // What a run will hold, planned before anything is allocated: the default
 // suite is scaled down to fit the memory budgets (host: host_memory_budget();

@@ -57,7 +57,7 @@ Environment describe_environment(const std::string& backend) {
   env.date = date;
   const char* commit = std::getenv("HSPARSE_COMMIT");  // set by scripts where the build tree is not a git checkout
   env.commit = commit && *commit ? commit : HSPARSE_GIT_COMMIT;
-  env.cpu = first_line_of("/proc/cpuinfo", "model name");
+  env.cpu = host_topology().cpu_model;
   env.threads = omp_get_max_threads();
   env.driver = first_line_of("/proc/driver/nvidia/version", "");
   if (backend == "cuda") {
@@ -206,8 +206,8 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
       a = io::load_matrix<V, I>(m.name);
       m.load_s = load.seconds();
       // Every candidate's copy of this matrix, checked before the first is made.
-      const double per_nnz = backend == "cuda" ? kGpuBenchHostBytesPerNonzero : kCpuBenchBytesPerNonzero;
-      require_host_memory(static_cast<std::size_t>(static_cast<double>(a.nnz()) * per_nnz), "benchmarking " + m.name + " (its candidates' copies)");
+      require_host_memory(static_cast<std::size_t>(static_cast<double>(a.nnz()) * bench_host_bytes_per_nonzero(backend)),
+                          "benchmarking " + m.name + " (its candidates' copies)");
     } catch (const Error& e) {
       log_line("  %s: not loaded: %s\n", m.name, e.what());
       Result r = base_result(m, env, "(load)");

@@ -96,6 +96,9 @@ std::vector<std::string> replicated_matrices(const std::string& dir, double targ
 
 namespace {
 
+// The share of the GPU's free memory a bench run may plan for (the host's is kHostMemoryFraction).
+constexpr double kDeviceMemoryFraction = 0.5;
+
 // An explicit input, checked before the bandwidth test and before any
 // matrix is made: a generator spec must parse, a file must open. Returns
 // its nonzeros when the header says (Matrix Market), else 0.
@@ -118,9 +121,9 @@ SuitePlan plan_suite(const Options& o, const std::string& backend, std::size_t c
   SuitePlan p;
   p.backend = backend;
   const bool gpu = backend == "cuda";
-  const double host_per_nnz = gpu ? kGpuBenchHostBytesPerNonzero : kCpuBenchBytesPerNonzero;
+  const double host_per_nnz = bench_host_bytes_per_nonzero(backend);
   p.host_budget = static_cast<double>(host_memory_budget());
-  p.device_budget = gpu ? 0.5 * static_cast<double>(cuda::free_device_memory()) : 0;
+  p.device_budget = gpu ? kDeviceMemoryFraction * static_cast<double>(cuda::free_device_memory()) : 0;
   double largest = 0;
   if (o.matrices.empty()) {
     const double wanted = target_nonzeros(backend, cache_bytes, o.quick);
@@ -163,11 +166,11 @@ SuitePlan plan_suite(const Options& o, const std::string& backend, std::size_t c
 void print_plan(const SuitePlan& p) {
   std::fprintf(stderr, "plan: %zu matrices on %s", p.sources.size(), p.backend.c_str());
   if (p.target_nnz > 0) std::fprintf(stderr, ", generated ones of about %.3g nonzeros", p.target_nnz);
-  std::fprintf(stderr, "\n  estimated peak host memory %s (budget %s: half of what is available)\n", format_bytes(p.host_peak_bytes).c_str(),
-               format_bytes(p.host_budget).c_str());
+  std::fprintf(stderr, "\n  estimated peak host memory %s (budget %s: %.0f%% of what is available)\n", format_bytes(p.host_peak_bytes).c_str(),
+               format_bytes(p.host_budget).c_str(), 100 * kHostMemoryFraction);
   if (p.backend == "cuda") {
-    std::fprintf(stderr, "  estimated peak device memory %s (budget %s: half of the free memory)\n", format_bytes(p.device_peak_bytes).c_str(),
-                 format_bytes(p.device_budget).c_str());
+    std::fprintf(stderr, "  estimated peak device memory %s (budget %s: %.0f%% of the free memory)\n", format_bytes(p.device_peak_bytes).c_str(),
+                 format_bytes(p.device_budget).c_str(), 100 * kDeviceMemoryFraction);
   }
   if (!p.note.empty()) std::fprintf(stderr, "  %s\n", p.note.c_str());
   for (std::size_t i = 0; i < p.sources.size(); ++i) std::fprintf(stderr, "  [%zu/%zu] %s\n", i + 1, p.sources.size(), p.sources[i].c_str());
