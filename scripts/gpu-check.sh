@@ -50,13 +50,15 @@ fi
 if [ "${SKIP_GPU_TESTS:-0}" != 1 ]; then
 log "GPU tests verbose"
 $BUILD_DIR/tests/hsparse_gpu_tests > "$OUT/gpu_tests.log" 2>&1; echo "gpu tests rc=$?" | tee -a "$OUT/summary.txt"
-grep -E "PASSED|FAILED|SKIPPED" "$OUT/gpu_tests.log" | tail -5 | tee -a "$OUT/summary.txt"
+grep -E "PASSED|FAILED|SKIPPED" "$OUT/gpu_tests.log" | tail -40 | tee -a "$OUT/summary.txt"
 fi
 
 if command -v compute-sanitizer >/dev/null && [ "${SKIP_MEMCHECK:-0}" != 1 ]; then
   log "compute-sanitizer memcheck (edge cases)"
-  timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 $BUILD_DIR/tests/hsparse_gpu_tests \
-    --gtest_filter='CudaSpmv/1.*EdgeCases*:CudaSpmvErrors.*' > "$OUT/memcheck.log" 2>&1
+  # Every kernel variant in double and complex<double> on the edge cases and
+  # the regular matrix (HSPARSE_MATRICES pointed away: no shared matrices).
+  HSPARSE_MATRICES=/nonexistent timeout 240 compute-sanitizer --tool memcheck --error-exitcode 9 $BUILD_DIR/tests/hsparse_gpu_tests \
+    --gtest_filter='Every/CudaSpmvVariant.DoubleMatches*:Every/CudaSpmvVariant.ComplexDoubleMatches*:CudaSpmvErrors.*' > "$OUT/memcheck.log" 2>&1
   echo "memcheck rc=$?" | tee -a "$OUT/summary.txt"
   grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
   # The solvers' kernels: reductions, pipelined CG, the baseline.
@@ -66,6 +68,10 @@ if command -v compute-sanitizer >/dev/null && [ "${SKIP_MEMCHECK:-0}" != 1 ]; th
   grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
 fi
 
+log "CLI: every registered format on the complex matrices, on the GPU"
+cmake -DHSPARSE=$BUILD_DIR/bin/hsparse -DBACKEND=cuda -DDATA="$PWD/tests/data" -DMATRICES="$PWD/matrices" \
+  -P tests/cli/every_format_complex.cmake > "$OUT/every_format_complex.log" 2>&1; echo "every format complex (cuda) rc=$?" | tee -a "$OUT/summary.txt"
+$BUILD_DIR/bin/hsparse info --formats --json > "$OUT/formats.json" 2>&1
 log "CLI: every GPU format"
 for f in csr coo ell hyb dia sell bcsr; do
   $BUILD_DIR/bin/hsparse spmv fem:n=20,block=3 --backend cuda --format $f --check --repetitions 5 2>&1 | tail -1 | tee -a "$OUT/summary.txt"

@@ -125,7 +125,7 @@ Csr<V, I> bcsr_to_csr(const Bcsr<V, I>& b) {
   template struct Bcsr<V, I>;                                           \
   template Bcsr<V, I> bcsr_from_csr(const Csr<V, I>&, int, bool, double);       \
   template Csr<V, I> bcsr_to_csr(const Bcsr<V, I>&);
-HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse

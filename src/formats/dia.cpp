@@ -71,7 +71,7 @@ Csr<V, I> dia_to_csr(const Dia<V, I>& d) {
   template struct Dia<V, I>;                                         \
   template Dia<V, I> dia_from_csr(const Csr<V, I>&, double);         \
   template Csr<V, I> dia_to_csr(const Dia<V, I>&);
-HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "hsparse/analysis/row_statistics.hpp"
+#include "hsparse/formats/row_statistics.hpp"
 #include "csr_from_rows.hpp"
 #include "hsparse/core/error.hpp"
 
@@ -96,7 +96,7 @@ Csr<V, I> ell_to_csr(const Ell<V, I>& e) {
   template Ell<V, I> detail::ell_first_entries(const Csr<V, I>&, I, I);  \
   template I detail::ell_width_within_fill(const Csr<V, I>&, I, double); \
   template Csr<V, I> ell_to_csr(const Ell<V, I>&);
-HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "hsparse/analysis/matrix_analysis.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/formats/convert.hpp"
+#include "hsparse/formats/footprint.hpp"
 
 namespace hsparse {
 
@@ -15,13 +15,7 @@ I hyb_width(const Csr<V, I>& a, std::optional<I> width) {
     if (*width < 0) throw Error(ErrorCode::invalid_argument, "HYB: width must be >= 0");
     return *width;
   }
-  std::vector<std::int64_t> histogram;
-  for (I r = 0; r < a.rows; ++r) {
-    const auto len = static_cast<std::size_t>(a.row_ptr[r + 1] - a.row_ptr[r]);
-    if (len >= histogram.size()) histogram.resize(len + 1, 0);
-    ++histogram[len];
-  }
-  return static_cast<I>(hyb_ell_width(histogram, a.rows));
+  return static_cast<I>(hyb_ell_width(row_length_histogram(a), a.rows));
 }
 }  // namespace detail
 
@@ -66,7 +60,7 @@ Csr<V, I> hyb_to_csr(const Hyb<V, I>& h) {
   template Hyb<V, I> hyb_from_csr(const Csr<V, I>&, std::optional<I>, I);          \
   template Csr<V, I> hyb_to_csr(const Hyb<V, I>&);                                \
   template I detail::hyb_width(const Csr<V, I>&, std::optional<I>);
-HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse

@@ -147,7 +147,7 @@ std::vector<V> sell_unpermute(const SellCSigma<V, I>& s, std::span<const V> sort
   template Csr<V, I> sell_to_csr(const SellCSigma<V, I>&);                                \
   template std::vector<V> sell_permute(const SellCSigma<V, I>&, std::span<const V>);      \
   template std::vector<V> sell_unpermute(const SellCSigma<V, I>&, std::span<const V>);
-HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse

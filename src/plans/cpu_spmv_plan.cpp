@@ -1,57 +1,59 @@
+// The CPU plan (plans/cpu_spmv_plan.hpp): one builder per format, chosen by
+// a switch over the registry's formats without a default, so a format the
+// CPU does not build is a compile error. Conversions are the registry's
+// (formats/format_storage.hpp); kernels the CPU backend registers
+// (backends/openmp/spmv_kernels.cpp).
 #include "hsparse/plans/cpu_spmv_plan.hpp"
 
-#include "hsparse/analysis/matrix_analysis.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
-#include "hsparse/formats/convert.hpp"
+#include "hsparse/formats/format_storage.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/format_spmv.hpp"
+#include "hsparse/plans/spmv_kernels.hpp"
 
 namespace hsparse {
 
-const std::vector<Format>& all_formats() {
-  static const std::vector<Format> f = {Format::coo, Format::csr, Format::ell, Format::hyb, Format::dia, Format::bcsr, Format::sell};
-  return f;
-}
-
-const char* to_string(Format f) {
-  switch (f) {
-    case Format::coo: return "coo";
-    case Format::csr: return "csr";
-    case Format::ell: return "ell";
-    case Format::hyb: return "hyb";
-    case Format::dia: return "dia";
-    case Format::bcsr: return "bcsr";
-    case Format::sell: return "sell";
-  }
-  return "?";
-}
-
-Format parse_format(const std::string& name) {
-  for (Format f : all_formats()) {
-    if (name == to_string(f)) return f;
-  }
-  throw Error(ErrorCode::invalid_argument, "unknown format '" + name + "' (known: coo, csr, ell, hyb, dia, bcsr, sell)");
-}
-
-const std::vector<std::string>& cpu_kernel_names(Format format) {
-  static const std::vector<std::string> csr = {"openmp", "merge", "reference"};
-  static const std::vector<std::string> sell = {"auto", "avx512", "avx2", "portable", "reference"};
-  static const std::vector<std::string> other = {"openmp", "reference"};
-  return format == Format::csr ? csr : format == Format::sell ? sell : other;
-}
-
 namespace {
+
+template <class V>
+using ApplyFn = std::function<void(V, std::span<const V>, V, std::span<V>)>;
+
+// What a builder returns: the product, the matrix it keeps alive, and the facts the plan reports.
+template <class V>
+struct Built {
+  ApplyFn<V> apply;
+  std::shared_ptr<const void> matrix;
+  std::string shape;     // appended to the format's name, e.g. "-27"
+  std::string kernel;    // the kernel as described, e.g. "openmp", "avx512(auto)"
+  std::size_t bytes = 0, stored = 0;
+};
 
 template <class M, class Fn>
 auto bind(std::shared_ptr<const M> m, Fn fn) {
   return [m, fn](auto alpha, auto x, auto beta, auto y) { fn(alpha, *m, x, beta, y); };
 }
 
+// The common case: convert, then the reference or the OpenMP kernel.
+template <Format F, class V, class I, class Reference, class Parallel>
+Built<V> simple(const Csr<V, I>& a, const FormatOptions& layout, const std::string& kernel, Reference ref, Parallel par) {
+  using M = typename FormatStorage<F>::template type<V, I>;
+  auto m = std::make_shared<const M>(FormatStorage<F>::from_csr(a, layout));
+  Built<V> b;
+  b.apply = kernel == "reference" ? ApplyFn<V>(bind(m, ref)) : ApplyFn<V>(bind(m, par));
+  b.matrix = m;
+  b.kernel = kernel;
+  b.bytes = FormatStorage<F>::bytes(*m);
+  b.stored = FormatStorage<F>::stored(*m);
+  return b;
+}
+
 // The SIMD width of the kernel that will run: one lane per chunk row.
-int default_chunk(bool is_double, const std::string& kernel) {
+template <class V>
+int default_chunk(const std::string& kernel) {
+  if (is_complex_v<V>) return 4;  // the portable kernel; a complex value is two lanes
   const bool avx512 = kernel == "avx512" || (kernel != "avx2" && __builtin_cpu_supports("avx512f"));
-  return is_double ? (avx512 ? 8 : 4) : (avx512 ? 16 : 8);
+  return std::is_same_v<V, double> ? (avx512 ? 8 : 4) : (avx512 ? 16 : 8);
 }
 
 // Gathers are slow on some CPUs (Intel's 2023 Gather Data Sampling microcode
@@ -68,110 +70,101 @@ openmp::SellKernel faster_sell_kernel(const SellCSigma<V, I>& m, openmp::SellKer
   return median_time(simd) <= median_time(openmp::SellKernel::portable) ? simd : openmp::SellKernel::portable;
 }
 
+template <class V, class I>
+Built<V> build_csr(const Csr<V, I>& a, const std::string& kernel) {
+  auto m = std::make_shared<const Csr<V, I>>(a);
+  Built<V> b;
+  b.matrix = m;
+  b.kernel = kernel;
+  b.bytes = FormatStorage<Format::csr>::bytes(*m);
+  b.stored = FormatStorage<Format::csr>::stored(*m);
+  if (kernel == "reference") {
+    b.apply = bind(m, reference::csr_spmv<V, I>);
+  } else if (kernel == "merge") {
+    b.apply = bind(m, openmp::csr_merge_spmv<V, I>);
+  } else {
+    const auto schedule = openmp::choose_schedule(*m);
+    b.apply = [m, schedule](V al, std::span<const V> x, V be, std::span<V> y) { openmp::csr_spmv<V, I>(al, *m, x, be, y, schedule); };
+    b.kernel = schedule == openmp::Schedule::static_rows ? "static" : "guided";
+  }
+  return b;
+}
+
+template <class V, class I>
+Built<V> build_sell(const Csr<V, I>& a, FormatOptions layout, const std::string& kernel) {
+  if (layout.chunk <= 0) layout.chunk = default_chunk<V>(kernel);
+  if (layout.sigma <= 0) layout.sigma = 256;
+  auto m = std::make_shared<const SellCSigma<V, I>>(FormatStorage<Format::sell>::from_csr(a, layout));
+  Built<V> b;
+  b.matrix = m;
+  b.bytes = FormatStorage<Format::sell>::bytes(*m);
+  b.stored = FormatStorage<Format::sell>::stored(*m);
+  b.shape = "-" + std::to_string(layout.chunk) + "-" + std::to_string(m->sigma);
+  if (kernel == "reference") {
+    b.apply = bind(m, reference::sell_spmv<V, I>);
+    b.kernel = kernel;
+    return b;
+  }
+  auto k = kernel == "avx512" ? openmp::SellKernel::avx512 : kernel == "avx2" ? openmp::SellKernel::avx2
+           : kernel == "portable" ? openmp::SellKernel::portable : openmp::best_sell_kernel(*m);
+  openmp::require_sell_kernel(*m, k);  // fail now, not at the first product
+  if (kernel == "auto" && k != openmp::SellKernel::portable) k = faster_sell_kernel(*m, k);
+  const auto schedule = openmp::choose_sell_schedule(*m);
+  b.apply = [m, k, schedule](V al, std::span<const V> xx, V be, std::span<V> yy) { openmp::sell_spmv<V, I>(al, *m, xx, be, yy, k, schedule); };
+  b.kernel = std::string(openmp::to_string(k)) + (kernel == "auto" ? "(auto)" : "");
+  return b;
+}
+
+template <class V, class I>
+Built<V> build(const Csr<V, I>& a, const CpuSpmvOptions& o, const std::string& kernel) {
+  FormatOptions layout;
+  layout.block = o.block;
+  layout.align_blocks = o.align_blocks;
+  layout.chunk = o.chunk;
+  layout.sigma = o.sigma;
+  layout.hyb_width = o.hyb_width;
+  layout.max_fill = o.max_fill;
+  switch (o.format) {
+    case Format::csr: return build_csr(a, kernel);
+    case Format::coo: return simple<Format::coo>(a, layout, kernel, reference::coo_spmv<V, I>, openmp::coo_spmv<V, I>);
+    case Format::ell: {
+      auto b = simple<Format::ell>(a, layout, kernel, reference::ell_spmv<V, I>, openmp::ell_spmv<V, I>);
+      b.shape = "-" + std::to_string(static_cast<const Ell<V, I>*>(b.matrix.get())->width);
+      return b;
+    }
+    case Format::hyb: {
+      auto b = simple<Format::hyb>(a, layout, kernel, reference::hyb_spmv<V, I>, openmp::hyb_spmv<V, I>);
+      b.shape = "-" + std::to_string(static_cast<const Hyb<V, I>*>(b.matrix.get())->ell.width);
+      return b;
+    }
+    case Format::dia: {
+      auto b = simple<Format::dia>(a, layout, kernel, reference::dia_spmv<V, I>, openmp::dia_spmv<V, I>);
+      b.shape = "-" + std::to_string(static_cast<const Dia<V, I>*>(b.matrix.get())->offsets.size());
+      return b;
+    }
+    case Format::bcsr: {
+      auto b = simple<Format::bcsr>(a, layout, kernel, reference::bcsr_spmv<V, I>, openmp::bcsr_spmv<V, I>);
+      b.shape = "-" + std::to_string(static_cast<const Bcsr<V, I>*>(b.matrix.get())->block) + (o.align_blocks ? "-aligned" : "");
+      return b;
+    }
+    case Format::sell: return build_sell(a, layout, kernel);
+  }
+  throw Error(ErrorCode::internal, "the CPU plan has no builder for format " + std::to_string(static_cast<int>(o.format)));
+}
+
 }  // namespace
 
 template <class V, class I>
 CpuSpmvPlan<V, I>::CpuSpmvPlan(const Csr<V, I>& a, const CpuSpmvOptions& o) {
-  const auto& names = cpu_kernel_names(o.format);
-  const std::string kernel = o.kernel.empty() ? names.front() : o.kernel;
-  if (std::find(names.begin(), names.end(), kernel) == names.end()) {
-    std::string list;
-    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    throw Error(ErrorCode::invalid_argument, "unknown CPU kernel '" + kernel + "' for format " + to_string(o.format) + " (known: " + list + ")");
-  }
-  const bool reference_kernel = kernel == "reference";
+  const std::string kernel = choose_spmv_kernel(Backend::cpu, o.format, o.kernel);
   Stopwatch watch;
-  std::string desc = to_string(o.format);
-  if (o.format == Format::csr) {
-    auto m = std::make_shared<const Csr<V, I>>(a);
-    bytes_ = m->bytes();
-    stored_ = m->nnz();
-    if (reference_kernel) apply_ = bind(m, reference::csr_spmv<V, I>);
-    else if (kernel == "merge") apply_ = bind(m, openmp::csr_merge_spmv<V, I>);
-    else {
-      const auto schedule = openmp::choose_schedule(*m);
-      apply_ = [m, schedule](V al, std::span<const V> x, V be, std::span<V> y) { openmp::csr_spmv<V, I>(al, *m, x, be, y, schedule); };
-      desc += schedule == openmp::Schedule::static_rows ? "/static" : "/guided";
-    }
-    matrix_ = m;
-  } else if (o.format == Format::coo) {
-    auto m = std::make_shared<const Coo<V, I>>(csr_to_coo(a));
-    bytes_ = m->nnz() * (sizeof(V) + 2 * sizeof(I));
-    stored_ = m->nnz();
-    apply_ = reference_kernel ? bind(m, reference::coo_spmv<V, I>) : bind(m, openmp::coo_spmv<V, I>);
-    matrix_ = m;
-  } else if constexpr (is_complex_v<V>) {
-    throw Error(ErrorCode::unsupported, std::string("format ") + to_string(o.format) + " has float and double kernels only; complex matrices use csr or coo");
-  } else {
-    switch (o.format) {
-      case Format::ell: {
-        auto m = std::make_shared<const Ell<V, I>>(ell_from_csr(a, I(1), o.max_fill > 0 ? o.max_fill : 20.0));
-        bytes_ = m->bytes();
-        stored_ = m->stored();
-        apply_ = reference_kernel ? bind(m, reference::ell_spmv<V, I>) : bind(m, openmp::ell_spmv<V, I>);
-        desc += "-" + std::to_string(m->width);
-        matrix_ = m;
-        break;
-      }
-      case Format::hyb: {
-        std::optional<I> width;
-        if (o.hyb_width) width = static_cast<I>(*o.hyb_width);
-        auto m = std::make_shared<const Hyb<V, I>>(hyb_from_csr(a, width));
-        bytes_ = m->bytes();
-        stored_ = m->ell.stored() + m->coo.nnz();
-        apply_ = reference_kernel ? bind(m, reference::hyb_spmv<V, I>) : bind(m, openmp::hyb_spmv<V, I>);
-        desc += "-" + std::to_string(m->ell.width);
-        matrix_ = m;
-        break;
-      }
-      case Format::dia: {
-        auto m = std::make_shared<const Dia<V, I>>(dia_from_csr(a, o.max_fill > 0 ? o.max_fill : 3.0));
-        bytes_ = m->bytes();
-        stored_ = m->values.size();
-        apply_ = reference_kernel ? bind(m, reference::dia_spmv<V, I>) : bind(m, openmp::dia_spmv<V, I>);
-        desc += "-" + std::to_string(m->offsets.size());
-        matrix_ = m;
-        break;
-      }
-      case Format::bcsr: {
-        const int block = o.block > 0 ? o.block : best_bcsr_block(a);
-        auto m = std::make_shared<const Bcsr<V, I>>(bcsr_from_csr(a, block, o.align_blocks, o.max_fill > 0 ? o.max_fill : 16.0));
-        bytes_ = m->bytes();
-        stored_ = m->values.size();
-        apply_ = reference_kernel ? bind(m, reference::bcsr_spmv<V, I>) : bind(m, openmp::bcsr_spmv<V, I>);
-        desc += "-" + std::to_string(block) + (o.align_blocks ? "-aligned" : "");
-        matrix_ = m;
-        break;
-      }
-      default: {  // sell
-        const int chunk = o.chunk > 0 ? o.chunk : default_chunk(std::is_same_v<V, double>, kernel);
-        auto m = std::make_shared<const SellCSigma<V, I>>(sell_from_csr(a, SellOptions{chunk, o.sigma, false}));
-        bytes_ = m->bytes();
-        stored_ = m->values.size();
-        desc += "-" + std::to_string(chunk) + "-" + std::to_string(m->sigma);
-        if (reference_kernel) {
-          apply_ = bind(m, reference::sell_spmv<V, I>);
-        } else {
-          auto k = kernel == "avx512" ? openmp::SellKernel::avx512 : kernel == "avx2" ? openmp::SellKernel::avx2
-                   : kernel == "portable" ? openmp::SellKernel::portable : openmp::best_sell_kernel(*m);
-          openmp::require_sell_kernel(*m, k);  // fail now, not at the first product
-          if (kernel == "auto" && k != openmp::SellKernel::portable) k = faster_sell_kernel(*m, k);
-          const auto schedule = openmp::choose_sell_schedule(*m);
-          apply_ = [m, k, schedule](V al, std::span<const V> xx, V be, std::span<V> yy) {
-            openmp::sell_spmv<V, I>(al, *m, xx, be, yy, k, schedule);
-          };
-          desc += std::string("/") + openmp::to_string(k) + (kernel == "auto" ? "(auto)" : "");
-        }
-        matrix_ = m;
-        break;
-      }
-    }
-  }
-  if (reference_kernel) desc += "/reference";
-  else if (o.format != Format::sell && o.format != Format::csr) desc += "/openmp";
-  else if (o.format == Format::csr && kernel == "merge") desc += "/merge";
+  Built<V> b = build(a, o, kernel);
   setup_s_ = watch.seconds();
-  description_ = desc;
+  apply_ = std::move(b.apply);
+  matrix_ = std::move(b.matrix);
+  bytes_ = b.bytes;
+  stored_ = b.stored;
+  description_ = std::string(to_string(o.format)) + b.shape + "/" + b.kernel;
 }
 
 #define HSPARSE_INSTANTIATE(V, I) template class CpuSpmvPlan<V, I>;

@@ -3,34 +3,15 @@
 #include <algorithm>
 
 #include "hsparse/backends/cuda/cusparse_spmv.hpp"
-#include "hsparse/analysis/matrix_analysis.hpp"
 #include "hsparse/backends/cuda/device_conversions.hpp"
 #include "hsparse/backends/cuda/format_spmv.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/formats/convert.hpp"
+#include "hsparse/formats/format_storage.hpp"
+#include "hsparse/plans/spmv_kernels.hpp"
 
 namespace hsparse::cuda {
-
-const std::vector<std::string>& gpu_kernel_names(Format format) {
-  // CSR default: adaptive, the fastest of ours on the stencil, FEM and
-  // power-law matrices (docs/results/2026-11-22-gpu-kernels.md) and safe on
-  // long rows; the tuning issue replaces "first in the list" by a choice.
-  static const std::vector<std::string> csr = {"adaptive", "vector", "scalar", "merge", "cusparse-alg1", "cusparse-alg2"};
-  static const std::vector<std::string> coo = {"segmented", "cusparse"};
-  static const std::vector<std::string> sell = {"thread", "threads", "cusparse"};
-  static const std::vector<std::string> ell = {"thread", "thread2"};
-  static const std::vector<std::string> one = {"thread"};
-  static const std::vector<std::string> bcsr = {"auto", "by-block", "by-column", "row-per-thread", "cusparse"};
-  switch (format) {
-    case Format::csr: return csr;
-    case Format::coo: return coo;
-    case Format::sell: return sell;
-    case Format::bcsr: return bcsr;
-    case Format::ell: return ell;
-    default: return one;
-  }
-}
 
 // Everything the plan keeps on the device; only the members its format uses are filled.
 template <class V, class I>
@@ -54,14 +35,14 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(GpuSpmvPlan&&) noexcept = default;
 
 template <class V, class I>
 GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const GpuSpmvOptions& o) : storage_(new Storage) {
-  const auto& names = gpu_kernel_names(o.format);
-  if (names.empty()) throw Error(ErrorCode::unsupported, std::string("format ") + to_string(o.format) + " has no GPU kernel yet");
-  const std::string kernel = o.kernel.empty() ? names.front() : o.kernel;
-  if (std::find(names.begin(), names.end(), kernel) == names.end()) {
-    std::string list;
-    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    throw Error(ErrorCode::invalid_argument, "unknown CUDA kernel '" + kernel + "' for format " + to_string(o.format) + " (known: " + list + ")");
-  }
+  const std::string kernel = choose_spmv_kernel(Backend::cuda, o.format, o.kernel);
+  FormatOptions layout;
+  layout.block = o.block;
+  layout.chunk = o.chunk;
+  layout.sigma = o.sigma;
+  layout.hyb_width = o.hyb_width;
+  layout.max_fill = o.max_fill;
+  layout.row_alignment = 32;  // ELL and HYB: a warp's rows share each slot column
   Stopwatch watch;
   Storage& s = *storage_;
   const Executor* e = &ex;
@@ -71,7 +52,8 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
     const CusparseSpmv<V, I>* c = s.cusparse.get();
     apply_ = [c](V al, const V* x, V be, V* y) { c->apply(al, x, be, y); };
   };
-  if (o.format == Format::csr) {
+  switch (o.format) {
+  case Format::csr: {
     s.csr.emplace(DeviceCsr<V, I>::upload(a));
     const DeviceCsr<V, I>* m = &*s.csr;
     if (kernel == "scalar") {
@@ -99,7 +81,9 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
           ex, *m, kernel == "cusparse-alg2" ? CusparseAlgorithm::csr_alg2 : CusparseAlgorithm::csr_alg1, o.cusparse_preprocess));
       if (!o.cusparse_preprocess) desc += "-no-preprocess";
     }
-  } else if (o.format == Format::coo) {
+    break;
+  }
+  case Format::coo: {
     if (o.convert_on_device) {
       const auto staged = DeviceCsr<V, I>::upload(a);
       s.coo.emplace(coo_from_device_csr(ex, staged));
@@ -115,40 +99,55 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
       void* w = s.workspace.data();
       apply_ = [e, m, w](V al, const V* x, V be, V* y) { coo_spmv_segmented(*e, al, *m, x, be, y, w); };
     }
-  } else if constexpr (is_complex_v<V>) {
-    throw Error(ErrorCode::unsupported, std::string("format ") + to_string(o.format) + " has float and double GPU kernels only; complex matrices use csr or coo");
-  } else if (o.format == Format::ell) {
-    const double max_fill = o.max_fill > 0 ? o.max_fill : 20.0;
+    break;
+  }
+  case Format::ell: {
+    const double max_fill = fill_limit(Format::ell, layout);
     if (o.convert_on_device) {
       const auto staged = DeviceCsr<V, I>::upload(a);
       s.ell.emplace(ell_from_device_csr(ex, a, staged, I(32), max_fill));
     } else {
-      s.ell.emplace(DeviceEll<V, I>::upload(ell_from_csr(a, I(32), max_fill)));
+      s.ell.emplace(DeviceEll<V, I>::upload(FormatStorage<Format::ell>::from_csr(a, layout)));
     }
     const DeviceEll<V, I>* m = &*s.ell;
     const int rows_per_thread = kernel == "thread2" ? 2 : 1;
     apply_ = [e, m, rows_per_thread](V al, const V* x, V be, V* y) { ell_spmv(*e, al, *m, x, be, y, rows_per_thread); };
-  } else if (o.format == Format::hyb) {
+    break;
+  }
+  case Format::hyb: {
     std::optional<I> width;
     if (o.hyb_width) width = static_cast<I>(*o.hyb_width);
     if (o.convert_on_device) {
       const auto staged = DeviceCsr<V, I>::upload(a);
       s.hyb.emplace(hyb_from_device_csr(ex, a, staged, width, I(32)));
     } else {
-      s.hyb.emplace(DeviceHyb<V, I>::upload(hyb_from_csr(a, width, I(32))));
+      s.hyb.emplace(DeviceHyb<V, I>::upload(FormatStorage<Format::hyb>::from_csr(a, layout)));
     }
     s.workspace = DeviceArray<unsigned char>(coo_workspace_bytes(s.hyb->coo.nnz(), sizeof(V)));
     const DeviceHyb<V, I>* m = &*s.hyb;
     void* w = s.workspace.data();
     apply_ = [e, m, w](V al, const V* x, V be, V* y) { hyb_spmv(*e, al, *m, x, be, y, w); };
     desc += "-width" + std::to_string(s.hyb->ell.width);
-  } else if (o.format == Format::dia) {
-    s.dia.emplace(DeviceDia<V, I>::upload(dia_from_csr(a, o.max_fill > 0 ? o.max_fill : 3.0)));
+    break;
+  }
+  case Format::dia: {
+    s.dia.emplace(DeviceDia<V, I>::upload(FormatStorage<Format::dia>::from_csr(a, layout)));
     const DeviceDia<V, I>* m = &*s.dia;
     apply_ = [e, m](V al, const V* x, V be, V* y) { dia_spmv(*e, al, *m, x, be, y); };
-  } else if (o.format == Format::bcsr) {
-    const int block = o.block > 0 ? o.block : best_bcsr_block(a);
-    s.bcsr.emplace(DeviceBcsr<V, I>::upload(bcsr_from_csr(a, block, false, o.max_fill > 0 ? o.max_fill : 16.0)));
+    break;
+  }
+  case Format::bcsr: {
+    // cuSPARSE's BSR takes block sizes from 2: its default is the fewest-bytes block among 2..8.
+    int block = o.block;
+    if (block <= 0) {
+      block = best_bcsr_block(a);
+      if (kernel == "cusparse" && block < 2) {
+        block = 2;
+        for (int b = 3; b <= 8; ++b) block = bcsr_fill(a, b).bytes < bcsr_fill(a, block).bytes ? b : block;
+      }
+    }
+    layout.block = block;
+    s.bcsr.emplace(DeviceBcsr<V, I>::upload(FormatStorage<Format::bcsr>::from_csr(a, layout)));
     // auto: by-column below block size 16 (measured on the H200, bs = 3: 670
     // GFLOP/s against by-block's 606 and row-per-thread's 152; bs = 1: 196
     // against 217 for by-block, a choice the tuner should avoid anyway), and
@@ -174,8 +173,10 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
     } else {
       apply_ = [e, m, algorithm](V al, const V* x, V be, V* y) { bcsr_spmv(*e, algorithm, al, *m, x, be, y); };
     }
-  } else {  // sell
-    s.sell.emplace(DeviceSell<V, I>::upload(sell_from_csr(a, SellOptions{o.chunk, o.sigma, false})));
+    break;
+  }
+  case Format::sell: {
+    s.sell.emplace(DeviceSell<V, I>::upload(FormatStorage<Format::sell>::from_csr(a, layout)));
     const DeviceSell<V, I>* m = &*s.sell;
     const int T = o.threads_per_row;
     if (kernel == "cusparse") {
@@ -187,6 +188,8 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
       apply_ = [e, m](V al, const V* x, V be, V* y) { sell_spmv_thread_per_row(*e, al, *m, x, be, y); };
     }
     desc += "-C" + std::to_string(o.chunk) + "-sigma" + std::to_string(o.sigma);
+    break;
+  }
   }
   ex.synchronize();
   setup_s_ = watch.seconds();

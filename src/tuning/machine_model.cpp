@@ -81,18 +81,18 @@ MachineModel measured_machine(const std::string& backend, std::string* note) {
     it = measured.emplace(backend, std::make_pair(m, why)).first;
   }
   if (note) *note = it->second.second;
-  return it->second.first;
+  MachineModel m = it->second.first;
+  m.simd_width = backend == "cuda" ? 32 : 8;  // a warp; AVX-512's doubles
+  return m;
 }
 
 template <class V, class I>
 CpuSpmvOptions advised_cpu_options(const Csr<V, I>& a, long long spmv_count) {
   CpuSpmvOptions o;
-  if constexpr (!is_complex_v<V>) {
-    const auto c = advise(a, measured_machine("cpu"), spmv_count).choice();
-    o.format = c.format;
-    o.kernel = c.kernel;
-    o.block = c.block;
-  }
+  const auto c = advise(a, measured_machine("cpu"), spmv_count).choice();
+  o.format = c.format;
+  o.kernel = c.kernel;
+  o.block = c.block;
   return o;
 }
 

@@ -1,7 +1,6 @@
-// Every GPU kernel (through GpuSpmvPlan) against the serial double-precision
-// reference: the generated edge cases and every shared matrix, float and
-// double (complex<double> for CSR and COO), outputs poisoned with NaN before
-// each run. Skipped with "skipped: no CUDA device" where there is none (CI).
+// The GPU backend's conversions, handles, errors and launch rules. Every
+// kernel variant against the reference is test_cuda_spmv_variants.cpp.
+// Skipped with "skipped: no CUDA device" where there is none (CI).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -27,131 +26,6 @@ namespace {
 
 #define REQUIRE_CUDA_DEVICE() \
   if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description()
-
-// The kernel variants under test: every kernel of every format, and the
-// parameters that change their decomposition (coop, repeat, C, sigma, T).
-std::vector<std::pair<std::string, GpuSpmvOptions>> variants(bool complex) {
-  std::vector<std::pair<std::string, GpuSpmvOptions>> v;
-  auto add = [&](const std::string& name, GpuSpmvOptions o) { v.emplace_back(name, o); };
-  for (const char* k : {"vector", "scalar", "merge", "adaptive", "cusparse-alg1", "cusparse-alg2"}) add(std::string("csr/") + k, {Format::csr, k});
-  for (int coop : {1, 2, 8, 32}) {
-    for (int repeat : {1, 3}) {
-      GpuSpmvOptions o{Format::csr, "vector"};
-      o.vector = {coop, repeat, coop == 32 ? 64 : 128};
-      add("csr/vector-coop" + std::to_string(coop) + "-repeat" + std::to_string(repeat), o);
-    }
-  }
-  add("coo/segmented", {Format::coo, "segmented"});
-  add("coo/cusparse", {Format::coo, "cusparse"});
-  {
-    GpuSpmvOptions o{Format::coo, "segmented"};
-    o.convert_on_device = false;
-    add("coo/segmented-host-converted", o);
-  }
-  if (complex) return v;
-  add("ell/thread", {Format::ell});
-  add("ell/thread2", {Format::ell, "thread2"});
-  add("hyb/thread", {Format::hyb});
-  {
-    GpuSpmvOptions o{Format::hyb};
-    o.hyb_width = 2;
-    add("hyb/thread-width2", o);
-  }
-  for (Format f : {Format::ell, Format::hyb}) {  // the host conversion path too (the device one is the default)
-    GpuSpmvOptions o{f};
-    o.convert_on_device = false;
-    add(std::string(to_string(f)) + "/thread-host-converted", o);
-  }
-  add("dia/thread", {Format::dia});
-  for (int chunk : {32, 8}) {
-    for (long long sigma : {1LL, 256LL}) {
-      GpuSpmvOptions o{Format::sell, "thread"};
-      o.chunk = chunk;
-      o.sigma = sigma;
-      add("sell/thread-C" + std::to_string(chunk) + "-sigma" + std::to_string(sigma), o);
-    }
-  }
-  for (const auto& [kernel, block] : std::vector<std::pair<const char*, int>>{
-           {"auto", 0}, {"by-block", 2}, {"by-block", 3}, {"by-block", 5}, {"by-column", 3}, {"by-column", 16},
-           {"row-per-thread", 3}, {"row-per-thread", 7}, {"row-per-thread", 32}, {"cusparse", 1}, {"cusparse", 3}}) {
-    GpuSpmvOptions o{Format::bcsr, kernel};
-    o.block = block;
-    add(std::string("bcsr/") + kernel + "-b" + std::to_string(block), o);
-  }
-  for (int chunk : {32, 8}) {
-    GpuSpmvOptions o{Format::sell, "cusparse"};
-    o.chunk = chunk;
-    add("sell/cusparse-C" + std::to_string(chunk), o);
-  }
-  for (int T : {2, 8, 32}) {
-    GpuSpmvOptions o{Format::sell, "threads"};
-    o.threads_per_row = T;
-    o.sigma = 64;
-    add("sell/threads-T" + std::to_string(T), o);
-  }
-  return v;
-}
-
-template <class V, class I>
-void check_all(const Executor& ex, const Csr<V, I>& a, const std::string& matrix, bool with_beta, int& refused) {
-  const auto x = test::test_vector<V>(static_cast<std::size_t>(a.cols), 41);
-  const auto y0 = test::test_vector<V>(static_cast<std::size_t>(a.rows), 42);
-  DeviceArray<V> d_x(x);
-  const V nan(std::numeric_limits<real_type_t<V>>::quiet_NaN());
-  for (const auto& [name, options] : variants(is_complex_v<V>)) {
-    std::optional<GpuSpmvPlan<V, I>> plan;
-    try {
-      plan.emplace(ex, a, options);
-    } catch (const Error& e) {
-      // Refusals only: fill limits, cuSPARSE's shape rules (BSR) or index types it lacks.
-      if (e.code() != ErrorCode::invalid_argument && e.code() != ErrorCode::unsupported) throw;
-      ++refused;
-      continue;
-    }
-    std::vector<std::pair<V, V>> scalars = {{V(1), V(0)}};
-    if (with_beta) scalars.push_back({V(-0.5), V(2)});
-    for (const auto& [alpha, beta] : scalars) {
-      DeviceArray<V> d_y(beta == V(0) ? std::vector<V>(y0.size(), nan) : y0);
-      plan->apply(alpha, d_x.data(), beta, d_y.data());
-      ex.synchronize();
-      const auto y = d_y.download();
-      const auto c = check_spmv_result<V, I>(a, x, alpha, beta, y0, y);
-      EXPECT_TRUE(c.passed) << matrix << " " << plan->description() << " (" << type_name<V>() << ", " << type_name<I>() << "): " << c.message;
-    }
-  }
-}
-
-template <class V>
-class CudaSpmv : public ::testing::Test {};
-using ValueTypes = ::testing::Types<float, double, std::complex<double>>;
-TYPED_TEST_SUITE(CudaSpmv, ValueTypes);
-
-TYPED_TEST(CudaSpmv, EveryKernelMatchesTheReferenceOnEdgeCases) {
-  REQUIRE_CUDA_DEVICE();
-  using V = TypeParam;
-  Executor ex;
-  int refused = 0;
-  for (const auto& [name, a64] : test::edge_case_matrices()) {
-    check_all(ex, convert_types<V, std::int32_t>(a64), name, true, refused);
-    check_all(ex, convert_types<V, std::int64_t>(a64), name, true, refused);
-  }
-}
-
-TYPED_TEST(CudaSpmv, EveryKernelMatchesTheReferenceOnSharedMatrices) {
-  REQUIRE_CUDA_DEVICE();
-  using V = TypeParam;
-  const auto dir = test::shared_matrix_dir();
-  if (!dir) GTEST_SKIP() << "skipped: shared matrices folder not found (set HSPARSE_MATRICES)";
-  Executor ex;
-  int refused = 0, matrices = 0;
-  for (const auto& m : test::read_manifest(*dir)) {
-    if ((m.field == "complex") != is_complex_v<V>) continue;
-    const auto a = io::read_matrix_market_csr<V, std::int32_t>(*dir + "/" + m.name + ".mtx.gz");
-    check_all(ex, a, m.name, m.nnz < 20000, refused);
-    ++matrices;
-  }
-  std::printf("%d shared matrices, %d format refusals (fill limits)\n", matrices, refused);
-}
 
 // The GPU conversions must give the host conversions' arrays exactly, padding included.
 TEST(CudaConversions, DeviceConversionsEqualTheHostOnes) {
@@ -290,6 +164,15 @@ TEST(CudaSpmvErrors, BadParametersAndUnsortedCooAreErrors) {
   DeviceArray<double> x(static_cast<std::size_t>(a.cols)), y(static_cast<std::size_t>(a.rows));
   EXPECT_THROW((GpuSpmvPlan<double, std::int32_t>(ex, a, bad).apply(1.0, x.data(), 0.0, y.data())), Error);
   EXPECT_THROW((GpuSpmvPlan<double, std::int32_t>(ex, a, {Format::csr, "no-such-kernel"})), Error);
+  GpuSpmvOptions bsr1{Format::bcsr, "cusparse"};
+  bsr1.block = 1;  // cuSPARSE's BSR takes blocks from 2 up: a clear refusal, not a cuSPARSE status
+  try {
+    GpuSpmvPlan<double, std::int32_t> plan(ex, a, bsr1);
+    FAIL() << "cuSPARSE BSR with block 1 was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("at least 2"), std::string::npos) << e.what();
+  }
   Coo<double, std::int32_t> unsorted;
   unsorted.rows = unsorted.cols = 2;
   unsorted.row_idx = {1, 0};

@@ -25,8 +25,7 @@ struct KernelCases {
   std::vector<std::string> refused;  // "format: reason"
 };
 
-// COO and CSR kernels for any value type; the other formats for float and
-// double (block sizes 1..8, 11, 32 with and without 64-byte alignment;
+// Every format for every value type (BCSR block sizes 1..8, 11, 32 with and without 64-byte alignment;
 // SELL C in {1, 4, 8, 16, 32} x sigma in {1, 64, everything}, permuted or not,
 // every SIMD kernel this CPU has).
 template <class V, class I>

@@ -52,7 +52,7 @@ Action add_convert_command(CLI::App& app) {
   cmd->add_option("in", o->in, "Input: Matrix Market file, .hsp file or generator spec")->required();
   cmd->add_option("out", o->out, "Output file: .hsp, .mtx or .mtx.gz");
   cmd->add_option("--format", o->format, "Print this storage format's statistics (bytes, padding, conversion time)")
-      ->check(CLI::IsMember({"coo", "csr", "ell", "hyb", "dia", "bcsr", "sell"}));
+      ->check(CLI::IsMember(format_name_list()));
   cmd->add_option("--block-size", o->block, "BCSR block size (default: the one with the fewest bytes)")->check(integer_in(1, 32));
   cmd->add_option("--chunk", o->chunk, "SELL chunk height C (default: the SIMD width)")->check(integer_in(1, 1024));
   cmd->add_option("--sigma", o->sigma, "SELL sorting scope")->check(integer_in(1))->capture_default_str();

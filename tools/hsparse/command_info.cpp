@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "format_listing.hpp"
 #include "hsparse/analysis/matrix_analysis.hpp"
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/host_system.hpp"
@@ -34,7 +35,7 @@ nlohmann::json to_json(const MatrixAnalysis& m) {
   j["best_bcsr_block"] = m.best_bcsr_block;
   for (const auto& b : m.bcsr) j["bcsr"].push_back({{"block", b.block}, {"blocks", b.blocks}, {"fill_ratio", b.fill_ratio}, {"bytes", b.bytes}});
   for (const auto& s : m.sell) j["sell"].push_back({{"C", s.chunk}, {"sigma", s.sigma}, {"beta", s.beta}, {"bytes", s.bytes}});
-  for (const auto& f : m.formats) j["format_bytes"][f.format] = f.bytes;
+  for (const auto& f : m.formats) j["format_bytes"][to_string(f.format)] = f.bytes;
   return j;
 }
 
@@ -58,7 +59,7 @@ void print_table(const std::string& source, const MatrixAnalysis& m, const char*
   }
   std::printf("bytes per format (%s values, int32 indices):\n", value_type);
   for (const auto& f : m.formats) {
-    std::printf("              %-14s %14zu  %s\n", f.format.c_str(), f.bytes, f.detail.c_str());
+    std::printf("              %-14s %14zu  %s\n", f.title.c_str(), f.bytes, f.detail.c_str());
   }
 }
 
@@ -94,18 +95,20 @@ Action add_info_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("info", "Describe a matrix (file or generator spec) and this build");
   struct Options {
     std::string source;
-    bool json = false, generators = false, single = false;
+    bool json = false, generators = false, single = false, formats = false;
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("matrix", o->source, "Matrix Market file (.mtx, .mtx.gz, .tar.gz), .hsp file, or generator spec; without one: this build and machine");
   cmd->add_flag("--json", o->json, "Print JSON instead of a table");
   cmd->add_flag("--generators", o->generators, "List the generators and their keys");
+  cmd->add_flag("--formats", o->formats, "List the storage formats, their traits, and each backend's kernels and value types");
   cmd->add_flag("--single", o->single, "Load in single precision (affects byte counts)");
   return [o]() {
     if (o->generators) {
       print_generators();
       return 0;
     }
+    if (o->formats) return print_formats(o->json);
     if (o->source.empty()) {
       print_system();
       return 0;

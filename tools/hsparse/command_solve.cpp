@@ -172,7 +172,7 @@ Action add_solve_command(CLI::App& app) {
   cmd->add_option("--precond", o->precond, "none or jacobi")->check(CLI::IsMember({"none", "jacobi"}))->capture_default_str();
   add_backend_option(cmd, o->backend);
   cmd->add_option("--format", o->format, "The operator's storage format (auto: the advisor's)")
-      ->check(CLI::IsMember({"coo", "csr", "ell", "hyb", "dia", "bcsr", "sell", "auto"}))
+      ->check(CLI::IsMember(format_choices()))
       ->capture_default_str();
   cmd->add_option("--kernel", o->kernel, "The format's kernel (see hsparse spmv --help)");
   cmd->add_option("--tol", o->tolerance, "Stop when ||r||/||b|| <= this")->check(real_above_zero(true))->capture_default_str();

@@ -9,6 +9,7 @@
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/plans/cpu_spmv_plan.hpp"
+#include "hsparse/plans/spmv_kernels.hpp"
 #include "hsparse/tuning/advisor.hpp"
 #include "hsparse/tuning/cpu_spmv_handle.hpp"
 #include "hsparse/tuning/tuning_cache.hpp"
@@ -29,6 +30,7 @@ struct SpmvOptions {
   bool single = false, check = false, align_blocks = false;
   int repetitions = 10, block = 0, chunk = 0, coop = 0, repeat = 0, block_threads = 0, threads_per_row = 4;
   long long sigma = 0, hyb_width = -1, spmv_count = 100;  // 0 / -1: not given, the backend's default
+  double max_fill = 0;  // 0: the format's own limit (formats/format.cpp)
   double min_time_s = 0.2;
 };
 
@@ -39,16 +41,11 @@ std::string kernel_help() {
     for (const auto& n : names) s += (s.empty() ? "" : "|") + n;
     return s;
   };
-  std::string help = "Kernel of the format (first = default). cpu:";
-  for (Format f : {Format::coo, Format::csr, Format::ell, Format::hyb, Format::dia, Format::bcsr, Format::sell}) {
-    help += std::string(" ") + to_string(f) + " " + list(cpu_kernel_names(f)) + ";";
+  std::string help = "Kernel of the format (first = default; hsparse info --formats lists them with their sources).";
+  for (Backend b : all_backends()) {
+    help += std::string(" ") + to_string(b) + ":";
+    for (Format f : all_formats()) help += std::string(" ") + to_string(f) + " " + list(spmv_kernel_names(b, f)) + ";";
   }
-#ifdef HSPARSE_HAVE_CUDA
-  help += " cuda:";
-  for (Format f : {Format::coo, Format::csr, Format::ell, Format::hyb, Format::dia, Format::bcsr, Format::sell}) {
-    help += std::string(" ") + to_string(f) + " " + list(cuda::gpu_kernel_names(f)) + ";";
-  }
-#endif
   return help;
 }
 
@@ -85,6 +82,7 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
     po.chunk = o.chunk;
     if (o.sigma > 0) po.sigma = o.sigma;
     if (o.hyb_width >= 0) po.hyb_width = o.hyb_width;
+    po.max_fill = o.max_fill;
     if (po.format == Format::sell && o.chunk == 0 && o.sigma == 0 && kernel.empty()) {
       // SELL without C or sigma: the tuning cache's (hsparse tune --backend cpu) if it has this matrix.
       CpuHandleOptions ho;
@@ -117,6 +115,7 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
     go.threads_per_row = o.threads_per_row;
     go.block = block;
     if (o.hyb_width >= 0) go.hyb_width = o.hyb_width;
+    go.max_fill = o.max_fill;
     const cuda::GpuSpmvPlan<V, I> plan(ex, a, go);
     kernel = plan.description();
     std::fprintf(stderr, "format %s: set up (convert, upload, preprocess) in %.3f s\n", kernel.c_str(), plan.setup_seconds());
@@ -154,7 +153,7 @@ Action add_spmv_command(CLI::App& app) {
   cmd->add_option("--x", o->x_file, "x as a Matrix Market vector (default: x[i] = 1 + (i*7919 mod 1000)/1000)");
   cmd->add_option("--out", o->out_file, "Write y here (Matrix Market array, full precision)");
   cmd->add_option("--format", o->format, "Storage format")
-      ->check(CLI::IsMember({"coo", "csr", "ell", "hyb", "dia", "bcsr", "sell", "auto"}))
+      ->check(CLI::IsMember(format_choices()))
       ->capture_default_str();
   cmd->add_option("--spmv-count", o->spmv_count, "--format auto: the products the choice must pay off over")->check(integer_in(1))->capture_default_str();
   cmd->add_option("--block-size", o->block, "BCSR block size (default: the one with the fewest bytes, 1..8)")->check(integer_in(1, 32));
@@ -167,6 +166,9 @@ Action add_spmv_command(CLI::App& app) {
   cmd->add_option("--block-threads", o->block_threads, "CUDA CSR vector: threads per block (default 128)")->check(integer_in(32, 1024));
   cmd->add_option("--threads-per-row", o->threads_per_row, "CUDA SELL 'threads' kernel: T threads per row")->check(power_of_two_up_to(32))->capture_default_str();
   cmd->add_option("--hyb-width", o->hyb_width, "HYB ELL width (default: cusp's histogram rule)")->check(integer_in(0));
+  cmd->add_option("--max-fill", o->max_fill,
+                  "ELL, DIA, BCSR: accept up to this many stored slots per nonzero (default: the format's limit, hsparse info --formats)")
+      ->check(real_above_zero());
   add_backend_option(cmd, o->backend);
   cmd->add_option("--kernel", o->kernel, kernel_help());
   cmd->add_option("--repetitions", o->repetitions, "At least this many timed runs (median reported)")->check(integer_in(1))->capture_default_str();

@@ -10,6 +10,9 @@
 
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse/formats/format.hpp"
+#include "hsparse/plans/backend_choice.hpp"
+#include <vector>
 
 namespace hsparse::tool {
 
@@ -77,13 +80,14 @@ inline CLI::Option* add_backend_option(CLI::App* cmd, std::string& backend) {
   return cmd->add_option("--backend", backend, kBackendHelp)->check(CLI::IsMember({"auto", "cpu", "cuda"}))->capture_default_str();
 }
 
-// The one place "auto" becomes a backend: "cuda" when a device is there,
-// else "cpu"; --backend cuda without a device is an error saying why.
-inline std::string resolve_backend(const std::string& requested) {
-  if (requested == "cpu") return "cpu";
-  const bool device = cuda::device_available();
-  if (requested == "cuda" && !device) throw Error(ErrorCode::unsupported, "--backend cuda: " + cuda::device_description());
-  return device ? "cuda" : "cpu";
+// --backend resolved by the library's one rule (plans/backend_choice.hpp), as a name.
+inline std::string resolve_backend(const std::string& requested) { return to_string(hsparse::resolve_backend(requested)); }
+
+// --format values: the registry's formats, then "auto" (the advisor's choice).
+inline std::vector<std::string> format_choices() {
+  std::vector<std::string> names = format_name_list();
+  names.push_back("auto");
+  return names;
 }
 
 }  // namespace hsparse::tool

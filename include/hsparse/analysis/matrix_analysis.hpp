@@ -6,27 +6,16 @@
 #include <string>
 #include <vector>
 
-#include "hsparse/analysis/row_statistics.hpp"
 #include "hsparse/formats/csr.hpp"
+#include "hsparse/formats/footprint.hpp"
+#include "hsparse/formats/format.hpp"
+#include "hsparse/formats/row_statistics.hpp"
 
 namespace hsparse {
 
-struct BcsrFill {
-  int block = 1;
-  std::int64_t blocks = 0;
-  double fill_ratio = 1;  // stored block entries / nonzeros (>= 1)
-  std::size_t bytes = 0;
-};
-
-struct SellOccupancy {
-  int chunk = 32;            // C
-  std::int64_t sigma = 1;    // sorting scope (1: no sorting)
-  double beta = 1;           // nnz / stored entries, eq. (3) of the SELL-C-sigma paper
-  std::size_t bytes = 0;
-};
-
 struct FormatBytes {
-  std::string format;
+  Format format = Format::csr;
+  std::string title;
   std::size_t bytes = 0;
   std::string detail;
 };
@@ -43,7 +32,8 @@ struct MatrixAnalysis {
   std::vector<BcsrFill> bcsr;        // block sizes 1..8, 16, 32
   int best_bcsr_block = 1;           // the block size that needs the fewest bytes
   std::vector<SellOccupancy> sell;
-  std::vector<FormatBytes> formats;  // bytes for the value type analysed, int32 indices
+  FormatFootprint footprint;         // the byte models' inputs (SELL at C = 32, sigma = 4096)
+  std::vector<FormatBytes> formats;  // every registered format: bytes for the value type analysed, int32 indices
 };
 
 // How far a square matrix is from symmetric, in values and not only in
@@ -59,17 +49,5 @@ SymmetryDefect symmetry_defect(const Csr<V, I>& a);
 
 template <class V, class I>
 MatrixAnalysis analyze_matrix(const Csr<V, I>& a);
-
-// Blocks, fill and bytes of BCSR with block size b (double-counting none).
-template <class V, class I>
-BcsrFill bcsr_fill(const Csr<V, I>& a, int block);
-// The block size in [1, max_block] whose BCSR takes the fewest bytes.
-template <class V, class I>
-int best_bcsr_block(const Csr<V, I>& a, int max_block = 8);
-
-// HYB split (Bell and Garland, as implemented in cusp): the ELL width is the
-// smallest K at which fewer than max(4096, rows / 3) rows have more than K
-// entries; entries beyond column K go to COO. Matrices under 4096 rows get K = 0.
-std::int64_t hyb_ell_width(const std::vector<std::int64_t>& row_length_histogram, std::int64_t rows);
 
 }  // namespace hsparse

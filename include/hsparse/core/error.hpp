@@ -19,6 +19,7 @@ enum class ErrorCode {
   out_of_memory,     // host or device allocation failed
   cuda,              // any other CUDA runtime failure
   unsupported,       // a feature this build does not have (CUDA, libarchive)
+  internal,          // hsparse broke its own invariant (a bug: please report it)
 };
 
 const char* to_string(ErrorCode code);

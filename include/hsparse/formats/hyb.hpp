@@ -2,7 +2,7 @@
 // HYB: an ELL part holding the first `width` entries of every row, plus a
 // COO part (sorted by row) for the entries beyond (Bell and Garland; Owens
 // lecture, "HYB"). The default width comes from the row-length histogram
-// by cusp's rule (hyb_ell_width in analysis/matrix_analysis.hpp).
+// by cusp's rule (hyb_ell_width in formats/footprint.hpp).
 #include <optional>
 
 #include "hsparse/formats/coo.hpp"

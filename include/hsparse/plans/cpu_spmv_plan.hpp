@@ -11,17 +11,13 @@
 #include <vector>
 
 #include "hsparse/formats/csr.hpp"
+#include "hsparse/formats/format.hpp"
 
 namespace hsparse {
 
-enum class Format { coo, csr, ell, hyb, dia, bcsr, sell };
-const char* to_string(Format);
-Format parse_format(const std::string& name);  // Error(invalid_argument) listing the names
-const std::vector<Format>& all_formats();
-
 struct CpuSpmvOptions {
   Format format = Format::csr;
-  std::string kernel;             // empty: the format's default (first of cpu_kernel_names)
+  std::string kernel;             // empty: the format's default (plans/spmv_kernels.hpp)
   int block = 0;                  // BCSR block size; 0: the one with the fewest bytes (1..8)
   bool align_blocks = false;      // BCSR padded/aligned variant
   int chunk = 0;                  // SELL C; 0: the SIMD width (AVX-512: 8 double / 16 float; else 4 / 8)
@@ -30,15 +26,12 @@ struct CpuSpmvOptions {
   double max_fill = 0;            // DIA/ELL/BCSR fill limit; 0: each format's default
 };
 
-// The kernel names each format offers on the CPU, default first.
-const std::vector<std::string>& cpu_kernel_names(Format format);
-
 template <class V, class I>
 class CpuSpmvPlan {
  public:
   // Converts `a` (copied where the format is CSR). Throws Error(invalid_argument)
   // for an unknown kernel or a format refusing the matrix, Error(unsupported)
-  // for a format without this value type or a SIMD kernel this CPU lacks.
+  // for a SIMD kernel this CPU (or this value type) lacks.
   CpuSpmvPlan(const Csr<V, I>& a, const CpuSpmvOptions& options);
 
   // y = alpha*A*x + beta*y in the original ordering.

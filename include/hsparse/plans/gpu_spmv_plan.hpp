@@ -17,7 +17,7 @@ namespace hsparse::cuda {
 
 struct GpuSpmvOptions {
   Format format = Format::csr;
-  std::string kernel;            // empty: the format's default (first of gpu_kernel_names)
+  std::string kernel;            // empty: the format's default (plans/spmv_kernels.hpp)
   CsrVectorParams vector{0, 0, 0};  // CSR vector: any zero field is taken from the fixed rule
   int chunk = 32;                // SELL C (32: a warp per chunk)
   long long sigma = 1;           // SELL sorting scope
@@ -28,9 +28,6 @@ struct GpuSpmvOptions {
   bool convert_on_device = true; // COO, ELL, HYB: upload CSR and convert on the GPU (faster; same result)
   bool cusparse_preprocess = true;  // cuSPARSE CSR ALG1/ALG2: run cusparseSpMV_preprocess at setup
 };
-
-// GPU kernels per format, default first.
-const std::vector<std::string>& gpu_kernel_names(Format format);
 
 template <class V, class I>
 class GpuSpmvPlan {

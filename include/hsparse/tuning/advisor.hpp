@@ -32,6 +32,9 @@ struct MachineModel {
   // with fewer parallel units (a thread per row on 10,000 rows) cannot hide
   // memory latency, and its efficiency is scaled down in proportion.
   double resident_threads = 132.0 * 2048;
+  // SELL-C-sigma's C for this machine, its SIMD width (the paper's choice):
+  // a warp on the GPU, AVX-512's doubles on the CPU.
+  int simd_width = 32;
 };
 
 struct FormatPrediction {

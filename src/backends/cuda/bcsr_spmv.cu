@@ -27,7 +27,9 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
     bcsr_by_block_kernel(I block_rows, long long stride, I rows, I cols, const I* __restrict__ row_ptr,
                                      const I* __restrict__ col_idx, const D* __restrict__ values, const D* __restrict__ x,
                                      D alpha, D beta, bool read_y, D* __restrict__ y) {
-  __shared__ D partial[kWarpsPerBlock][32];
+  // Raw storage: complex types have constructors, not allowed on __shared__ arrays.
+  __shared__ alignas(16) unsigned char partial_bytes[kWarpsPerBlock * 32 * sizeof(D)];
+  D(*partial)[32] = reinterpret_cast<D(*)[32]>(partial_bytes);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const long long br = static_cast<long long>(blockIdx.x) * kWarpsPerBlock + warp;
   constexpr int bs = BS, bb = BS * BS, per_step = 32 / bb;  // compile-time: no run-time division in the loop
@@ -109,7 +111,8 @@ template <class D, class I>
 __global__ void bcsr_row_per_thread_kernel(I block_rows, int bs, long long stride, I rows, I cols, const I* __restrict__ row_ptr,
                                            const I* __restrict__ col_idx, const D* __restrict__ values, const D* __restrict__ x,
                                            D alpha, D beta, bool read_y, D* __restrict__ y) {
-  __shared__ D xs[kWarpsPerBlock][32];
+  __shared__ alignas(16) unsigned char xs_bytes[kWarpsPerBlock * 32 * sizeof(D)];
+  D(*xs)[32] = reinterpret_cast<D(*)[32]>(xs_bytes);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const long long br = static_cast<long long>(blockIdx.x) * kWarpsPerBlock + warp;
   if (br >= block_rows) return;  // whole warps leave together
@@ -128,18 +131,20 @@ __global__ void bcsr_row_per_thread_kernel(I block_rows, int bs, long long strid
   if (lane < bs && r < rows) detail::write_output(y, r, alpha, sum, beta, read_y);
 }
 
-template <int BS, class D, class I>
-void launch_by_block(const Executor& ex, unsigned grid, const DeviceBcsr<D, I>& a, const D* x, D alpha, D beta, bool read_y, D* y) {
+template <int BS, class V, class I>
+void launch_by_block(const Executor& ex, unsigned grid, const DeviceBcsr<V, I>& a, const V* x, V alpha, V beta, bool read_y, V* y) {
+  using D = detail::device_t<V>;
   bcsr_by_block_kernel<BS, D, I><<<grid, 32 * kWarpsPerBlock, 0, detail::stream_of(ex)>>>(
-      a.block_rows, static_cast<long long>(a.block_stride), a.rows, a.cols, a.row_ptr.data(), a.col_idx.data(), a.values.data(), x,
-      alpha, beta, read_y, y);
+      a.block_rows, static_cast<long long>(a.block_stride), a.rows, a.cols, a.row_ptr.data(), a.col_idx.data(),
+      detail::dev(a.values.data()), detail::dev(x), detail::dev_value(alpha), detail::dev_value(beta), read_y, detail::dev(y));
 }
 
-template <int BS, class D, class I>
-void launch_by_column(const Executor& ex, unsigned grid, const DeviceBcsr<D, I>& a, const D* x, D alpha, D beta, bool read_y, D* y) {
+template <int BS, class V, class I>
+void launch_by_column(const Executor& ex, unsigned grid, const DeviceBcsr<V, I>& a, const V* x, V alpha, V beta, bool read_y, V* y) {
+  using D = detail::device_t<V>;
   bcsr_by_column_kernel<BS, D, I><<<grid, 32 * kWarpsPerBlock, 0, detail::stream_of(ex)>>>(
-      a.block_rows, static_cast<long long>(a.block_stride), a.rows, a.cols, a.row_ptr.data(), a.col_idx.data(), a.values.data(), x,
-      alpha, beta, read_y, y);
+      a.block_rows, static_cast<long long>(a.block_stride), a.rows, a.cols, a.row_ptr.data(), a.col_idx.data(),
+      detail::dev(a.values.data()), detail::dev(x), detail::dev_value(alpha), detail::dev_value(beta), read_y, detail::dev(y));
 }
 
 }  // namespace
@@ -148,10 +153,8 @@ template <class V, class I>
 void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const DeviceBcsr<V, I>& a, const V* x, V beta, V* y) {
   if (a.rows == 0) return;
   using D = detail::device_t<V>;
-  static_assert(!is_complex_v<V>, "BCSR GPU kernels are float and double");
   const unsigned grid = detail::grid_for(a.block_rows, kWarpsPerBlock);
   const int bs = a.block;
-  const D* v = a.values.data();
   const bool read_y = beta != V(0);
   switch (algorithm) {
     case BcsrAlgorithm::by_block:
@@ -182,8 +185,8 @@ void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const Devic
       break;
     case BcsrAlgorithm::row_per_thread:
       bcsr_row_per_thread_kernel<D, I><<<grid, 32 * kWarpsPerBlock, 0, detail::stream_of(ex)>>>(
-          a.block_rows, bs, static_cast<long long>(a.block_stride), a.rows, a.cols, a.row_ptr.data(), a.col_idx.data(), v, x, alpha,
-          beta, read_y, y);
+          a.block_rows, bs, static_cast<long long>(a.block_stride), a.rows, a.cols, a.row_ptr.data(), a.col_idx.data(),
+          detail::dev(a.values.data()), detail::dev(x), detail::dev_value(alpha), detail::dev_value(beta), read_y, detail::dev(y));
       break;
   }
   HSPARSE_CUDA_CHECK(cudaGetLastError());
@@ -191,7 +194,7 @@ void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const Devic
 
 #define HSPARSE_INSTANTIATE(V, I) \
   template void bcsr_spmv(const Executor&, BcsrAlgorithm, V, const DeviceBcsr<V, I>&, const V*, V, V*);
-HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::cuda

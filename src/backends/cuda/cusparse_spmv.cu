@@ -107,7 +107,6 @@ CusparseSpmv<V, I>::CusparseSpmv(const Executor& ex, const DeviceSell<V, I>& a) 
   if (!a.identity_order || a.permuted_columns) {
     throw Error(ErrorCode::invalid_argument, "cuSPARSE SELL has no row permutation: build the SELL matrix with sigma = 1");
   }
-  if constexpr (is_complex_v<V>) throw Error(ErrorCode::unsupported, "cuSPARSE SELL baseline: float and double only");
   State& s = *state_;
   s.rows = a.rows;
   s.cols = a.cols;
@@ -132,6 +131,9 @@ CusparseSpmv<V, I>::CusparseSpmv(const Executor& ex, const DeviceSell<V, I>& a) 
 template <class V, class I>
 CusparseSpmv<V, I>::CusparseSpmv(const Executor& ex, const DeviceBcsr<V, I>& a) : state_(new State) {
   const long long b = a.block;
+  if (b < 2) {  // cuSPARSE's documented rule (bsrmv: "only blockDim > 1 is supported")
+    throw Error(ErrorCode::invalid_argument, "cuSPARSE BSR needs a block size of at least 2 (a 1 x 1 BSR is CSR: use csr/cusparse-alg1)");
+  }
   if (a.rows % b != 0 || a.cols % b != 0) {
     throw Error(ErrorCode::invalid_argument, "cuSPARSE BSR needs rows and columns that are multiples of the block size " +
                                                  std::to_string(b) + " (matrix is " + std::to_string(a.rows) + " x " +

@@ -131,7 +131,7 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE_ALL)
 #define HSPARSE_INSTANTIATE_REAL(V, I)                                                                                  \
   template DeviceEll<V, I> ell_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, I, double); \
   template DeviceHyb<V, I> hyb_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, std::optional<I>, I);
-HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE_REAL)
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE_REAL)
 #undef HSPARSE_INSTANTIATE_REAL
 
 }  // namespace hsparse::cuda

@@ -98,7 +98,7 @@ void dia_spmv(const Executor& ex, V alpha, const DeviceDia<V, I>& a, const V* x,
   template void ell_spmv(const Executor&, V, const DeviceEll<V, I>&, const V*, V, V*, int);             \
   template void hyb_spmv(const Executor&, V, const DeviceHyb<V, I>&, const V*, V, V*, void*);      \
   template void dia_spmv(const Executor&, V, const DeviceDia<V, I>&, const V*, V, V*);
-HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::cuda

@@ -89,7 +89,7 @@ void sell_spmv_threads_per_row(const Executor& ex, V alpha, const DeviceSell<V, 
 #define HSPARSE_INSTANTIATE(V, I)                                                                              \
   template void sell_spmv_thread_per_row(const Executor&, V, const DeviceSell<V, I>&, const V*, V, V*);        \
   template void sell_spmv_threads_per_row(const Executor&, V, const DeviceSell<V, I>&, const V*, V, V*, int);
-HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::cuda

@@ -100,7 +100,7 @@ void bcsr_spmv(V alpha, const Bcsr<V, I>& a, std::span<const V> x, V beta, std::
 
 #define HSPARSE_INSTANTIATE(V, I) \
   template void bcsr_spmv(V, const Bcsr<V, I>&, std::span<const V>, V, std::span<V>);
-HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::openmp

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "hsparse/analysis/row_statistics.hpp"
+#include "hsparse/formats/row_statistics.hpp"
 #include "hsparse/core/host_system.hpp"
 
 namespace hsparse::openmp {

@@ -69,7 +69,7 @@ void dia_spmv(V alpha, const Dia<V, I>& a, std::span<const V> x, V beta, std::sp
   template void ell_spmv(V, const Ell<V, I>&, std::span<const V>, V, std::span<V>); \
   template void hyb_spmv(V, const Hyb<V, I>&, std::span<const V>, V, std::span<V>); \
   template void dia_spmv(V, const Dia<V, I>&, std::span<const V>, V, std::span<V>);
-HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::openmp

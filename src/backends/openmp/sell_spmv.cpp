@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "hsparse/analysis/row_statistics.hpp"
+#include "hsparse/formats/row_statistics.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/format_spmv.hpp"
@@ -53,11 +53,11 @@ bool cpu_has_avx512() { return __builtin_cpu_supports("avx512f"); }
 
 template <class V, class I>
 bool avx2_fits(const SellCSigma<V, I>& a) {
-  return std::is_same_v<I, std::int32_t> && a.chunk == (std::is_same_v<V, double> ? 4 : 8);
+  return !is_complex_v<V> && std::is_same_v<I, std::int32_t> && a.chunk == (std::is_same_v<V, double> ? 4 : 8);
 }
 template <class V, class I>
 bool avx512_fits(const SellCSigma<V, I>& a) {
-  return std::is_same_v<I, std::int32_t> && a.chunk == (std::is_same_v<V, double> ? 8 : 16);
+  return !is_complex_v<V> && std::is_same_v<I, std::int32_t> && a.chunk == (std::is_same_v<V, double> ? 8 : 16);
 }
 
 }  // namespace
@@ -97,7 +97,7 @@ void require_sell_kernel(const SellCSigma<V, I>& a, SellKernel kernel) {
   if (kernel != SellKernel::avx2 && kernel != SellKernel::avx512) return;
   const bool avx512 = kernel == SellKernel::avx512;
   if (!(avx512 ? avx512_fits(a) : avx2_fits(a))) {
-    throw Error(ErrorCode::unsupported, std::string("SELL-C-sigma ") + to_string(kernel) + " kernel needs int32 indices and C = " +
+    throw Error(ErrorCode::unsupported, std::string("SELL-C-sigma ") + to_string(kernel) + " kernel needs real values, int32 indices and C = " +
                                             (avx512 ? (std::is_same_v<V, double> ? "8" : "16") : (std::is_same_v<V, double> ? "4" : "8")) +
                                             " for " + type_name<V>() + " (matrix has C = " + std::to_string(a.chunk) + ", " +
                                             type_name<I>() + " indices)");
@@ -116,7 +116,7 @@ void sell_spmv(V alpha, const SellCSigma<V, I>& a, std::span<const V> x, V beta,
   if (kernel == SellKernel::avx2 || kernel == SellKernel::avx512) {
     require_sell_kernel(a, kernel);
     const bool avx512 = kernel == SellKernel::avx512;
-    if constexpr (std::is_same_v<I, std::int32_t>) {
+    if constexpr (std::is_same_v<I, std::int32_t> && !is_complex_v<V>) {
       if (avx512) detail::sell_spmv_avx512(alpha, a, x.data(), beta, y.data(), guided);
       else detail::sell_spmv_avx2(alpha, a, x.data(), beta, y.data(), guided);
     }
@@ -136,7 +136,7 @@ void sell_spmv(V alpha, const SellCSigma<V, I>& a, std::span<const V> x, V beta,
   template void require_sell_kernel(const SellCSigma<V, I>&, SellKernel);                                 \
   template Schedule choose_sell_schedule(const SellCSigma<V, I>&);                                         \
   template void sell_spmv(V, const SellCSigma<V, I>&, std::span<const V>, V, std::span<V>, SellKernel, std::optional<Schedule>);
-HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::openmp

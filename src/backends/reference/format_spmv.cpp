@@ -97,7 +97,7 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE_COO)
   template void dia_spmv(V, const Dia<V, I>&, std::span<const V>, V, std::span<V>);           \
   template void bcsr_spmv(V, const Bcsr<V, I>&, std::span<const V>, V, std::span<V>);         \
   template void sell_spmv(V, const SellCSigma<V, I>&, std::span<const V>, V, std::span<V>);
-HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::reference

@@ -15,6 +15,7 @@
 
 #include "hsparse/core/timer.hpp"
 #include "hsparse/formats/csr.hpp"
+#include "hsparse/formats/format.hpp"
 
 namespace hsparse::bench {
 
@@ -151,6 +152,13 @@ void initialize_cpu_baselines();
 void finalize_cpu_baselines();
 // Repetitions that fill min_time_s after one trial of trial_s (at least 5, at most 10000).
 int repetitions_for(double min_time_s, double trial_s);
+
+// A registered kernel's bench variant (plans/spmv_kernels.hpp, SpmvKernel::bench):
+// "" as it is, "sigma=N", or "no-preprocess" (cuSPARSE CSR; preprocess may
+// be null where there is none). Error(internal) for anything else.
+void apply_bench_variant(const std::string& variant, long long& sigma, bool* preprocess);
+// "sell/thread" or "sell/thread-sigma256".
+std::string bench_label(Format format, const std::string& kernel, const std::string& variant);
 
 // Runs the suite; stops early (keeping what was measured) when *stop turns true.
 Report run_benchmark(const Options& options, const std::atomic<bool>& stop);

@@ -1,10 +1,12 @@
 // CPU candidates: every hsparse CPU format and kernel (through CpuSpmvPlan),
 // Eigen's parallel row-major SpMV and librsb, where this build has them.
+#include <algorithm>
 #include <limits>
 
 #include "bench.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/plans/cpu_spmv_plan.hpp"
+#include "hsparse/plans/spmv_kernels.hpp"
 #include "hsparse/tuning/advisor.hpp"
 #ifdef HSPARSE_HAVE_EIGEN
 #include <Eigen/SparseCore>
@@ -18,6 +20,25 @@ namespace hsparse::bench {
 int repetitions_for(double min_time_s, double trial_s) {
   const double reps = min_time_s / std::max(trial_s, 1e-7);
   return static_cast<int>(std::clamp(reps, 5.0, 10000.0));
+}
+
+void apply_bench_variant(const std::string& variant, long long& sigma, bool* preprocess) {
+  if (variant.empty()) return;
+  if (variant.rfind("sigma=", 0) == 0) {
+    sigma = std::stoll(variant.substr(6));
+  } else if (variant == "no-preprocess" && preprocess != nullptr) {
+    *preprocess = false;
+  } else {
+    throw Error(ErrorCode::internal, "unknown bench variant '" + variant + "' in a kernel registration");
+  }
+}
+
+std::string bench_label(Format format, const std::string& kernel, const std::string& variant) {
+  std::string label = std::string(to_string(format)) + "/" + kernel;
+  if (variant.empty()) return label;
+  std::string v = variant;
+  v.erase(std::remove(v.begin(), v.end(), '='), v.end());
+  return label + "-" + v;
 }
 
 void initialize_cpu_baselines() {
@@ -73,24 +94,16 @@ std::vector<CandidateMaker> cpu_candidates(const Csr<V, I>& a, const V* x, const
                                               });
                       }});
   };
+  // Every registered CPU kernel the registry marks as a contender, with its variants.
   for (Format f : all_formats()) {
-    for (const auto& k : cpu_kernel_names(f)) {
-      if (k == "reference") continue;  // the serial reference checks the others; it is not a contender
-      if (f == Format::sell) {
-        if (k != "auto") continue;  // auto times the SIMD kernels against the portable one and keeps the faster
-        for (long long sigma : {1LL, 256LL}) {
-          CpuSpmvOptions o;
-          o.format = f;
-          o.kernel = k;
-          o.sigma = sigma;
-          plan("sell/auto-sigma" + std::to_string(sigma), o);
-        }
-        continue;
+    for (const auto& k : spmv_registration(Backend::cpu, f).kernels) {
+      for (const auto& variant : k.bench) {
+        CpuSpmvOptions o;
+        o.format = f;
+        o.kernel = k.name;
+        apply_bench_variant(variant, o.sigma, nullptr);
+        plan(bench_label(f, k.name, variant), o);
       }
-      CpuSpmvOptions o;
-      o.format = f;
-      o.kernel = k;
-      plan(std::string(to_string(f)) + "/" + k, o);
     }
   }
   // auto: the advisor's format and kernel for spmv_count products here.

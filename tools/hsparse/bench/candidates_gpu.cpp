@@ -7,6 +7,7 @@
 #include "bench.hpp"
 #include "hsparse/backends/cuda/timing.hpp"
 #include "hsparse/plans/gpu_spmv_plan.hpp"
+#include "hsparse/plans/spmv_kernels.hpp"
 #include "hsparse/tuning/advisor.hpp"
 
 namespace hsparse::bench {
@@ -74,19 +75,15 @@ std::vector<CandidateMaker> gpu_candidates(const Csr<V, I>& a, const V* device_x
                       }});
   };
   add("auto", cuda::GpuSpmvOptions{}, true);
+  // Every registered CUDA kernel the registry marks as a contender, with its variants.
   for (Format f : all_formats()) {
-    for (const auto& k : cuda::gpu_kernel_names(f)) {
-      cuda::GpuSpmvOptions o;
-      o.format = f;
-      o.kernel = k;
-      add(std::string(to_string(f)) + "/" + k, o);
-      if (f == Format::csr && k.rfind("cusparse", 0) == 0) {
-        o.cusparse_preprocess = false;
-        add(std::string(to_string(f)) + "/" + k + "-no-preprocess", o);
-      }
-      if (f == Format::sell && k == "thread") {
-        o.sigma = 256;  // sorted within 256 rows: less padding on irregular matrices
-        add("sell/thread-sigma256", o);
+    for (const auto& k : spmv_registration(Backend::cuda, f).kernels) {
+      for (const auto& variant : k.bench) {
+        cuda::GpuSpmvOptions o;
+        o.format = f;
+        o.kernel = k.name;
+        apply_bench_variant(variant, o.sigma, &o.cusparse_preprocess);
+        add(bench_label(f, k.name, variant), o);
       }
     }
   }

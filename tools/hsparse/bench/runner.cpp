@@ -17,7 +17,7 @@
 
 #include "default_vector.hpp"
 #include "bench.hpp"
-#include "hsparse/analysis/row_statistics.hpp"
+#include "hsparse/formats/row_statistics.hpp"
 #include "hsparse/analysis/spmv_check.hpp"
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/error.hpp"

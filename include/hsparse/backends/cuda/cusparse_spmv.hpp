@@ -20,7 +20,7 @@ class CusparseSpmv {
   CusparseSpmv(const Executor& ex, const DeviceCoo<V, I>& a);
   // Sliced ELL: needs sigma == 1 (cuSPARSE has no row permutation); keeps
   // its own copy of the column indices with padding marked -1, as cuSPARSE
-  // expects. Float and double only.
+  // expects.
   CusparseSpmv(const Executor& ex, const DeviceSell<V, I>& a);
   // BSR with column-major blocks; needs rows and columns that are multiples
   // of the block size (cuSPARSE reads and writes whole blocks of x and y).

@@ -1,4 +1,4 @@
-#include "hsparse/analysis/row_statistics.hpp"
+#include "hsparse/formats/row_statistics.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,62 @@
+#pragma once
+// The kernel half of the format registry: what each backend offers for each
+// format (formats/format.hpp), registered by the backend itself in
+// backends/<backend>/spmv_kernels.cpp. Plans, handles, the CLI, the bench,
+// the advisor and `hsparse info --formats` read it; none of them lists a
+// format's kernels on its own.
+#include <string>
+#include <vector>
+
+#include "hsparse/core/backend.hpp"
+#include "hsparse/formats/format.hpp"
+
+namespace hsparse {
+
+struct SpmvKernel {
+  std::string name;     // --kernel value
+  std::string summary;  // one line, with the paper or library it follows
+  // What `hsparse bench` runs of it: "" the kernel as it is, or option
+  // settings ("sigma=256", "no-preprocess"); empty: not a contender (the
+  // serial reference; SIMD kernels that "auto" already weighs).
+  std::vector<std::string> bench = {""};
+};
+
+// How the advisor (tuning/advisor.hpp) models a backend's kernels of one
+// format. The numbers are measured by hsparse bench, not guessed; the
+// registration says where.
+struct SpmvKernelModel {
+  // Fraction of the read bandwidth the kernel family reaches when the
+  // model's traffic is right (BCSR depends on the block size).
+  double (*efficiency)(int block);
+  // Independent work items the kernel launches (a GPU needs ~2048 per SM
+  // to hide memory latency; the CPU model ignores it).
+  double (*parallel_units)(const FormatFootprint&);
+  // Setup beyond CSR's, seconds per byte of the converted matrix.
+  double conversion_seconds_per_byte;
+  // A COO tail (HYB) runs as a second kernel at this efficiency; 0: none.
+  double tail_efficiency;
+};
+
+struct BackendFormat {
+  std::vector<SpmvKernel> kernels;  // the default first
+  SpmvKernelModel model;
+};
+
+namespace openmp {
+const BackendFormat& spmv_registration(Format format);
+}  // namespace openmp
+namespace cuda {
+// Registered in every build, so a CPU-only build can list the GPU kernels.
+const BackendFormat& spmv_registration(Format format);
+}  // namespace cuda
+
+const BackendFormat& spmv_registration(Backend backend, Format format);
+std::vector<std::string> spmv_kernel_names(Backend backend, Format format);
+// `kernel` when the backend has it for the format, the default when it is
+// empty; else Error(invalid_argument) naming the backend's kernels.
+std::string choose_spmv_kernel(Backend backend, Format format, const std::string& kernel);
+
+// The value types every format has kernels for on every backend.
+const std::vector<std::string>& spmv_value_types();
+
+}  // namespace hsparse

@@ -1,0 +1,72 @@
+// The CUDA backend's kernels per format (plans/spmv_kernels.hpp), compiled
+// in every build so `hsparse info --formats` lists them without a GPU.
+// Efficiencies: fractions of the read bandwidth under each format's own
+// minimum traffic, measured by hsparse bench on the H200
+// (docs/results/2026-11-22-bench.md): DIA 0.76, ELL 0.92, HYB 0.90, SELL
+// 0.83, BCSR 0.67 at bs = 3 and 0.90 at bs = 6, CSR adaptive 0.83, COO 0.37.
+// Conversions: on the device (COO, ELL, HYB) ~0.02 ns per byte, on the host
+// then uploaded (DIA, SELL, BCSR) ~0.6 ns per byte on the 16-core host.
+#include "hsparse/plans/spmv_kernels.hpp"
+
+#include <algorithm>
+
+namespace hsparse::cuda {
+
+namespace {
+
+// Parallel units: a thread per row (ELL, DIA, HYB's ELL part, SELL), a warp
+// per block row (BCSR), 16 entries per thread (COO), CSR adaptive balances
+// by nonzeros.
+double rows(const FormatFootprint& f) { return static_cast<double>(f.rows); }
+double coo_units(const FormatFootprint& f) { return static_cast<double>(f.nnz) / 16; }
+double csr_units(const FormatFootprint& f) { return std::max(static_cast<double>(f.nnz) / 8, static_cast<double>(f.rows)); }
+double bcsr_units(const FormatFootprint& f) { return 32.0 * static_cast<double>(f.rows) / std::max(f.bcsr.block, 1); }
+constexpr double kOnDevice = 0.02e-9, kOnHost = 0.6e-9;
+
+BackendFormat make(Format format) {
+  const SpmvKernel thread{"thread", "one thread per row"};
+  switch (format) {
+    case Format::coo:
+      return {{{"segmented", "equal shares of entries per thread, segmented carries (deterministic, no atomics)"},
+               {"cusparse", "cuSPARSE COO (baseline)"}},
+              {[](int) { return 0.37; }, coo_units, kOnDevice, 0}};
+    case Format::csr:
+      return {{{"adaptive", "row blocks by nonzeros, long rows split (Greathouse and Daga, CSR-Adaptive)"},
+               {"vector", "a group of coop threads per row, repeat rows per group (Reguly and Giles)"},
+               {"scalar", "one thread per row"},
+               {"merge", "merge-path split (Merrill and Garland)"},
+               {"cusparse-alg1", "cuSPARSE CSR, CUSPARSE_SPMV_CSR_ALG1 (baseline)", {"", "no-preprocess"}},
+               {"cusparse-alg2", "cuSPARSE CSR, CUSPARSE_SPMV_CSR_ALG2 (baseline)", {"", "no-preprocess"}}},
+              {[](int) { return 0.83; }, csr_units, 0, 0}};
+    case Format::ell:
+      return {{thread, {"thread2", "two neighbouring rows per thread, vector loads"}}, {[](int) { return 0.92; }, rows, kOnDevice, 0}};
+    case Format::hyb: return {{thread}, {[](int) { return 0.90; }, rows, kOnDevice, 0.37}};
+    case Format::dia: return {{thread}, {[](int) { return 0.76; }, rows, kOnHost, 0}};
+    case Format::bcsr:
+      return {{{"auto", "by-column below block size 16, row-per-thread from 16"},
+               {"by-block", "a warp per block row, a thread per block entry (Eberhardt and Hoemmen; b <= 5)"},
+               {"by-column", "a thread per block column (Eberhardt and Hoemmen; b in 1-6, 8, 16, 32)"},
+               {"row-per-thread", "a thread per row of a block row, x in shared memory (Eberhardt and Hoemmen)"},
+               {"cusparse", "cuSPARSE BSR, column-major blocks (baseline)"}},
+              {[](int b) { return b >= 6 ? 0.90 : b >= 2 ? 0.67 : 0.30; }, bcsr_units, kOnHost, 0}};
+    case Format::sell:
+      return {{{"thread", "one thread per row, a warp per chunk at C = 32 (Kreutzer et al.)", {"", "sigma=256"}},
+               {"threads", "T threads per row (Sliced ELLR-T)"},
+               {"cusparse", "cuSPARSE SELL (baseline)"}},
+              {[](int) { return 0.83; }, rows, kOnHost, 0}};
+  }
+  return {};  // unreachable: the switch covers every Format (-Werror=switch)
+}
+
+}  // namespace
+
+const BackendFormat& spmv_registration(Format format) {
+  static const std::vector<BackendFormat> table = [] {
+    std::vector<BackendFormat> t;
+    for (Format f : all_formats()) t.push_back(make(f));
+    return t;
+  }();
+  return table.at(static_cast<std::size_t>(format));
+}
+
+}  // namespace hsparse::cuda

@@ -1,0 +1,56 @@
+// The CPU backend's kernels per format (plans/spmv_kernels.hpp). The
+// efficiencies are fractions of the read bandwidth under each format's own
+// minimum traffic, measured by hsparse bench on the 2-core build machine
+// and the 16-core GPU host (docs/results/2026-11-22-bench.md): SELL and CSR
+// at about the read bandwidth, BCSR 0.68-0.82, the rest lower. Conversions
+// cost about 1 ns per byte of the result on 2 cores.
+#include "hsparse/plans/spmv_kernels.hpp"
+
+namespace hsparse::openmp {
+
+namespace {
+
+double rows(const FormatFootprint& f) { return static_cast<double>(f.rows); }
+constexpr double kConversion = 1.0e-9;
+
+BackendFormat make(Format format) {
+  const SpmvKernel reference{"reference", "the serial reference (the definition the tests check against)", {}};
+  const SpmvKernel omp{"openmp", "rows split over OpenMP threads"};
+  switch (format) {
+    case Format::coo:
+      return {{{"openmp", "entries split evenly over threads, carries between threads fixed up serially"}, reference},
+              {[](int) { return 0.6; }, rows, kConversion, 0}};
+    case Format::csr:
+      return {{{"openmp", "row-parallel, static or guided schedule by eq. (15) of the SELL-C-sigma paper"},
+               {"merge", "merge-path split of rows and nonzeros (Merrill and Garland)"},
+               reference},
+              {[](int) { return 0.95; }, rows, 0, 0}};
+    case Format::ell: return {{omp, reference}, {[](int) { return 0.55; }, rows, kConversion, 0}};
+    case Format::hyb: return {{omp, reference}, {[](int) { return 0.5; }, rows, kConversion, 0}};
+    case Format::dia: return {{omp, reference}, {[](int) { return 0.6; }, rows, kConversion, 0}};
+    case Format::bcsr:
+      return {{{"openmp", "block rows over threads, compile-time block sizes 1-8"}, reference},
+              {[](int b) { return b >= 6 ? 0.82 : b >= 2 ? 0.68 : 0.5; }, rows, kConversion, 0}};
+    case Format::sell:
+      return {{{"auto", "the fastest of the SIMD kernel this CPU has and the portable one, timed at setup", {"sigma=1", "sigma=256"}},
+               {"avx512", "AVX-512 intrinsics, one lane per chunk row (real values)", {}},
+               {"avx2", "AVX2 intrinsics (real values)", {}},
+               {"portable", "compiler-vectorised scalar loads", {}},
+               reference},
+              {[](int) { return 1.0; }, rows, kConversion, 0}};
+  }
+  return {};  // unreachable: the switch covers every Format (-Werror=switch)
+}
+
+}  // namespace
+
+const BackendFormat& spmv_registration(Format format) {
+  static const std::vector<BackendFormat> table = [] {
+    std::vector<BackendFormat> t;
+    for (Format f : all_formats()) t.push_back(make(f));
+    return t;
+  }();
+  return table.at(static_cast<std::size_t>(format));
+}
+
+}  // namespace hsparse::openmp

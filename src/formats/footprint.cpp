@@ -1,0 +1,150 @@
+// Footprints and sizing rules of the formats (formats/footprint.hpp).
+#include "hsparse/formats/footprint.hpp"
+
+#include <algorithm>
+#include <functional>
+
+#include "hsparse/core/types.hpp"
+#include "hsparse/formats/row_statistics.hpp"
+
+namespace hsparse {
+
+namespace {
+constexpr std::size_t kIndexBytes = 4;  // footprints assume int32 indices, as in the papers
+}  // namespace
+
+// Chunk occupancy beta of SELL-C-sigma: rows sorted by length (descending)
+// within windows of sigma rows, then cut into chunks of C rows, each padded
+// to its longest row (Kreutzer et al., section 3.4).
+template <class V, class I>
+SellOccupancy sell_occupancy(const Csr<V, I>& a, int chunk, std::int64_t sigma) {
+  SellOccupancy s;
+  s.chunk = chunk;
+  s.sigma = sigma;
+  const std::int64_t rows = a.rows;
+  std::vector<std::int64_t> len(static_cast<std::size_t>(rows));
+  for (std::int64_t r = 0; r < rows; ++r) len[r] = a.row_ptr[r + 1] - a.row_ptr[r];
+  if (sigma > 1) {
+    for (std::int64_t w = 0; w < rows; w += sigma) {
+      std::sort(len.begin() + w, len.begin() + std::min(rows, w + sigma), std::greater<>());
+    }
+  }
+  std::size_t stored = 0;
+  std::int64_t chunks = 0;
+  for (std::int64_t c = 0; c < rows; c += chunk, ++chunks) {
+    const std::int64_t width = *std::max_element(len.begin() + c, len.begin() + std::min(rows, c + chunk));
+    stored += static_cast<std::size_t>(width) * static_cast<std::size_t>(chunk);
+  }
+  s.stored = static_cast<std::int64_t>(stored);
+  s.chunks = chunks;
+  s.beta = stored > 0 ? static_cast<double>(a.nnz()) / static_cast<double>(stored) : 1.0;
+  // values + column indices, chunk offsets and lengths, row permutation
+  s.bytes = stored * (sizeof(V) + kIndexBytes) + static_cast<std::size_t>(2 * chunks + 1) * kIndexBytes +
+            static_cast<std::size_t>(rows) * kIndexBytes;
+  return s;
+}
+
+template <class V, class I>
+BcsrFill bcsr_fill(const Csr<V, I>& a, int b) {
+  BcsrFill f;
+  f.block = b;
+  const std::int64_t block_cols = (static_cast<std::int64_t>(a.cols) + b - 1) / b;
+  const std::int64_t block_rows = (static_cast<std::int64_t>(a.rows) + b - 1) / b;
+  std::int64_t blocks = 0;
+#pragma omp parallel reduction(+ : blocks)
+  {
+    // Per thread: the last block row that used each block column.
+    std::vector<std::int64_t> last_seen(static_cast<std::size_t>(block_cols), -1);
+#pragma omp for schedule(dynamic, 256)
+    for (std::int64_t br = 0; br < block_rows; ++br) {
+      const std::int64_t r_end = std::min<std::int64_t>(a.rows, (br + 1) * b);
+      for (std::int64_t r = br * b; r < r_end; ++r) {
+        for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+          auto& seen = last_seen[static_cast<std::size_t>(a.col_idx[k] / b)];
+          if (seen != br) { seen = br; ++blocks; }
+        }
+      }
+    }
+  }
+  f.blocks = blocks;
+  f.fill_ratio = a.nnz() > 0 ? static_cast<double>(f.blocks) * b * b / static_cast<double>(a.nnz()) : 1.0;
+  f.bytes = static_cast<std::size_t>(f.blocks) * (static_cast<std::size_t>(b) * b * sizeof(V) + kIndexBytes) +
+            static_cast<std::size_t>(block_rows + 1) * kIndexBytes;
+  return f;
+}
+
+template <class V, class I>
+int best_bcsr_block(const Csr<V, I>& a, int max_block) {
+  int best = 1;
+  std::size_t best_bytes = static_cast<std::size_t>(-1);
+  for (int b = 1; b <= max_block; ++b) {
+    const std::size_t bytes = bcsr_fill(a, b).bytes;
+    if (bytes < best_bytes) { best = b; best_bytes = bytes; }
+  }
+  return best;
+}
+
+std::int64_t hyb_ell_width(const std::vector<std::int64_t>& histogram, std::int64_t rows) {
+  // cusp's compute_optimal_entries_per_row (relative speed 3, breakeven 4096):
+  // the first width i at which fewer than rows/3 rows, or fewer than 4096
+  // rows, would still have entries beyond column i.
+  constexpr double kRelativeSpeed = 3.0;
+  constexpr std::int64_t kBreakevenRows = 4096;
+  std::int64_t longer_than_i = rows;
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(histogram.size()); ++i) {
+    longer_than_i -= histogram[static_cast<std::size_t>(i)];
+    if (kRelativeSpeed * static_cast<double>(longer_than_i) < static_cast<double>(rows) || longer_than_i < kBreakevenRows) {
+      return i;
+    }
+  }
+  return static_cast<std::int64_t>(histogram.size()) - 1;
+}
+
+template <class V, class I>
+std::vector<std::int64_t> row_length_histogram(const Csr<V, I>& a) {
+  std::vector<std::int64_t> histogram;
+  for (I r = 0; r < a.rows; ++r) {
+    const auto len = static_cast<std::size_t>(a.row_ptr[r + 1] - a.row_ptr[r]);
+    if (len >= histogram.size()) histogram.resize(len + 1, 0);
+    ++histogram[len];
+  }
+  if (histogram.empty()) histogram.push_back(0);
+  return histogram;
+}
+
+template <class V, class I>
+FormatFootprint format_footprint(const Csr<V, I>& a, int sell_chunk, std::int64_t sell_sigma) {
+  FormatFootprint f;
+  f.rows = a.rows;
+  f.cols = a.cols;
+  f.nnz = static_cast<std::int64_t>(a.nnz());
+  const std::vector<std::int64_t> histogram = row_length_histogram(a);
+  f.max_row_length = static_cast<std::int64_t>(histogram.size()) - 1;
+  std::vector<char> has_diagonal(static_cast<std::size_t>(a.rows) + static_cast<std::size_t>(a.cols), 0);
+  for (I r = 0; r < a.rows; ++r) {
+    for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+      has_diagonal[static_cast<std::size_t>(static_cast<std::int64_t>(a.col_idx[k]) - r + a.rows)] = 1;
+    }
+  }
+  f.diagonals = std::count(has_diagonal.begin(), has_diagonal.end(), 1);
+  f.hyb_ell_width = hyb_ell_width(histogram, a.rows);
+  std::int64_t in_ell = 0;
+  for (std::size_t len = 0; len < histogram.size(); ++len) {
+    in_ell += histogram[len] * std::min<std::int64_t>(static_cast<std::int64_t>(len), f.hyb_ell_width);
+  }
+  f.hyb_coo_entries = f.nnz - in_ell;
+  f.bcsr = bcsr_fill(a, best_bcsr_block(a));
+  f.sell = sell_occupancy(a, sell_chunk, std::max<std::int64_t>(1, std::min<std::int64_t>(a.rows, sell_sigma)));
+  return f;
+}
+
+#define HSPARSE_INSTANTIATE(V, I)                                                   \
+  template FormatFootprint format_footprint(const Csr<V, I>&, int, std::int64_t); \
+  template BcsrFill bcsr_fill(const Csr<V, I>&, int);                               \
+  template int best_bcsr_block(const Csr<V, I>&, int);                              \
+  template SellOccupancy sell_occupancy(const Csr<V, I>&, int, std::int64_t);      \
+  template std::vector<std::int64_t> row_length_histogram(const Csr<V, I>&);
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+
+}  // namespace hsparse

@@ -1,0 +1,58 @@
+// The registry's lookups across backends (plans/spmv_kernels.hpp) and the
+// backend choice (plans/backend_choice.hpp).
+#include "hsparse/plans/spmv_kernels.hpp"
+
+#include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/core/error.hpp"
+#include "hsparse/plans/backend_choice.hpp"
+
+namespace hsparse {
+
+const char* to_string(Backend backend) { return backend == Backend::cuda ? "cuda" : "cpu"; }
+
+const std::vector<Backend>& all_backends() {
+  static const std::vector<Backend> b = {Backend::cpu, Backend::cuda};
+  return b;
+}
+
+Backend resolve_backend(const std::string& choice) {
+  if (choice == "cpu") return Backend::cpu;
+  if (choice != "cuda" && choice != "auto") {
+    throw Error(ErrorCode::invalid_argument, "unknown backend '" + choice + "' (known: auto, cpu, cuda)");
+  }
+  const bool device = cuda::device_available();
+  if (choice == "cuda" && !device) throw Error(ErrorCode::unsupported, "--backend cuda: " + cuda::device_description());
+  return device ? Backend::cuda : Backend::cpu;
+}
+
+const BackendFormat& spmv_registration(Backend backend, Format format) {
+  return backend == Backend::cuda ? cuda::spmv_registration(format) : openmp::spmv_registration(format);
+}
+
+std::vector<std::string> spmv_kernel_names(Backend backend, Format format) {
+  std::vector<std::string> names;
+  for (const auto& k : spmv_registration(backend, format).kernels) names.push_back(k.name);
+  return names;
+}
+
+std::string choose_spmv_kernel(Backend backend, Format format, const std::string& kernel) {
+  const auto& kernels = spmv_registration(backend, format).kernels;
+  if (kernels.empty()) {
+    throw Error(ErrorCode::internal, std::string("format ") + to_string(format) + " registers no " + to_string(backend) + " kernel");
+  }
+  if (kernel.empty()) return kernels.front().name;
+  std::string list;
+  for (const auto& k : kernels) {
+    if (k.name == kernel) return kernel;
+    list += (list.empty() ? "" : ", ") + k.name;
+  }
+  throw Error(ErrorCode::invalid_argument, std::string("unknown ") + (backend == Backend::cuda ? "CUDA" : "CPU") + " kernel '" + kernel +
+                                               "' for format " + to_string(format) + " (known: " + list + ")");
+}
+
+const std::vector<std::string>& spmv_value_types() {
+  static const std::vector<std::string> t = {"float", "double", "complex<float>", "complex<double>"};
+  return t;
+}
+
+}  // namespace hsparse

@@ -1,0 +1,159 @@
+// Every GPU kernel variant (through GpuSpmvPlan) against the serial
+// double-precision reference, one test per variant and value type, named
+// after it (Ginkgo's "SimpleApplyIsEquivalentToRefWith..."), so a failure
+// names the variant: the generated edge cases (int32 and int64), every
+// shared matrix of the value type's field (the complex ones for complex
+// types), outputs poisoned with NaN before each run. A variant must build on
+// a regular matrix: a refusal there fails the test (elsewhere only fill
+// limits and cuSPARSE's shape rules may refuse, and are counted). Skipped
+// with "skipped: no CUDA device" where there is none (CI).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <optional>
+
+#include "hsparse/analysis/spmv_check.hpp"
+#include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/core/error.hpp"
+#include "hsparse/formats/convert.hpp"
+#include "hsparse/generators/generators.hpp"
+#include "hsparse/io/matrix_market.hpp"
+#include "hsparse/plans/gpu_spmv_plan.hpp"
+#include "hsparse/plans/spmv_kernels.hpp"
+#include "support/test_support.hpp"
+
+namespace hsparse::cuda {
+namespace {
+
+struct Variant {
+  std::string name;
+  GpuSpmvOptions options;
+};
+void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
+
+// Every registered kernel of every format (plans/spmv_kernels.hpp), and the
+// parameters that change a kernel's decomposition (coop, repeat, C, sigma,
+// T, block size, host or device conversion).
+std::vector<Variant> variants() {
+  std::vector<Variant> v;
+  auto add = [&](const std::string& name, GpuSpmvOptions o) { v.push_back({name, o}); };
+  for (Format f : all_formats()) {
+    for (const auto& k : spmv_registration(Backend::cuda, f).kernels) {
+      GpuSpmvOptions o;
+      o.format = f;
+      o.kernel = k.name;
+      add(std::string(to_string(f)) + "_" + k.name, o);
+      if (format_traits(f).gpu_converts) {
+        o.convert_on_device = false;
+        add(std::string(to_string(f)) + "_" + k.name + "_host_converted", o);
+      }
+    }
+  }
+  for (int coop : {1, 2, 8, 32}) {
+    for (int repeat : {1, 3}) {
+      GpuSpmvOptions o{Format::csr, "vector"};
+      o.vector = {coop, repeat, coop == 32 ? 64 : 128};
+      add("csr_vector_coop" + std::to_string(coop) + "_repeat" + std::to_string(repeat), o);
+    }
+  }
+  {
+    GpuSpmvOptions o{Format::hyb};
+    o.hyb_width = 2;
+    add("hyb_thread_width2", o);
+  }
+  for (int chunk : {32, 8}) {
+    for (long long sigma : {1LL, 256LL}) {
+      GpuSpmvOptions o{Format::sell, "thread"};
+      o.chunk = chunk;
+      o.sigma = sigma;
+      add("sell_thread_C" + std::to_string(chunk) + "_sigma" + std::to_string(sigma), o);
+    }
+    GpuSpmvOptions c{Format::sell, "cusparse"};
+    c.chunk = chunk;
+    add("sell_cusparse_C" + std::to_string(chunk), c);
+  }
+  for (int T : {2, 8, 32}) {
+    GpuSpmvOptions o{Format::sell, "threads"};
+    o.threads_per_row = T;
+    o.sigma = 64;
+    add("sell_threads_T" + std::to_string(T), o);
+  }
+  for (const auto& [kernel, block] : std::vector<std::pair<const char*, int>>{
+           {"by-block", 2}, {"by-block", 3}, {"by-block", 5}, {"by-column", 3}, {"by-column", 16}, {"row-per-thread", 3},
+           {"row-per-thread", 7}, {"row-per-thread", 32}, {"cusparse", 2}, {"cusparse", 3}}) {
+    GpuSpmvOptions o{Format::bcsr, kernel};
+    o.block = block;
+    std::string name = std::string("bcsr_") + kernel + "_b" + std::to_string(block);
+    std::replace(name.begin(), name.end(), '-', '_');
+    add(name, o);
+  }
+  for (auto& x : v) std::replace(x.name.begin(), x.name.end(), '-', '_');
+  return v;
+}
+
+// Runs one variant on one matrix; returns false when the plan refused it.
+template <class V, class I>
+bool check(const Executor& ex, const Csr<V, I>& a, const Variant& variant, const std::string& matrix, bool with_beta) {
+  std::optional<GpuSpmvPlan<V, I>> plan;
+  try {
+    plan.emplace(ex, a, variant.options);
+  } catch (const Error& e) {
+    // Refusals only: fill limits, cuSPARSE's shape rules (BSR) or index types it lacks.
+    if (e.code() != ErrorCode::invalid_argument && e.code() != ErrorCode::unsupported) throw;
+    return false;
+  }
+  const auto x = test::test_vector<V>(static_cast<std::size_t>(a.cols), 41);
+  const auto y0 = test::test_vector<V>(static_cast<std::size_t>(a.rows), 42);
+  DeviceArray<V> d_x(x);
+  const V nan(std::numeric_limits<real_type_t<V>>::quiet_NaN());
+  std::vector<std::pair<V, V>> scalars = {{V(1), V(0)}};
+  if (with_beta) scalars.push_back({V(-0.5), V(2)});
+  for (const auto& [alpha, beta] : scalars) {
+    DeviceArray<V> d_y(beta == V(0) ? std::vector<V>(y0.size(), nan) : y0);
+    plan->apply(alpha, d_x.data(), beta, d_y.data());
+    ex.synchronize();
+    const auto c = check_spmv_result<V, I>(a, x, alpha, beta, y0, d_y.download());
+    EXPECT_TRUE(c.passed) << matrix << " " << plan->description() << " (" << type_name<V>() << ", " << type_name<I>() << "): " << c.message;
+  }
+  return true;
+}
+
+template <class V>
+void check_variant(const Variant& variant) {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  Executor ex;
+  // A regular matrix every variant must take: 2304 rows, a multiple of
+  // cuSPARSE BSR's block sizes here, five diagonals (DIA and ELL fit).
+  const auto regular = convert_types<V, std::int32_t>(generators::stencil_2d<double, std::int64_t>(48, 48, 5));
+  EXPECT_TRUE(check(ex, regular, variant, "stencil2d 48x48", true)) << variant.name << " refused a regular matrix";
+  int refused = 0;
+  for (const auto& [name, a64] : test::edge_case_matrices()) {
+    refused += !check(ex, convert_types<V, std::int32_t>(a64), variant, name, true);
+    refused += !check(ex, convert_types<V, std::int64_t>(a64), variant, name, true);
+  }
+  const auto dir = test::shared_matrix_dir();
+  int matrices = 0;
+  if (dir) {
+    for (const auto& m : test::read_manifest(*dir)) {
+      if ((m.field == "complex") != is_complex_v<V>) continue;
+      const auto a = io::read_matrix_market_csr<V, std::int32_t>(*dir + "/" + m.name + ".mtx.gz");
+      refused += !check(ex, a, variant, m.name, m.nnz < 20000);
+      ++matrices;
+    }
+  }
+  std::printf("%s %s: %d shared matrices%s, %d refusals (fill limits, cuSPARSE shape rules)\n", variant.name.c_str(), type_name<V>(), matrices,
+              dir ? "" : " (folder not found)", refused);
+}
+
+class CudaSpmvVariant : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(CudaSpmvVariant, FloatMatchesTheReference) { check_variant<float>(GetParam()); }
+TEST_P(CudaSpmvVariant, DoubleMatchesTheReference) { check_variant<double>(GetParam()); }
+TEST_P(CudaSpmvVariant, ComplexFloatMatchesTheReference) { check_variant<std::complex<float>>(GetParam()); }
+TEST_P(CudaSpmvVariant, ComplexDoubleMatchesTheReference) { check_variant<std::complex<double>>(GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Every, CudaSpmvVariant, ::testing::ValuesIn(variants()),
+                         [](const ::testing::TestParamInfo<Variant>& info) { return info.param.name; });
+
+}  // namespace
+}  // namespace hsparse::cuda

@@ -1,0 +1,121 @@
+// The format registry (formats/format.hpp, plans/spmv_kernels.hpp): every
+// format has its traits and kernels on both backends, names parse back,
+// the byte model matches what the conversions store, and every format
+// builds a CPU plan for every value type. A format added to the enum but
+// not registered fails here (or does not compile: -Werror=switch).
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "hsparse/formats/convert.hpp"
+#include "hsparse/formats/format.hpp"
+#include "hsparse/formats/format_storage.hpp"
+#include "hsparse/generators/generators.hpp"
+#include "hsparse/plans/cpu_spmv_plan.hpp"
+#include "hsparse/plans/spmv_kernels.hpp"
+#include "support/test_support.hpp"
+
+namespace hsparse {
+namespace {
+
+TEST(FormatRegistry, EveryFormatHasTraitsAndParsesBack) {
+  EXPECT_EQ(all_formats().size(), 7u);
+  std::set<std::string> names;
+  for (Format f : all_formats()) {
+    const FormatTraits& t = format_traits(f);
+    EXPECT_EQ(t.format, f);
+    EXPECT_FALSE(std::string(t.name).empty());
+    EXPECT_FALSE(std::string(t.title).empty()) << t.name;
+    EXPECT_FALSE(std::string(t.summary).empty()) << t.name;
+    EXPECT_TRUE(t.bytes && t.fill && t.shape) << t.name;
+    EXPECT_TRUE(names.insert(t.name).second) << "duplicate name " << t.name;
+    EXPECT_EQ(parse_format(t.name), f);
+    if (t.max_fill > 0) EXPECT_FALSE(std::string(t.fill_meaning).empty()) << t.name;
+  }
+  try {
+    parse_format("csc");
+    FAIL() << "csc parsed";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find(format_names()), std::string::npos) << e.what();
+  }
+}
+
+TEST(FormatRegistry, EveryBackendRegistersKernelsForEveryFormat) {
+  for (Backend b : all_backends()) {
+    for (Format f : all_formats()) {
+      const BackendFormat& r = spmv_registration(b, f);
+      ASSERT_FALSE(r.kernels.empty()) << to_string(b) << " " << to_string(f);
+      std::set<std::string> names;
+      for (const auto& k : r.kernels) {
+        EXPECT_TRUE(names.insert(k.name).second) << to_string(b) << " " << to_string(f) << " lists " << k.name << " twice";
+        EXPECT_FALSE(k.summary.empty()) << k.name;
+      }
+      EXPECT_EQ(choose_spmv_kernel(b, f, ""), r.kernels.front().name);
+      EXPECT_THROW(choose_spmv_kernel(b, f, "no-such-kernel"), Error);
+      ASSERT_TRUE(r.model.efficiency && r.model.parallel_units) << to_string(b) << " " << to_string(f);
+      for (int block : {1, 3, 8}) {
+        const double e = r.model.efficiency(block);
+        EXPECT_GT(e, 0.0);
+        EXPECT_LE(e, 1.0);
+      }
+    }
+  }
+  EXPECT_EQ(spmv_value_types().size(), 4u);
+}
+
+// The byte model (FormatTraits::bytes of the footprint) is what the CPU
+// plan's converted matrix holds, to the byte, for int32 and double.
+TEST(FormatRegistry, ByteModelMatchesTheConversions) {
+  std::vector<std::pair<std::string, Csr<double, std::int32_t>>> cases;
+  for (const auto& [name, a] : test::edge_case_matrices()) cases.push_back({name, convert_types<double, std::int32_t>(a)});
+  cases.push_back({"fem3", generators::fem_blocks<double, std::int32_t>(6, 6, 6, 3, 1)});
+  for (const auto& [name, a] : cases) {
+    const FormatFootprint fp = format_footprint(a, 32, 4096);
+    for (Format f : all_formats()) {
+      const FormatTraits& t = format_traits(f);
+      CpuSpmvOptions o;
+      o.format = f;
+      o.kernel = "reference";
+      o.chunk = 32;
+      o.sigma = fp.sell.sigma;
+      o.block = static_cast<int>(fp.bcsr.block);
+      o.max_fill = 1e9;  // measure every format, however padded
+      const CpuSpmvPlan<double, std::int32_t> plan(a, o);
+      EXPECT_EQ(t.bytes(fp, sizeof(double), sizeof(std::int32_t)), plan.matrix_bytes()) << name << " " << t.name;
+      if (a.nnz() > 0) {
+        EXPECT_NEAR(t.fill(fp), static_cast<double>(plan.stored_entries()) / static_cast<double>(a.nnz()), 1e-9) << name << " " << t.name;
+      }
+    }
+  }
+}
+
+template <class V>
+class FormatRegistryTypes : public ::testing::Test {};
+using ValueTypes = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
+TYPED_TEST_SUITE(FormatRegistryTypes, ValueTypes);
+
+// Every format and every registered CPU kernel builds for every value type
+// on a regular matrix (SIMD kernels this CPU lacks, or that a complex value
+// cannot use, refuse with Error(unsupported) and say why).
+TYPED_TEST(FormatRegistryTypes, EveryFormatAndKernelBuildsOnTheCpu) {
+  using V = TypeParam;
+  const auto a = convert_types<V, std::int32_t>(generators::stencil_2d<double, std::int64_t>(20, 20, 5));
+  for (Format f : all_formats()) {
+    for (const auto& k : spmv_registration(Backend::cpu, f).kernels) {
+      CpuSpmvOptions o;
+      o.format = f;
+      o.kernel = k.name;
+      try {
+        const CpuSpmvPlan<V, std::int32_t> plan(a, o);
+        EXPECT_EQ(plan.description().rfind(to_string(f), 0), 0u) << plan.description();
+      } catch (const Error& e) {
+        EXPECT_EQ(e.code(), ErrorCode::unsupported) << to_string(f) << "/" << k.name << ": " << e.what();
+        EXPECT_TRUE(k.name == "avx512" || k.name == "avx2") << to_string(f) << "/" << k.name << " refused: " << e.what();
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hsparse
