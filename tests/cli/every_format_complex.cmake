@@ -20,7 +20,13 @@ math(EXPR last "${count} - 1")
 foreach(i RANGE ${last})
   string(JSON format GET "${json}" formats ${i} name)
   foreach(file ${files})
-    execute_process(COMMAND ${HSPARSE} spmv ${file} --backend ${BACKEND} --format ${format} --check --repetitions 3 --min-time 0.001
+    # The 2 x 2 test file exceeds ELL's default fill limit on the GPU (rows
+    # padded to 32): lift the limit there; the shared matrices keep the defaults.
+    set(limit)
+    if(file MATCHES "complex_small")
+      set(limit --max-fill 1000)
+    endif()
+    execute_process(COMMAND ${HSPARSE} spmv ${file} --backend ${BACKEND} --format ${format} ${limit} --check --repetitions 3 --min-time 0.001
                     OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
     if(NOT rc EQUAL 0 OR NOT "${out}${err}" MATCHES "check against the serial double-precision reference: PASSED")
       message(FATAL_ERROR "${BACKEND} ${format} on ${file}: rc ${rc}\n${out}${err}")
