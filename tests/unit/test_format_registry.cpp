@@ -62,6 +62,8 @@ TEST(FormatRegistry, EveryBackendRegistersKernelsForEveryFormat) {
     }
   }
   EXPECT_EQ(spmv_value_types().size(), 4u);
+  // Each backend keeps its own table (a shared one would give both the same kernels).
+  EXPECT_NE(spmv_kernel_names(Backend::cpu, Format::csr), spmv_kernel_names(Backend::cuda, Format::csr));
 }
 
 // The byte model (FormatTraits::bytes of the footprint) is what the CPU

@@ -42,6 +42,21 @@ struct BackendFormat {
   SpmvKernelModel model;
 };
 
+namespace detail {
+// A backend's registration of `format`, built once for every format by
+// Make(Format) (its switch) and kept in the enum's order; one table per
+// backend (Make is a template argument, so each backend has its own static).
+template <BackendFormat (*Make)(Format)>
+const BackendFormat& registration_of(Format format) {
+  static const std::vector<BackendFormat> table = [] {
+    std::vector<BackendFormat> t;
+    for (Format f : all_formats()) t.push_back(Make(f));
+    return t;
+  }();
+  return table.at(static_cast<std::size_t>(format));
+}
+}  // namespace detail
+
 namespace openmp {
 const BackendFormat& spmv_registration(Format format);
 }  // namespace openmp

@@ -44,13 +44,6 @@ BackendFormat make(Format format) {
 
 }  // namespace
 
-const BackendFormat& spmv_registration(Format format) {
-  static const std::vector<BackendFormat> table = [] {
-    std::vector<BackendFormat> t;
-    for (Format f : all_formats()) t.push_back(make(f));
-    return t;
-  }();
-  return table.at(static_cast<std::size_t>(format));
-}
+const BackendFormat& spmv_registration(Format format) { return hsparse::detail::registration_of<make>(format); }
 
 }  // namespace hsparse::openmp
