@@ -3,7 +3,6 @@
 
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/types.hpp"
-#include "hsparse/solvers/cpu_krylov.hpp"
 
 namespace hsparse {
 

@@ -1,17 +1,17 @@
 #pragma once
-// The Krylov algorithms once, for every backend (solvers/krylov.hpp). Each
-// backend supplies an Ops type with its vectors and kernels:
+// The Krylov algorithms once, for every executor (solvers/krylov.hpp). The
+// Ops type (krylov_ops.hpp's KrylovOps, dispatching by executor) supplies
+// the vectors and kernels:
 //   using value_type, Vector;  Vector vector();          (zeroed, n entries)
 //   spmv(in, out)             out = A in
 //   residual(b, x, r)         r = b - A x
 //   dot(a, b), norm(a)        host doubles (a synchronisation on a GPU)
 //   axpy(a, x, y), axpby(a, x, b, y), copy(src, dst), zero(x)
 //   preconditioned(), precondition(r, z)     z = M^-1 r (Jacobi)
-//   pipelined_update(alpha, beta, ap, x, r, z, p) -> PipelinedCgUpdateDots
-//   pipelined_spmv_dots(p, ap) -> PipelinedCgSpmvDots (ap = A p, then the dots)
+//   check_interval(check_every), pipelined_begin(state, history_size),
+//   pipelined_update(ap, x, r, z, p), pipelined_spmv_dots(p, ap),
+//   pipelined_state(), pipelined_history(count)   (krylov_ops.hpp)
 //   mdot(w, basis, out), maxpy_sub(coef, basis, w)
-// A backend may replace one algorithm by its own (the GPU's pipelined CG
-// keeps its scalars on the device).
 #include <cmath>
 #include <cstdio>
 #include <span>
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "hsparse/core/timer.hpp"
+#include "hsparse/kernels/pipelined_cg_step.hpp"
 #include "hsparse/kernels/vector_ops.hpp"
 #include "hsparse/solvers/krylov.hpp"
 
@@ -152,10 +153,14 @@ SolverResult krylov_cg(Ops& ops, const typename Ops::Vector& b, typename Ops::Ve
 // <r, z> follows from the dots of this SpMV, so x, r, z, p are updated in one
 // fused pass with the previous alpha and beta, and each iteration has one
 // reduction point (the fused update's and the SpMV's dots are computed
-// back to back). With M = I, <r, z> = <r, r>.
+// back to back). With M = I, <r, z> = <r, r>. The scalars are a
+// PipelinedCgState (kernels/pipelined_cg_step.hpp) in the executor's memory,
+// advanced by the fused kernels themselves; the host reads it every
+// ops.check_interval() iterations (every one on the CPU; on a GPU
+// options.check_every, one synchronisation each). Iterations after the
+// stop are no-ops, so the count and the solution are the stopping one's.
 template <class Ops>
 SolverResult krylov_pipelined_cg(Ops& ops, const typename Ops::Vector& b, typename Ops::Vector& x, const SolverOptions& o) {
-  using V = typename Ops::value_type;
   SolverResult res;
   KrylovMonitor m{o, res};
   Stopwatch watch;
@@ -164,20 +169,48 @@ SolverResult krylov_pipelined_cg(Ops& ops, const typename Ops::Vector& b, typena
     res.setup_seconds = watch.seconds();
     return res;
   }
-  auto d = ops.pipelined_spmv_dots(v.p, v.ap);
+  PipelinedCgState init;
+  init.rz = v.rz;
+  init.bnorm = m.bnorm;
+  init.tolerance = o.tolerance;
+  const int history_size = o.record_history ? o.max_iterations + 1 : 0;
+  ops.pipelined_begin(init, history_size);
+  ops.pipelined_spmv_dots(v.p, v.ap);
   res.setup_seconds = watch.seconds();
   watch.restart();
-  for (int i = 1; i <= o.max_iterations; ++i) {
-    if (m.bad_curvature(d.pap, i)) break;
-    const double alpha = v.rz / d.pap;
-    const double beta = (alpha * alpha * d.apmap - v.rz) / v.rz;
-    const auto u = ops.pipelined_update(static_cast<V>(alpha), static_cast<V>(beta), v.ap, x, v.r, v.zr(), v.p);
-    v.rz = u.rz;
-    if (m.record(i, std::sqrt(u.rr))) break;
-    d = ops.pipelined_spmv_dots(v.p, v.ap);
+  const int check = ops.check_interval(o.check_every);
+  PipelinedCgState st = ops.pipelined_state();
+  for (int i = 1; i <= o.max_iterations && st.done == pcg_running; ++i) {
+    ops.pipelined_update(v.ap, x, v.r, v.zr(), v.p);
+    ops.pipelined_spmv_dots(v.p, v.ap);
+    if (i % check == 0 || i == o.max_iterations) {
+      st = ops.pipelined_state();
+      if (o.progress && st.iteration > 0) o.progress(st.iteration, std::sqrt(st.rr) / m.bnorm);
+    }
   }
-  m.out_of_iterations();
+  st = ops.pipelined_state();
   res.seconds = watch.seconds();
+  res.iterations = st.iteration;
+  if (st.iteration > 0) res.relative_residual = std::sqrt(st.rr) / m.bnorm;
+  if (o.record_history) {
+    const auto h = ops.pipelined_history(st.iteration);
+    res.history.insert(res.history.end(), h.begin(), h.end());
+  }
+  const int failing = st.iteration + 1;  // the iteration whose dots failed
+  switch (st.done) {
+    case pcg_converged:
+      m.stop(SolverStatus::converged, "||r||/||b|| = " + KrylovMonitor::short_number(res.relative_residual) + " <= " + KrylovMonitor::short_number(o.tolerance));
+      break;
+    case pcg_breakdown: m.bad_curvature(st.pap, failing); break;
+    case pcg_non_finite:
+      if (!std::isfinite(res.relative_residual)) {
+        m.stop(SolverStatus::non_finite, "the residual norm became " + std::to_string(res.relative_residual));
+      } else {
+        m.stop(SolverStatus::non_finite, "p'Ap = " + std::to_string(st.pap) + ", <Ap, M^-1 Ap> = " + std::to_string(st.apmap) + " " + KrylovMonitor::in_iteration(failing));
+      }
+      break;
+    default: m.out_of_iterations();
+  }
   return res;
 }
 

@@ -87,16 +87,18 @@ MachineModel measured_machine(const std::string& backend, std::string* note) {
 }
 
 template <class V, class I>
-CpuSpmvOptions advised_cpu_options(const Csr<V, I>& a, long long spmv_count) {
-  CpuSpmvOptions o;
-  const auto c = advise(a, measured_machine("cpu"), spmv_count).choice();
-  o.format = c.format;
-  o.kernel = c.kernel;
-  o.block = c.block;
+SpmvOptions advised_options(Backend backend, const Csr<V, I>& a, long long spmv_count) {
+  SpmvOptions o;
+  if constexpr (!is_complex_v<V>) {
+    const auto c = advise(a, measured_machine(to_string(backend)), spmv_count).choice();
+    o.format = c.format;
+    o.kernel = c.kernel;
+    o.layout.block = c.block;
+  }
   return o;
 }
 
-#define HSPARSE_INSTANTIATE(V, I) template CpuSpmvOptions advised_cpu_options(const Csr<V, I>&, long long);
+#define HSPARSE_INSTANTIATE(V, I) template SpmvOptions advised_options(Backend, const Csr<V, I>&, long long);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

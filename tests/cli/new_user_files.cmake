@@ -62,7 +62,7 @@ if(NOT output MATCHES "from the tuning cache" OR NOT output MATCHES "PASSED")
   message(FATAL_ERROR "spmv --format sell did not use the CPU tuning result:\n${output}")
 endif()
 run(0 spmv fem:n=6,block=3 --format sell --backend cpu --cache ${WORK}/empty.json --min-time 0.01)
-if(NOT output MATCHES "default C and sigma")
+if(NOT output MATCHES "default C, sigma")
   message(FATAL_ERROR "spmv --format sell without a cache entry:\n${output}")
 endif()
 

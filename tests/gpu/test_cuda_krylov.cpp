@@ -14,8 +14,10 @@
 #include "hsparse/io/matrix_source.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/vector_ops.hpp"
-#include "hsparse/solvers/cpu_krylov.hpp"
-#include "hsparse/solvers/gpu_krylov.hpp"
+#include "hsparse/backends/cuda/cublas_cg.hpp"
+#include "hsparse/core/array.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
+#include "hsparse/solvers/krylov.hpp"
 #include "support/test_support.hpp"
 
 namespace hsparse::cuda {
@@ -101,13 +103,14 @@ const Case kCases[] = {{KrylovMethod::cg, Preconditioner::none},          {Krylo
                        {KrylovMethod::gmres, Preconditioner::none},        {KrylovMethod::gmres, Preconditioner::jacobi}};
 
 template <class V>
-SolverResult gpu_solve_and_check(const Executor& ex, const Csr<V, std::int32_t>& a, const Case& c, double tol, const std::string& name,
-                                 GpuSpmvOptions po = {}, int check_every = 16, int restart = 50) {
+SolverResult gpu_solve_and_check(const ExecutorPtr& ex, const Csr<V, std::int32_t>& a, const Case& c, double tol, const std::string& name,
+                                 SpmvOptions po = {}, int check_every = 16, int restart = 50) {
   const auto xt = test::test_vector<V>(static_cast<std::size_t>(a.cols), 7);
   std::vector<V> b(static_cast<std::size_t>(a.rows));
   hsparse::reference::csr_spmv<V, std::int32_t>(V(1), a, std::span<const V>(xt), V(0), std::span<V>(b));
-  const GpuSpmvPlan<V, std::int32_t> plan(ex, a, po);
-  DeviceArray<V> db(b), dx(std::vector<V>(b.size(), V(0)));
+  const SpmvPlan<V, std::int32_t> plan(ex, a, po);
+  const Array<V> db(ex, std::span<const V>(b));
+  Array<V> dx(ex, b.size());
   SolverOptions o;
   o.method = c.method;
   o.preconditioner = c.precond;
@@ -115,8 +118,8 @@ SolverResult gpu_solve_and_check(const Executor& ex, const Csr<V, std::int32_t>&
   o.max_iterations = 20000;
   o.restart = restart;
   o.check_every = check_every;
-  const auto r = solve<V, std::int32_t>(ex, a, plan, db.data(), dx.data(), o);
-  const auto x = dx.download();
+  const auto r = hsparse::solve<V, std::int32_t>(a, plan, db, dx, o);
+  const auto x = dx.to_host();
   const std::string what = name + " " + to_string(c.method) + "/" + to_string(c.precond) + " on " + plan.description();
   EXPECT_EQ(r.status, SolverStatus::converged) << what << ": " << r.message;
   const double true_residual = true_relative_residual<V, std::int32_t>(a, b, x);
@@ -127,7 +130,7 @@ SolverResult gpu_solve_and_check(const Executor& ex, const Csr<V, std::int32_t>&
 
 TEST(CudaKrylov, GeneratedAndSharedSpdMatrices) {
   REQUIRE_CUDA_DEVICE();
-  Executor ex;
+  const ExecutorPtr ex = make_cuda_executor();
   for (const char* spec : {"stencil2d:n=60", "stencil3d:n=14,points=27", "fem:n=6,block=3"}) {
     const auto a = io::load_matrix<double, std::int32_t>(spec);
     int cg[2] = {0, 0};
@@ -138,15 +141,21 @@ TEST(CudaKrylov, GeneratedAndSharedSpdMatrices) {
       if (c.method == KrylovMethod::pipelined_cg) EXPECT_NEAR(r.iterations, cg[j], 3) << spec;
     }
     // The CPU's CG takes the same number of iterations (same method, same data).
-    const CpuSpmvPlan<double, std::int32_t> cpu(a, {});
-    std::vector<double> b(static_cast<std::size_t>(a.rows), 1.0), x(b.size(), 0.0);
-    SolverOptions so;
-    so.tolerance = 1e-10;
-    const auto host = hsparse::solve<double, std::int32_t>(a, cpu, b, x, so);
-    DeviceArray<double> db(b), dx(std::vector<double>(b.size(), 0.0));
-    const GpuSpmvPlan<double, std::int32_t> plan(ex, a, {});
-    const auto dev = solve<double, std::int32_t>(ex, a, plan, db.data(), dx.data(), so);
-    EXPECT_NEAR(dev.iterations, host.iterations, 2) << spec;
+    // Both executors run the same algorithm (krylov_algorithms.hpp), pipelined CG included.
+    const SpmvPlan<double, std::int32_t> cpu(make_executor(Backend::cpu), a, {});
+    const SpmvPlan<double, std::int32_t> plan(ex, a, {});
+    for (auto method : {KrylovMethod::cg, KrylovMethod::pipelined_cg}) {
+      std::vector<double> b(static_cast<std::size_t>(a.rows), 1.0), x(b.size(), 0.0);
+      SolverOptions so;
+      so.tolerance = 1e-10;
+      so.method = method;
+      const auto host = hsparse::solve<double, std::int32_t>(a, cpu, b, x, so);
+      const Array<double> db(ex, std::span<const double>(b));
+      Array<double> dx(ex, b.size());
+      const auto dev = hsparse::solve<double, std::int32_t>(a, plan, db, dx, so);
+      EXPECT_NEAR(dev.iterations, host.iterations, 2) << spec << " " << to_string(method);
+      EXPECT_EQ(dev.history.size(), host.history.size() + static_cast<std::size_t>(dev.iterations - host.iterations)) << spec;
+    }
   }
   const auto dir = test::shared_matrix_dir();
   if (!dir) GTEST_SKIP() << "skipped: shared matrices folder not found (set HSPARSE_MATRICES)";
@@ -165,12 +174,12 @@ TEST(CudaKrylov, GeneratedAndSharedSpdMatrices) {
 
 TEST(CudaKrylov, FloatOtherFormatsAndCheckEvery) {
   REQUIRE_CUDA_DEVICE();
-  Executor ex;
+  const ExecutorPtr ex = make_cuda_executor();
   const auto f = io::load_matrix<float, std::int32_t>("stencil2d:n=40");
   for (const auto& c : kCases) gpu_solve_and_check<float>(ex, f, c, 1e-4, "stencil2d float");
   const auto a = io::load_matrix<double, std::int32_t>("fem:n=6,block=3");
   for (Format fm : {Format::ell, Format::sell, Format::bcsr, Format::dia}) {
-    GpuSpmvOptions po;
+    SpmvOptions po;
     po.format = fm;
     gpu_solve_and_check<double>(ex, a, kCases[3], 1e-10, std::string("fem ") + to_string(fm), po);
   }
@@ -185,54 +194,54 @@ TEST(CudaKrylov, FloatOtherFormatsAndCheckEvery) {
 
 TEST(CudaKrylov, BreakdownNonConvergenceAndBaseline) {
   REQUIRE_CUDA_DEVICE();
-  Executor ex;
+  const ExecutorPtr ex = make_cuda_executor();
   Coo<double, std::int32_t> coo;
   coo.rows = coo.cols = 2;
   coo.row_idx = {0, 1};
   coo.col_idx = {0, 1};
   coo.values = {1.0, -1.0};
   const auto ind = coo_to_csr(coo);
-  const GpuSpmvPlan<double, std::int32_t> plan(ex, ind, {});
-  DeviceArray<double> b(std::vector<double>{1, 1});
+  const SpmvPlan<double, std::int32_t> plan(ex, ind, {});
+  const Array<double> b(ex, std::span<const double>(std::vector<double>{1, 1}));
   for (auto m : {KrylovMethod::cg, KrylovMethod::pipelined_cg}) {
-    DeviceArray<double> x(std::vector<double>{0, 0});
+    Array<double> x(ex, 2);
     SolverOptions o;
     o.method = m;
-    const auto r = solve<double, std::int32_t>(ex, ind, plan, b.data(), x.data(), o);
+    const auto r = hsparse::solve<double, std::int32_t>(ind, plan, b, x, o);
     EXPECT_EQ(r.status, SolverStatus::breakdown) << to_string(m) << ": " << r.message;
     EXPECT_NE(r.message.find("not positive definite"), std::string::npos) << r.message;
   }
   const auto a = io::load_matrix<double, std::int32_t>("stencil2d:n=30");
-  const GpuSpmvPlan<double, std::int32_t> pa(ex, a, {});
+  const SpmvPlan<double, std::int32_t> pa(ex, a, {});
   const std::vector<double> ones(static_cast<std::size_t>(a.rows), 1.0);
-  DeviceArray<double> bb(ones);
+  const Array<double> bb(ex, std::span<const double>(ones));
   for (auto m : {KrylovMethod::cg, KrylovMethod::pipelined_cg, KrylovMethod::gmres}) {
-    DeviceArray<double> x(std::vector<double>(ones.size(), 0.0));
+    Array<double> x(ex, ones.size());
     SolverOptions few;
     few.method = m;
     few.max_iterations = 3;
-    const auto r = solve<double, std::int32_t>(ex, a, pa, bb.data(), x.data(), few);
+    const auto r = hsparse::solve<double, std::int32_t>(a, pa, bb, x, few);
     EXPECT_EQ(r.status, SolverStatus::max_iterations) << to_string(m);
     EXPECT_EQ(r.iterations, 3) << to_string(m);
   }
   auto nan_b = ones;
   nan_b[3] = std::numeric_limits<double>::quiet_NaN();
-  DeviceArray<double> bn(nan_b);
+  const Array<double> bn(ex, std::span<const double>(nan_b));
   for (auto m : {KrylovMethod::cg, KrylovMethod::pipelined_cg, KrylovMethod::gmres}) {
-    DeviceArray<double> x(std::vector<double>(ones.size(), 0.0));
+    Array<double> x(ex, ones.size());
     SolverOptions so;
     so.method = m;
-    EXPECT_EQ((solve<double, std::int32_t>(ex, a, pa, bn.data(), x.data(), so).status), SolverStatus::non_finite) << to_string(m);
+    EXPECT_EQ((hsparse::solve<double, std::int32_t>(a, pa, bn, x, so).status), SolverStatus::non_finite) << to_string(m);
   }
   // The cuSPARSE + cuBLAS baseline solves the same problem in about as many iterations as our CG.
   SolverOptions so;
   so.tolerance = 1e-10;
-  DeviceArray<double> x1(std::vector<double>(ones.size(), 0.0)), x2(std::vector<double>(ones.size(), 0.0));
-  const auto ours = solve<double, std::int32_t>(ex, a, pa, bb.data(), x1.data(), so);
-  const auto base = cusparse_cublas_cg<double>(ex, a, bb.data(), x2.data(), so);
+  Array<double> x1(ex, ones.size()), x2(ex, ones.size());
+  const auto ours = hsparse::solve<double, std::int32_t>(a, pa, bb, x1, so);
+  const auto base = cusparse_cublas_cg<double>(cuda_executor(*ex, "the baseline"), a, bb.data(), x2.data(), so);
   EXPECT_TRUE(base.converged()) << base.message;
   EXPECT_NEAR(base.iterations, ours.iterations, 2);
-  EXPECT_LE((true_relative_residual<double, std::int32_t>(a, ones, x2.download())), 1e-9);
+  EXPECT_LE((true_relative_residual<double, std::int32_t>(a, ones, x2.to_host())), 1e-9);
 }
 
 }  // namespace

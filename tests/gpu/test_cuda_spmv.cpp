@@ -17,8 +17,10 @@
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/io/matrix_source.hpp"
-#include "hsparse/plans/gpu_spmv_plan.hpp"
-#include "hsparse/tuning/gpu_spmv_handle.hpp"
+#include "hsparse/core/array.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
+#include "hsparse/tuning/spmv_handle.hpp"
+#include "hsparse/tuning/tuning_spaces.hpp"
 #include "support/test_support.hpp"
 
 namespace hsparse::cuda {
@@ -69,7 +71,8 @@ TEST(CudaConversions, DeviceConversionsEqualTheHostOnes) {
 // handle for the same matrix starts from the cache.
 TEST(CudaHandle, TuningProductsAreCorrectAndTheCacheIsUsed) {
   REQUIRE_CUDA_DEVICE();
-  Executor ex;
+  const auto exp = make_cuda_executor();
+  const Executor& ex = *exp;
   const std::string cache = ::testing::TempDir() + "/hsparse_gpu_handle_cache.json";
   std::filesystem::remove(cache);
   for (const char* spec : {"powerlaw:rows=20000", "stencil3d:n=20,points=27"}) {
@@ -77,9 +80,11 @@ TEST(CudaHandle, TuningProductsAreCorrectAndTheCacheIsUsed) {
     const auto x = test::test_vector<double>(static_cast<std::size_t>(a.cols), 5);
     const auto y0 = test::test_vector<double>(static_cast<std::size_t>(a.rows), 6);
     DeviceArray<double> d_x(x);
-    GpuHandleOptions o;
+    HandleOptions o;
+    o.format = Format::csr;
+    o.kernel = "vector";
     o.cache_path = cache;
-    GpuSpmvHandle<double, std::int32_t> h(ex, a, o);
+    SpmvHandle<double, std::int32_t> h(exp, a, o);
     EXPECT_TRUE(h.matches(a));
     EXPECT_EQ(h.origin(), "tuning") << spec;
     for (int call = 0; call < 60 && h.tuning(); ++call) {
@@ -91,11 +96,10 @@ TEST(CudaHandle, TuningProductsAreCorrectAndTheCacheIsUsed) {
     }
     EXPECT_FALSE(h.tuning()) << spec << ": not converged in 60 calls";
     EXPECT_EQ(h.origin(), "tuned");
-    GpuSpmvHandle<double, std::int32_t> second(ex, a, o);
+    SpmvHandle<double, std::int32_t> second(exp, a, o);
     EXPECT_EQ(second.origin(), "cache") << spec;
-    EXPECT_EQ(second.parameters().coop, h.parameters().coop);
-    EXPECT_EQ(second.parameters().repeat, h.parameters().repeat);
-    EXPECT_EQ(second.parameters().block_size, h.parameters().block_size);
+    EXPECT_EQ(second.configuration(), h.configuration());
+    EXPECT_EQ(second.axis_names(), (std::vector<std::string>{"coop", "repeat", "block"}));
     DeviceArray<double> d_y(y0);
     second.apply(1.0, d_x.data(), 0.0, d_y.data());
     ex.synchronize();
@@ -109,7 +113,8 @@ TEST(CudaHandle, TuningProductsAreCorrectAndTheCacheIsUsed) {
 // BCSR's refused combinations skipped, the choice cached.
 TEST(CudaHandle, SellBcsrAndAutoTuneWithCorrectProducts) {
   REQUIRE_CUDA_DEVICE();
-  Executor ex;
+  const auto exp = make_cuda_executor();
+  const Executor& ex = *exp;
   const std::string cache = ::testing::TempDir() + "/hsparse_gpu_handle_cache2.json";
   std::filesystem::remove(cache);
   struct Case {
@@ -122,11 +127,11 @@ TEST(CudaHandle, SellBcsrAndAutoTuneWithCorrectProducts) {
     const auto x = test::test_vector<double>(static_cast<std::size_t>(a.cols), 5);
     const auto y0 = test::test_vector<double>(static_cast<std::size_t>(a.rows), 6);
     DeviceArray<double> d_x(x);
-    GpuHandleOptions o;
+    HandleOptions o;
     o.format = k.format;
     o.kernel = "";
     o.cache_path = cache;
-    GpuSpmvHandle<double, std::int32_t> h(ex, a, o);
+    SpmvHandle<double, std::int32_t> h(exp, a, o);
     if (k.format) EXPECT_EQ(h.format(), *k.format) << k.spec;
     const std::string first = h.description();
     int call = 0;
@@ -140,7 +145,7 @@ TEST(CudaHandle, SellBcsrAndAutoTuneWithCorrectProducts) {
     EXPECT_FALSE(h.tuning()) << k.spec << ": still tuning after " << call << " calls (the budget is 40)";
     if (h.format() == Format::sell || h.format() == Format::bcsr || h.description().rfind("csr/vector", 0) == 0) {
       EXPECT_EQ(h.configuration().size(), h.format() == Format::csr ? 3u : 2u) << k.spec;
-      GpuSpmvHandle<double, std::int32_t> second(ex, a, o);
+      SpmvHandle<double, std::int32_t> second(exp, a, o);
       EXPECT_EQ(second.origin(), "cache") << k.spec;
       EXPECT_EQ(second.configuration(), h.configuration()) << k.spec;
       DeviceArray<double> d_y(y0);
@@ -148,7 +153,7 @@ TEST(CudaHandle, SellBcsrAndAutoTuneWithCorrectProducts) {
       ex.synchronize();
       EXPECT_TRUE((check_spmv_result<double, std::int32_t>(a, x, 1.0, 0.0, {}, d_y.download()).passed)) << k.spec;
     } else {
-      EXPECT_EQ(h.origin(), "default") << k.spec << ": " << h.description();
+      EXPECT_EQ(h.origin(), k.format ? "given" : "advisor") << k.spec << ": " << h.description();
     }
     std::printf("  handle %s: %s -> %s (%s)\n", k.spec, first.c_str(), h.description().c_str(), h.origin().c_str());
   }
@@ -157,17 +162,17 @@ TEST(CudaHandle, SellBcsrAndAutoTuneWithCorrectProducts) {
 
 TEST(CudaSpmvErrors, BadParametersAndUnsortedCooAreErrors) {
   REQUIRE_CUDA_DEVICE();
-  Executor ex;
+  const ExecutorPtr ex = make_cuda_executor();
   const auto a = convert_types<double, std::int32_t>(test::edge_case_matrices()[8].matrix);
-  GpuSpmvOptions bad{Format::csr, "vector"};
+  SpmvOptions bad{Format::csr, "vector"};
   bad.vector = {3, 1, 128};  // coop not a power of two
   DeviceArray<double> x(static_cast<std::size_t>(a.cols)), y(static_cast<std::size_t>(a.rows));
-  EXPECT_THROW((GpuSpmvPlan<double, std::int32_t>(ex, a, bad).apply(1.0, x.data(), 0.0, y.data())), Error);
-  EXPECT_THROW((GpuSpmvPlan<double, std::int32_t>(ex, a, {Format::csr, "no-such-kernel"})), Error);
-  GpuSpmvOptions bsr1{Format::bcsr, "cusparse"};
-  bsr1.block = 1;  // cuSPARSE's BSR takes blocks from 2 up: a clear refusal, not a cuSPARSE status
+  EXPECT_THROW((SpmvPlan<double, std::int32_t>(ex, a, bad).apply(1.0, x.data(), 0.0, y.data())), Error);
+  EXPECT_THROW((SpmvPlan<double, std::int32_t>(ex, a, SpmvOptions{Format::csr, "no-such-kernel"})), Error);
+  SpmvOptions bsr1{Format::bcsr, "cusparse"};
+  bsr1.layout.block = 1;  // cuSPARSE's BSR takes blocks from 2 up: a clear refusal, not a cuSPARSE status
   try {
-    GpuSpmvPlan<double, std::int32_t> plan(ex, a, bsr1);
+    SpmvPlan<double, std::int32_t> plan(ex, a, bsr1);
     FAIL() << "cuSPARSE BSR with block 1 was accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
@@ -179,6 +184,54 @@ TEST(CudaSpmvErrors, BadParametersAndUnsortedCooAreErrors) {
   unsorted.col_idx = {0, 1};
   unsorted.values = {1, 2};
   EXPECT_THROW((DeviceCoo<double, std::int32_t>::upload(unsorted)), Error);
+}
+
+// The one plan and the one handle on a CUDA executor: Arrays in device
+// memory, the same products as the CPU executor's plan, and clear errors
+// when host memory meets a GPU plan.
+TEST(CudaExecutor, ArraysPlansAndHandlesOnTheDevice) {
+  REQUIRE_CUDA_DEVICE();
+  const ExecutorPtr gpu = make_executor("cuda");
+  const ExecutorPtr cpu = make_executor("cpu");
+  EXPECT_EQ(make_executor("auto")->backend(), Backend::cuda);
+  EXPECT_NE(gpu->description().find("cuda:0"), std::string::npos) << gpu->description();
+  const auto values = test::test_vector<double>(100001, 9);
+  Array<double> d(gpu, 100001);
+  for (double v : d.to_host()) ASSERT_EQ(v, 0.0);
+  d.assign(values);
+  EXPECT_EQ(d.copy_of().to_host(), values);
+  const auto a = io::load_matrix<double, std::int32_t>("powerlaw:rows=20000");
+  const auto x = test::test_vector<double>(static_cast<std::size_t>(a.cols), 5);
+  const auto y0 = test::test_vector<double>(static_cast<std::size_t>(a.rows), 6);
+  for (Format f : all_formats()) {
+    SpmvOptions o;
+    o.format = f;
+    o.layout.max_fill = 1e9;
+    const SpmvPlan<double, std::int32_t> gp(gpu, a, o), cp(cpu, a, o);
+    EXPECT_EQ(gp.backend(), Backend::cuda);
+    const Array<double> gx(gpu, std::span<const double>(x));
+    Array<double> gy(gpu, std::span<const double>(y0));
+    gp.apply(0.5, gx, 2.0, gy);
+    const auto c = check_spmv_result<double, std::int32_t>(a, x, 0.5, 2.0, y0, gy.to_host());
+    EXPECT_TRUE(c.passed) << gp.description() << ": " << c.message;
+    const Array<double> cx(cpu, std::span<const double>(x));
+    Array<double> cy(cpu, std::span<const double>(y0));
+    EXPECT_THROW(gp.apply(0.5, cx, 2.0, cy), Error) << "host arrays given to a GPU plan";
+    std::vector<double> hy = y0;
+    EXPECT_THROW(gp.apply(0.5, std::span<const double>(x), 2.0, std::span<double>(hy)), Error) << "host spans given to a GPU plan";
+    cp.apply(0.5, cx, 2.0, cy);
+    EXPECT_TRUE((check_spmv_result<double, std::int32_t>(a, x, 0.5, 2.0, y0, cy.to_host()).passed)) << cp.description();
+  }
+  HandleOptions ho;
+  ho.use_cache = false;
+  SpmvHandle<double, std::int32_t> h(gpu, a, ho);  // the advisor's format on the GPU
+  const Array<double> gx(gpu, std::span<const double>(x));
+  for (int call = 0; call < 45; ++call) {
+    Array<double> gy(gpu, std::span<const double>(y0));
+    h.apply(1.0, gx, 1.0, gy);
+    ASSERT_TRUE((check_spmv_result<double, std::int32_t>(a, x, 1.0, 1.0, y0, gy.to_host()).passed)) << h.description() << " call " << call;
+  }
+  EXPECT_EQ(h.executor()->backend(), Backend::cuda);
 }
 
 TEST(CudaDevice, OutOfMemoryIsAnErrorNamingTheSize) {
@@ -224,11 +277,11 @@ TEST(CudaTuningAxes, StartAtTheRuleAndRoundTrip) {
   EXPECT_EQ(sell[0].values.at(sell[0].start), 1024);
   EXPECT_GT(sell[0].values.at(1), 32);  // the first sorting step spans several chunks of 32
   EXPECT_EQ(sell[1].values.at(sell[1].start), 4);
-  const auto o = tuned_plan_options(Format::sell, {4096, 1});
-  EXPECT_EQ(o.sigma, 4096);
+  const auto o = tuned_plan_options(Backend::cuda, SpmvOptions{Format::sell}, {4096, 1});
+  EXPECT_EQ(o.layout.sigma, 4096);
   EXPECT_EQ(o.kernel, "thread");
-  const auto b = tuned_plan_options(Format::bcsr, {3, 0});
-  EXPECT_EQ(b.block, 3);
+  const auto b = tuned_plan_options(Backend::cuda, SpmvOptions{Format::bcsr}, {3, 0});
+  EXPECT_EQ(b.layout.block, 3);
   EXPECT_EQ(b.kernel, "by-block");
 }
 

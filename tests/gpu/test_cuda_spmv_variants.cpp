@@ -1,4 +1,4 @@
-// Every GPU kernel variant (through GpuSpmvPlan) against the serial
+// Every GPU kernel variant (through SpmvPlan on a CUDA executor) against the serial
 // double-precision reference, one test per variant and value type, named
 // after it (Ginkgo's "SimpleApplyIsEquivalentToRefWith..."), so a failure
 // names the variant: the generated edge cases (int32 and int64), every
@@ -18,7 +18,7 @@
 #include "hsparse/formats/convert.hpp"
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/io/matrix_market.hpp"
-#include "hsparse/plans/gpu_spmv_plan.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
 #include "support/test_support.hpp"
 
@@ -27,7 +27,7 @@ namespace {
 
 struct Variant {
   std::string name;
-  GpuSpmvOptions options;
+  SpmvOptions options;
 };
 void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
 
@@ -36,10 +36,10 @@ void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
 // T, block size, host or device conversion).
 std::vector<Variant> variants() {
   std::vector<Variant> v;
-  auto add = [&](const std::string& name, GpuSpmvOptions o) { v.push_back({name, o}); };
+  auto add = [&](const std::string& name, SpmvOptions o) { v.push_back({name, o}); };
   for (Format f : all_formats()) {
     for (const auto& k : spmv_registration(Backend::cuda, f).kernels) {
-      GpuSpmvOptions o;
+      SpmvOptions o;
       o.format = f;
       o.kernel = k.name;
       add(std::string(to_string(f)) + "_" + k.name, o);
@@ -51,38 +51,38 @@ std::vector<Variant> variants() {
   }
   for (int coop : {1, 2, 8, 32}) {
     for (int repeat : {1, 3}) {
-      GpuSpmvOptions o{Format::csr, "vector"};
+      SpmvOptions o{Format::csr, "vector"};
       o.vector = {coop, repeat, coop == 32 ? 64 : 128};
       add("csr_vector_coop" + std::to_string(coop) + "_repeat" + std::to_string(repeat), o);
     }
   }
   {
-    GpuSpmvOptions o{Format::hyb};
-    o.hyb_width = 2;
+    SpmvOptions o{Format::hyb};
+    o.layout.hyb_width = 2;
     add("hyb_thread_width2", o);
   }
   for (int chunk : {32, 8}) {
     for (long long sigma : {1LL, 256LL}) {
-      GpuSpmvOptions o{Format::sell, "thread"};
-      o.chunk = chunk;
-      o.sigma = sigma;
+      SpmvOptions o{Format::sell, "thread"};
+      o.layout.chunk = chunk;
+      o.layout.sigma = sigma;
       add("sell_thread_C" + std::to_string(chunk) + "_sigma" + std::to_string(sigma), o);
     }
-    GpuSpmvOptions c{Format::sell, "cusparse"};
-    c.chunk = chunk;
+    SpmvOptions c{Format::sell, "cusparse"};
+    c.layout.chunk = chunk;
     add("sell_cusparse_C" + std::to_string(chunk), c);
   }
   for (int T : {2, 8, 32}) {
-    GpuSpmvOptions o{Format::sell, "threads"};
+    SpmvOptions o{Format::sell, "threads"};
     o.threads_per_row = T;
-    o.sigma = 64;
+    o.layout.sigma = 64;
     add("sell_threads_T" + std::to_string(T), o);
   }
   for (const auto& [kernel, block] : std::vector<std::pair<const char*, int>>{
            {"by-block", 2}, {"by-block", 3}, {"by-block", 5}, {"by-column", 3}, {"by-column", 16}, {"row-per-thread", 3},
            {"row-per-thread", 7}, {"row-per-thread", 32}, {"cusparse", 2}, {"cusparse", 3}}) {
-    GpuSpmvOptions o{Format::bcsr, kernel};
-    o.block = block;
+    SpmvOptions o{Format::bcsr, kernel};
+    o.layout.block = block;
     std::string name = std::string("bcsr_") + kernel + "_b" + std::to_string(block);
     std::replace(name.begin(), name.end(), '-', '_');
     add(name, o);
@@ -93,8 +93,8 @@ std::vector<Variant> variants() {
 
 // Runs one variant on one matrix; returns false when the plan refused it.
 template <class V, class I>
-bool check(const Executor& ex, const Csr<V, I>& a, const Variant& variant, const std::string& matrix, bool with_beta) {
-  std::optional<GpuSpmvPlan<V, I>> plan;
+bool check(const ExecutorPtr& ex, const Csr<V, I>& a, const Variant& variant, const std::string& matrix, bool with_beta) {
+  std::optional<SpmvPlan<V, I>> plan;
   try {
     plan.emplace(ex, a, variant.options);
   } catch (const Error& e) {
@@ -111,7 +111,7 @@ bool check(const Executor& ex, const Csr<V, I>& a, const Variant& variant, const
   for (const auto& [alpha, beta] : scalars) {
     DeviceArray<V> d_y(beta == V(0) ? std::vector<V>(y0.size(), nan) : y0);
     plan->apply(alpha, d_x.data(), beta, d_y.data());
-    ex.synchronize();
+    ex->synchronize();
     const auto c = check_spmv_result<V, I>(a, x, alpha, beta, y0, d_y.download());
     EXPECT_TRUE(c.passed) << matrix << " " << plan->description() << " (" << type_name<V>() << ", " << type_name<I>() << "): " << c.message;
   }
@@ -121,7 +121,7 @@ bool check(const Executor& ex, const Csr<V, I>& a, const Variant& variant, const
 template <class V>
 void check_variant(const Variant& variant) {
   if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
-  Executor ex;
+  const ExecutorPtr ex = make_cuda_executor();
   // A regular matrix every variant must take: 2304 rows, a multiple of
   // cuSPARSE BSR's block sizes here, five diagonals (DIA and ELL fit).
   const auto regular = convert_types<V, std::int32_t>(generators::stencil_2d<double, std::int64_t>(48, 48, 5));

@@ -11,7 +11,7 @@
 #include "hsparse/formats/format.hpp"
 #include "hsparse/formats/format_storage.hpp"
 #include "hsparse/generators/generators.hpp"
-#include "hsparse/plans/cpu_spmv_plan.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
 #include "support/test_support.hpp"
 
@@ -76,14 +76,14 @@ TEST(FormatRegistry, ByteModelMatchesTheConversions) {
     const FormatFootprint fp = format_footprint(a, 32, 4096);
     for (Format f : all_formats()) {
       const FormatTraits& t = format_traits(f);
-      CpuSpmvOptions o;
+      SpmvOptions o;
       o.format = f;
       o.kernel = "reference";
-      o.chunk = 32;
-      o.sigma = fp.sell.sigma;
-      o.block = static_cast<int>(fp.bcsr.block);
-      o.max_fill = 1e9;  // measure every format, however padded
-      const CpuSpmvPlan<double, std::int32_t> plan(a, o);
+      o.layout.chunk = 32;
+      o.layout.sigma = fp.sell.sigma;
+      o.layout.block = static_cast<int>(fp.bcsr.block);
+      o.layout.max_fill = 1e9;  // measure every format, however padded
+      const SpmvPlan<double, std::int32_t> plan(make_executor(Backend::cpu), a, o);
       EXPECT_EQ(t.bytes(fp, sizeof(double), sizeof(std::int32_t)), plan.matrix_bytes()) << name << " " << t.name;
       if (a.nnz() > 0) {
         EXPECT_NEAR(t.fill(fp), static_cast<double>(plan.stored_entries()) / static_cast<double>(a.nnz()), 1e-9) << name << " " << t.name;
@@ -105,11 +105,11 @@ TYPED_TEST(FormatRegistryTypes, EveryFormatAndKernelBuildsOnTheCpu) {
   const auto a = convert_types<V, std::int32_t>(generators::stencil_2d<double, std::int64_t>(20, 20, 5));
   for (Format f : all_formats()) {
     for (const auto& k : spmv_registration(Backend::cpu, f).kernels) {
-      CpuSpmvOptions o;
+      SpmvOptions o;
       o.format = f;
       o.kernel = k.name;
       try {
-        const CpuSpmvPlan<V, std::int32_t> plan(a, o);
+        const SpmvPlan<V, std::int32_t> plan(make_executor(Backend::cpu), a, o);
         EXPECT_EQ(plan.description().rfind(to_string(f), 0), 0u) << plan.description();
       } catch (const Error& e) {
         EXPECT_EQ(e.code(), ErrorCode::unsupported) << to_string(f) << "/" << k.name << ": " << e.what();

@@ -14,7 +14,7 @@
 #include "hsparse/io/matrix_source.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/vector_ops.hpp"
-#include "hsparse/solvers/cpu_krylov.hpp"
+#include "hsparse/solvers/krylov.hpp"
 #include "support/test_support.hpp"
 
 namespace hsparse {
@@ -110,9 +110,9 @@ SolverResult solve_and_check(const Csr<V, std::int32_t>& a, const SolveCase& c, 
   std::vector<V> b(static_cast<std::size_t>(a.rows));
   reference::csr_spmv<V, std::int32_t>(V(1), a, std::span<const V>(xt), V(0), std::span<V>(b));
   std::vector<V> x(static_cast<std::size_t>(a.cols), V(0));
-  CpuSpmvOptions po;
+  SpmvOptions po;
   po.format = format;
-  const CpuSpmvPlan<V, std::int32_t> plan(a, po);
+  const SpmvPlan<V, std::int32_t> plan(make_executor(Backend::cpu), a, po);
   SolverOptions o;
   o.method = c.method;
   o.preconditioner = c.precond;
@@ -183,7 +183,7 @@ TEST(KrylovCpu, BreakdownNonConvergenceAndBadInputAreReported) {
   coo.col_idx = {0, 1};
   coo.values = {1.0, -1.0};
   const auto ind = coo_to_csr(coo);
-  const CpuSpmvPlan<double, std::int32_t> plan(ind, {});
+  const SpmvPlan<double, std::int32_t> plan(make_executor(Backend::cpu), ind, {});
   std::vector<double> b = {1, 1}, x = {0, 0};
   SolverOptions o;
   for (auto m : {KrylovMethod::cg, KrylovMethod::pipelined_cg}) {
@@ -203,7 +203,7 @@ TEST(KrylovCpu, BreakdownNonConvergenceAndBadInputAreReported) {
 
   // Too few iterations: max-iterations, with the residual reached.
   const auto a = io::load_matrix<double, std::int32_t>("stencil2d:n=30");
-  const CpuSpmvPlan<double, std::int32_t> pa(a, {});
+  const SpmvPlan<double, std::int32_t> pa(make_executor(Backend::cpu), a, {});
   std::vector<double> ba(static_cast<std::size_t>(a.rows), 1.0), xa(ba.size(), 0.0);
   for (auto m : {KrylovMethod::cg, KrylovMethod::pipelined_cg, KrylovMethod::gmres}) {
     SolverOptions few;
@@ -237,7 +237,7 @@ TEST(KrylovCpu, BreakdownNonConvergenceAndBadInputAreReported) {
   const auto zdc = coo_to_csr(zd);
   SolverOptions jo;
   jo.preconditioner = Preconditioner::jacobi;
-  const CpuSpmvPlan<double, std::int32_t> pz(zdc, {});
+  const SpmvPlan<double, std::int32_t> pz(make_executor(Backend::cpu), zdc, {});
   try {
     solve<double, std::int32_t>(zdc, pz, b, x, jo);
     ADD_FAILURE() << "zero diagonal accepted";
@@ -247,7 +247,7 @@ TEST(KrylovCpu, BreakdownNonConvergenceAndBadInputAreReported) {
   std::vector<double> short_b = {1};
   EXPECT_THROW((solve<double, std::int32_t>(ind, plan, short_b, x, o)), Error);
   const auto rect = io::load_matrix<double, std::int32_t>("shortwide:rows=10,per_row=5");
-  const CpuSpmvPlan<double, std::int32_t> pr(rect, {});
+  const SpmvPlan<double, std::int32_t> pr(make_executor(Backend::cpu), rect, {});
   std::vector<double> br(10, 1.0), xr(static_cast<std::size_t>(rect.cols), 0.0);
   EXPECT_THROW((solve<double, std::int32_t>(rect, pr, br, xr, o)), Error);
 }

@@ -229,7 +229,7 @@ TEST(Advisor, PicksByTotalTimeOverTheProducts) {
 
 // ---- the CPU handle ----
 #include "hsparse/analysis/spmv_check.hpp"
-#include "hsparse/tuning/cpu_spmv_handle.hpp"
+#include "hsparse/tuning/spmv_handle.hpp"
 #include "support/test_support.hpp"
 
 namespace hsparse {
@@ -241,10 +241,10 @@ TEST(CpuHandle, TuningProductsAreCorrectAndTheCacheIsUsed) {
   const auto a = io::load_matrix<double, std::int32_t>("powerlaw:rows=20000");
   const auto x = test::test_vector<double>(static_cast<std::size_t>(a.cols), 3);
   const auto y0 = test::test_vector<double>(static_cast<std::size_t>(a.rows), 4);
-  CpuHandleOptions o;
+  HandleOptions o;
   o.format = Format::sell;
   o.cache_path = cache;
-  CpuSpmvHandle<double, std::int32_t> h(a, o);
+  SpmvHandle<double, std::int32_t> h(make_executor(Backend::cpu), a, o);
   EXPECT_TRUE(h.matches(a));
   EXPECT_EQ(h.origin(), "tuning");
   int calls = 0;
@@ -257,7 +257,7 @@ TEST(CpuHandle, TuningProductsAreCorrectAndTheCacheIsUsed) {
   EXPECT_FALSE(h.tuning()) << "not converged in 60 calls";
   EXPECT_LE(calls, 40);  // max_tuning_calls
   EXPECT_EQ(h.origin(), "tuned");
-  CpuSpmvHandle<double, std::int32_t> again(a, o);
+  SpmvHandle<double, std::int32_t> again(make_executor(Backend::cpu), a, o);
   EXPECT_EQ(again.origin(), "cache");
   auto layout = [](const std::string& d) { return d.substr(0, d.find('/')); };  // "sell-C-sigma"; the SIMD kernel is timed anew
   EXPECT_EQ(layout(again.description()), layout(h.description()));
@@ -276,10 +276,10 @@ TEST(CpuHandle, RealMatricesThroughTheTuningHandle) {
     const auto a = io::load_matrix<double, std::int32_t>(*dir + "/" + name + ".mtx.gz");
     const auto x = test::test_vector<double>(static_cast<std::size_t>(a.cols), 11);
     for (const bool sell : {true, false}) {
-      CpuHandleOptions o;
+      HandleOptions o;
       o.use_cache = false;
       if (sell) o.format = Format::sell;  // tuned over the products
-      CpuSpmvHandle<double, std::int32_t> h(a, o);
+      SpmvHandle<double, std::int32_t> h(make_executor(Backend::cpu), a, o);
       for (int call = 0; call < 45; ++call) {
         std::vector<double> y(static_cast<std::size_t>(a.rows), std::numeric_limits<double>::quiet_NaN());
         h.apply(1.0, x, 0.0, y);
@@ -293,10 +293,10 @@ TEST(CpuHandle, RealMatricesThroughTheTuningHandle) {
 
 TEST(CpuHandle, TheAdvisorPicksTheFormatWhenNoneIsGiven) {
   const auto fem = io::load_matrix<double, std::int32_t>("fem:n=12,block=6");
-  CpuHandleOptions o;
+  HandleOptions o;
   o.spmv_count = 100000;
   o.use_cache = false;
-  CpuSpmvHandle<double, std::int32_t> h(fem, o);
+  SpmvHandle<double, std::int32_t> h(make_executor(Backend::cpu), fem, o);
   EXPECT_EQ(h.origin(), "advisor");
   EXPECT_EQ(h.format(), Format::bcsr);
   const auto x = test::test_vector<double>(static_cast<std::size_t>(fem.cols), 8);

@@ -11,7 +11,7 @@
 #include "hsparse/io/binary_format.hpp"
 #include "hsparse/io/file_bytes.hpp"
 #include "hsparse/io/matrix_market.hpp"
-#include "hsparse/plans/cpu_spmv_plan.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
 #include "hsparse/analysis/matrix_analysis.hpp"
 #include "matrix_dispatch.hpp"
 #include "option_checks.hpp"
@@ -68,12 +68,14 @@ Action add_convert_command(CLI::App& app) {
       const double load_s = watch.seconds();
       watch.restart();
       if (!o->format.empty()) {
-        CpuSpmvOptions po;
+        // The conversion the CPU plan makes (the format's host layout).
+        SpmvOptions po;
         po.format = parse_format(o->format);
-        po.block = o->block;
-        po.chunk = o->chunk;
-        po.sigma = o->sigma;
-        const CpuSpmvPlan<typename std::decay_t<decltype(a)>::value_type, typename std::decay_t<decltype(a)>::index_type> plan(a, po);
+        po.layout.block = o->block;
+        po.layout.chunk = o->chunk;
+        po.layout.sigma = o->sigma;
+        const SpmvPlan<typename std::decay_t<decltype(a)>::value_type, typename std::decay_t<decltype(a)>::index_type> plan(
+            make_executor(Backend::cpu), a, po);
         std::printf("format         %s\nbytes          %zu (CSR: %zu)\nstored entries %zu for %zu nonzeros (%.4f per nonzero)\nconversion     %.4f s\n",
                     plan.description().c_str(), plan.matrix_bytes(), a.bytes(), plan.stored_entries(), a.nnz(),
                     a.nnz() ? static_cast<double>(plan.stored_entries()) / static_cast<double>(a.nnz()) : 1.0, plan.setup_seconds());

@@ -15,13 +15,10 @@
 #include "hsparse/core/error.hpp"
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
-#include "hsparse/solvers/cpu_krylov.hpp"
+#include "hsparse/solvers/krylov.hpp"
 #include "hsparse/tuning/advisor.hpp"
 #include "matrix_dispatch.hpp"
 #include "option_checks.hpp"
-#ifdef HSPARSE_HAVE_CUDA
-#include "hsparse/solvers/gpu_krylov.hpp"
-#endif
 
 namespace hsparse::tool {
 
@@ -95,42 +92,23 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
     o.restart = c.restart;
     o.check_every = c.check_every;
     o.progress = terminal_progress();
-    const bool gpu = resolve_backend(c.backend) == "cuda";
+    const ExecutorPtr ex = make_executor(c.backend);
     std::string format = c.format, kernel = c.kernel, note;
     int block = 0;
     if (format == "auto") {  // the advisor's choice for as many products as the iteration limit allows
-      const auto choice = advise(a, measured_machine(gpu ? "cuda" : "cpu", &note), std::max(1, std::min(o.max_iterations, 1000))).choice();
+      const auto choice = advise(a, measured_machine(to_string(ex->backend()), &note), std::max(1, std::min(o.max_iterations, 1000))).choice();
       format = to_string(choice.format);
       if (kernel.empty()) kernel = choice.kernel;
       block = choice.block;
     }
     std::vector<V> x(n, V(0));
-    SolverResult r;
-    std::string operator_name;
-    if (!gpu) {
-      CpuSpmvOptions po;
-      po.format = parse_format(format);
-      po.kernel = kernel;
-      po.block = block;
-      const CpuSpmvPlan<V, I> plan(a, po);
-      operator_name = "cpu/" + plan.description();
-      r = solve<V, I>(a, plan, b, x, o);
-    } else {
-#ifdef HSPARSE_HAVE_CUDA
-      cuda::Executor ex;
-      cuda::GpuSpmvOptions go;
-      go.format = parse_format(format);
-      go.kernel = kernel;
-      go.block = block;
-      const cuda::GpuSpmvPlan<V, I> plan(ex, a, go);
-      operator_name = "cuda/" + plan.description();
-      cuda::DeviceArray<V> db(b), dx(x);
-      r = cuda::solve<V, I>(ex, a, plan, db.data(), dx.data(), o);
-      x = dx.download();
-#else
-      throw Error(ErrorCode::unsupported, "this hsparse was built without CUDA");
-#endif
-    }
+    SpmvOptions po;
+    po.format = parse_format(format);
+    po.kernel = kernel;
+    po.layout.block = block;
+    const SpmvPlan<V, I> plan(ex, a, po);
+    const std::string operator_name = std::string(to_string(ex->backend())) + "/" + plan.description();
+    const SolverResult r = solve<V, I>(a, plan, std::span<const V>(b), std::span<V>(x), o);
     if (o.progress) std::fprintf(stderr, "\r\033[K");
     const double true_res = true_relative_residual<V, I>(a, b, x);
     std::printf("%s: %lld x %lld, %zu nonzeros, %s\n", c.source.c_str(), static_cast<long long>(a.rows), static_cast<long long>(a.cols), a.nnz(), type_name<V>());

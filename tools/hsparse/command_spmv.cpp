@@ -8,22 +8,19 @@
 #include "hsparse/core/timer.hpp"
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
-#include "hsparse/plans/cpu_spmv_plan.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
 #include "hsparse/tuning/advisor.hpp"
-#include "hsparse/tuning/cpu_spmv_handle.hpp"
+#include "hsparse/tuning/spmv_handle.hpp"
 #include "hsparse/tuning/tuning_cache.hpp"
 #include "matrix_dispatch.hpp"
 #include "option_checks.hpp"
-#ifdef HSPARSE_HAVE_CUDA
-#include "hsparse/plans/gpu_spmv_plan.hpp"
-#endif
 
 namespace hsparse::tool {
 
 namespace {
 
-struct SpmvOptions {
+struct SpmvCommandOptions {
   std::string source;
   std::string x_file, out_file, cache;
   std::string format = "csr", backend = "auto", kernel;
@@ -50,12 +47,13 @@ std::string kernel_help() {
 }
 
 template <class V, class I>
-int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
+int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
   std::vector<V> x = o.x_file.empty() ? default_x<V>(static_cast<std::size_t>(a.cols)) : io::read_matrix_market_vector<V>(o.x_file);
   std::vector<V> y(static_cast<std::size_t>(a.rows), V(std::numeric_limits<real_type_t<V>>::quiet_NaN()));
   check_spmv_sizes(a, x.size(), y.size());
   std::string kernel = o.kernel, format = o.format;
-  const std::string backend = resolve_backend(o.backend);
+  const ExecutorPtr ex = make_executor(o.backend);
+  const std::string backend = to_string(ex->backend());
   int block = o.block;
   if (format == "auto") {  // the advisor picks format, kernel and block size for --spmv-count products
     format = "csr";
@@ -72,60 +70,44 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
       std::fprintf(stderr, "auto: csr (the advisor's model covers real values only; complex matrices use CSR)\n");
     }
   }
+  hsparse::SpmvOptions po;
+  po.format = parse_format(format);
+  po.kernel = kernel;
+  po.layout.block = block;
+  po.layout.align_blocks = o.align_blocks;
+  po.layout.chunk = o.chunk;
+  po.layout.sigma = o.sigma;
+  if (o.hyb_width >= 0) po.layout.hyb_width = o.hyb_width;
+  po.layout.max_fill = o.max_fill;
+  po.vector = {o.coop, o.repeat, o.block_threads};
+  po.threads_per_row = o.threads_per_row;
+  const Array<V> d_x(ex, std::span<const V>(x));
+  Array<V> d_y(ex, std::span<const V>(y));
+  const auto sync = [&] { ex->synchronize(); };
   TimingSummary t;
-  if (backend == "cpu") {
-    CpuSpmvOptions po;
-    po.format = parse_format(format);
-    po.kernel = kernel;
-    po.block = block;
-    po.align_blocks = o.align_blocks;
-    po.chunk = o.chunk;
-    if (o.sigma > 0) po.sigma = o.sigma;
-    if (o.hyb_width >= 0) po.hyb_width = o.hyb_width;
-    po.max_fill = o.max_fill;
-    if (po.format == Format::sell && o.chunk == 0 && o.sigma == 0 && kernel.empty()) {
-      // SELL without C or sigma: the tuning cache's (hsparse tune --backend cpu) if it has this matrix.
-      CpuHandleOptions ho;
-      ho.format = Format::sell;
-      ho.tune = false;
-      ho.cache_path = o.cache;
-      CpuSpmvHandle<V, I> handle(a, ho);
-      kernel = handle.description();
-      std::fprintf(stderr, "format %s: %s\n", kernel.c_str(),
-                   handle.origin() == "cache" ? ("C and sigma from the tuning cache " + (o.cache.empty() ? TuningCache::default_path() : o.cache)).c_str()
-                                              : "default C and sigma (no tuning cache entry for this matrix: hsparse tune --backend cpu stores one)");
-      t = time_for([&] { handle.apply(V(1), x, V(0), y); }, o.min_time_s, o.repetitions);
-    } else {
-      const CpuSpmvPlan<V, I> plan(a, po);
-      kernel = plan.description();
-      std::fprintf(stderr, "format %s: %zu bytes, %zu stored entries (%.3f per nonzero), converted in %.3f s\n", kernel.c_str(),
-                   plan.matrix_bytes(), plan.stored_entries(),
-                   a.nnz() ? static_cast<double>(plan.stored_entries()) / static_cast<double>(a.nnz()) : 1.0, plan.setup_seconds());
-      t = time_for([&] { plan.apply(V(1), x, V(0), y); }, o.min_time_s, o.repetitions);
-    }
+  if (po.format == Format::sell && o.chunk == 0 && o.sigma == 0 && kernel.empty()) {
+    // SELL without C or sigma: the tuning cache's parameters (hsparse tune) if it has this matrix.
+    HandleOptions ho;
+    ho.format = Format::sell;
+    ho.tune = false;
+    ho.cache_path = o.cache;
+    SpmvHandle<V, I> handle(ex, a, ho);
+    kernel = handle.description();
+    std::string axes;
+    for (const auto& name : handle.axis_names()) axes += (axes.empty() ? "" : ", ") + name;
+    std::fprintf(stderr, "format %s: %s\n", kernel.c_str(),
+                 handle.origin() == "cache" ? (axes + " from the tuning cache " + (o.cache.empty() ? TuningCache::default_path() : o.cache)).c_str()
+                                            : ("default " + axes + " (no tuning cache entry for this matrix: hsparse tune stores one)").c_str());
+    t = time_for([&] { handle.apply(V(1), d_x, V(0), d_y); }, o.min_time_s, o.repetitions, sync);
   } else {
-#ifdef HSPARSE_HAVE_CUDA
-    cuda::Executor ex;
-    cuda::GpuSpmvOptions go;
-    go.format = parse_format(format);
-    go.kernel = kernel;
-    go.vector = {o.coop, o.repeat, o.block_threads};
-    if (o.chunk > 0) go.chunk = o.chunk;
-    if (o.sigma > 0) go.sigma = o.sigma;
-    go.threads_per_row = o.threads_per_row;
-    go.block = block;
-    if (o.hyb_width >= 0) go.hyb_width = o.hyb_width;
-    go.max_fill = o.max_fill;
-    const cuda::GpuSpmvPlan<V, I> plan(ex, a, go);
+    const SpmvPlan<V, I> plan(ex, a, po);
     kernel = plan.description();
-    std::fprintf(stderr, "format %s: set up (convert, upload, preprocess) in %.3f s\n", kernel.c_str(), plan.setup_seconds());
-    cuda::DeviceArray<V> d_x(x), d_y(y);
-    t = time_for([&] { plan.apply(V(1), d_x.data(), V(0), d_y.data()); }, o.min_time_s, o.repetitions, [&] { ex.synchronize(); });
-    y = d_y.download();
-#else
-    throw Error(ErrorCode::unsupported, "this hsparse was built without CUDA");
-#endif
+    std::fprintf(stderr, "format %s: %zu bytes, %zu stored entries (%.3f per nonzero), set up (convert, upload, preprocess) in %.3f s\n",
+                 kernel.c_str(), plan.matrix_bytes(), plan.stored_entries(),
+                 a.nnz() ? static_cast<double>(plan.stored_entries()) / static_cast<double>(a.nnz()) : 1.0, plan.setup_seconds());
+    t = time_for([&] { plan.apply(V(1), d_x, V(0), d_y); }, o.min_time_s, o.repetitions, sync);
   }
+  y = d_y.to_host();
   const double gflops = 2.0 * static_cast<double>(a.nnz()) / t.median_s * 1e-9;
   std::fprintf(stderr, "spmv %s/%s: %lld x %lld, %zu nonzeros, %s: median %.3f ms over %d runs, %.2f GFLOP/s\n",
                backend.c_str(), kernel.c_str(), static_cast<long long>(a.rows),
@@ -148,7 +130,7 @@ int run_spmv(const SpmvOptions& o, const Csr<V, I>& a) {
 
 Action add_spmv_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("spmv", "Compute y = A*x and write y as a Matrix Market array");
-  auto o = std::make_shared<SpmvOptions>();
+  auto o = std::make_shared<SpmvCommandOptions>();
   cmd->add_option("matrix", o->source, "Matrix Market file, .hsp file or generator spec (e.g. stencil3d:n=64)")->required();
   cmd->add_option("--x", o->x_file, "x as a Matrix Market vector (default: x[i] = 1 + (i*7919 mod 1000)/1000)");
   cmd->add_option("--out", o->out_file, "Write y here (Matrix Market array, full precision)");

@@ -18,15 +18,15 @@
 #include "hsparse/analysis/matrix_analysis.hpp"
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/timer.hpp"
-#include "hsparse/plans/cpu_spmv_plan.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
 #include "hsparse/tuning/coordinate_tuner.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/io/matrix_source.hpp"
-#include "hsparse/tuning/cpu_spmv_handle.hpp"
+#include "hsparse/tuning/spmv_handle.hpp"
+#include "hsparse/tuning/tuning_spaces.hpp"
 #include "hsparse/tuning/tuning_cache.hpp"
 #ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/timing.hpp"
-#include "hsparse/tuning/gpu_spmv_handle.hpp"
 #endif
 
 namespace hsparse::tool {
@@ -51,8 +51,9 @@ int run_tune_cpu(const TuneOptions& o) {
   const std::vector<V> x = default_x<V>(static_cast<std::size_t>(a.cols));
   std::vector<V> y(static_cast<std::size_t>(a.rows));
   const double flops = 2.0 * static_cast<double>(a.nnz());
-  auto time_plan = [&](const CpuSpmvOptions& po, std::string* description) {
-    const CpuSpmvPlan<V, I> plan(a, po);
+  const ExecutorPtr cpu = make_executor(Backend::cpu);
+  auto time_plan = [&](const SpmvOptions& po, std::string* description) {
+    const SpmvPlan<V, I> plan(cpu, a, po);
     if (description) *description = plan.description();
     return time_repeated([&] { plan.apply(1.0, x, 0.0, y); }, o.repetitions, 2).median_s;
   };
@@ -61,17 +62,18 @@ int run_tune_cpu(const TuneOptions& o) {
     std::printf("  %-34s %-28s %9.3f ms %8.2f GFLOP/s  %5.1f%% of best\n", what, d.c_str(), t * 1e3, flops / t * 1e-9, 100 * best / t);
   };
   // SELL: C x sigma, exhaustive.
-  const std::vector<int> chunks = {4, 8, 16, 32};
-  const std::vector<int> sigmas = {1, 32, 256, 4096, 1 << 30};
+  const auto sell_axes = cpu_sell_tuning_axes(0);
+  const std::vector<int>& chunks = sell_axes[0].values;
+  const std::vector<int>& sigmas = sell_axes[1].values;
   double best_t = 1e30;
   std::string best_d;
   std::map<std::pair<int, int>, double> table;
   for (int c : chunks) {
     for (int sg : sigmas) {
-      CpuSpmvOptions po;
+      SpmvOptions po;
       po.format = Format::sell;
-      po.chunk = c;
-      po.sigma = sg;
+      po.layout.chunk = c;
+      po.layout.sigma = sg;
       std::string d;
       const double t = time_plan(po, &d);
       table[{c, sg}] = t;
@@ -83,15 +85,14 @@ int run_tune_cpu(const TuneOptions& o) {
   }
   std::printf("SELL-C-sigma, exhaustive over %zu (C, sigma) pairs (median of %d runs each):\n", table.size(), o.repetitions);
   line("best", best_d, best_t, best_t);
-  CpuSpmvOptions defaults;
+  SpmvOptions defaults;
   defaults.format = Format::sell;
   std::string dd;
   const double dt = time_plan(defaults, &dd);
   line("defaults (C = SIMD width, sigma 256)", dd, dt, best_t);
   // The tuner from the defaults' (C, sigma), walking the measured table: the
   // steps a handle converting at every step would take, without re-timing.
-  const int c0 = static_cast<int>(std::find(chunks.begin(), chunks.end(), std::stoi(dd.substr(5))) - chunks.begin());
-  CoordinateTuner tuner({{"C", chunks, static_cast<std::size_t>(std::clamp(c0, 0, 3)), +1}, {"sigma", sigmas, 2, +1}});
+  CoordinateTuner tuner(cpu_sell_tuning_axes(std::stoi(dd.substr(5))));
   int calls = 0;
   while (!tuner.converged() && calls < o.calls) {
     const auto v = tuner.next();
@@ -107,9 +108,9 @@ int run_tune_cpu(const TuneOptions& o) {
   double bbest = 1e30;
   std::string bbest_d;
   for (int b = 1; b <= 8; ++b) {
-    CpuSpmvOptions po;
+    SpmvOptions po;
     po.format = Format::bcsr;
-    po.block = b;
+    po.layout.block = b;
     try {
       std::string bd;
       const double t = time_plan(po, &bd);
@@ -120,7 +121,7 @@ int run_tune_cpu(const TuneOptions& o) {
     } catch (const Error&) {  // fill limit: not a candidate
     }
   }
-  CpuSpmvOptions rule;
+  SpmvOptions rule;
   rule.format = Format::bcsr;
   std::string rd;
   const double rt = time_plan(rule, &rd);
@@ -129,12 +130,12 @@ int run_tune_cpu(const TuneOptions& o) {
   line("fewest-bytes rule", rd, rt, bbest);
   if (!o.no_store) {
     // The exhaustive best (C, sigma) under the CPU handle's key: the next
-    // CpuSpmvHandle (and hsparse spmv --format sell) for this matrix uses it.
-    CpuHandleOptions ho;
+    // CPU SpmvHandle (and hsparse spmv --format sell) for this matrix uses it.
+    HandleOptions ho;
     ho.format = Format::sell;
     ho.tune = false;
     ho.use_cache = false;
-    const CpuSpmvHandle<V, I> handle(a, ho);
+    const SpmvHandle<V, I> handle(cpu, a, ho);
     TuningCache cache(o.cache.empty() ? TuningCache::default_path() : o.cache);
     const auto best = std::min_element(table.begin(), table.end(), [](const auto& p, const auto& q) { return p.second < q.second; })->first;
     cache.store(handle.cache_key(), {best.first, best.second});
@@ -149,7 +150,8 @@ int run_tune(const TuneOptions& o) {
   using V = double;
   using I = std::int32_t;
   const auto a = io::load_matrix<V, I>(o.source);
-  const cuda::Executor ex;
+  const auto executor = cuda::make_cuda_executor();
+  const cuda::Executor& ex = *executor;
   const cuda::DeviceCsr<V, I> m = cuda::DeviceCsr<V, I>::upload(a);
   const std::vector<V> xh = default_x<V>(static_cast<std::size_t>(a.cols));
   const cuda::DeviceArray<V> x(xh);
@@ -199,12 +201,14 @@ int run_tune(const TuneOptions& o) {
   const double fixed_t = time_params(fixed);
   const double paper_t = time_params(paper);
   // The run-time tuner as a solver would drive it: --calls products on one handle.
-  cuda::GpuHandleOptions ho;
+  HandleOptions ho;
+  ho.format = Format::csr;
+  ho.kernel = "vector";
   ho.use_cache = false;
-  cuda::GpuSpmvHandle<V, I> handle(ex, a, ho);
+  SpmvHandle<V, I> handle(executor, a, ho);
   for (int c = 0; c < o.calls; ++c) handle.apply(1.0, x.data(), 0.0, y.data());
   ex.synchronize();
-  const auto tuned = handle.parameters();
+  const auto tuned = cuda::csr_vector_params(handle.configuration());
   const double tuned_t = time_params(tuned);
   auto line = [&](const char* what, const cuda::CsrVectorParams& p, double t) {
     std::printf("  %-28s coop %2d  repeat %6d  block %3d  %9.4f ms  %8.1f GFLOP/s  %5.1f%% of best\n", what, p.coop, p.repeat, p.block_size,
@@ -225,8 +229,8 @@ int run_tune(const TuneOptions& o) {
   if (!o.sell_bcsr) return 0;
   // SELL (T x sigma) and BCSR (block size x algorithm): every point a plan,
   // against the starting guess and a handle's tuner after 40 products.
-  auto time_plan = [&](const cuda::GpuSpmvOptions& po, std::string* d) {
-    const cuda::GpuSpmvPlan<V, I> plan(ex, a, po);
+  auto time_plan = [&](const SpmvOptions& po, std::string* d) {
+    const SpmvPlan<V, I> plan(executor, a, po);
     if (d) *d = plan.description();
     return cuda::time_on_device(ex, [&] { plan.apply(1.0, x.data(), 0.0, y.data()); }, o.repetitions, 2, [&] { flush(); }).median_s;
   };
@@ -234,6 +238,8 @@ int run_tune(const TuneOptions& o) {
     std::printf("  %-28s %-34s %9.4f ms  %8.1f GFLOP/s  %5.1f%% of best\n", what, d.c_str(), t * 1e3, flops / t * 1e-9, 100 * b / t);
   };
   for (Format f : {Format::sell, Format::bcsr}) {
+    SpmvOptions base;
+    base.format = f;
     const auto space = f == Format::sell ? cuda::sell_tuning_axes(1, 1) : cuda::bcsr_tuning_axes(best_bcsr_block(a), 1);
     double sbest = 1e30;
     std::string sbest_d;
@@ -242,7 +248,7 @@ int run_tune(const TuneOptions& o) {
       for (int v : space[1].values) {
         std::string d;
         try {
-          const double t = time_plan(cuda::tuned_plan_options(f, {u, v}), &d);
+          const double t = time_plan(tuned_plan_options(Backend::cuda, base, {u, v}), &d);
           times[{u, v}] = t;
           if (t < sbest) {
             sbest = t;
@@ -261,15 +267,15 @@ int run_tune(const TuneOptions& o) {
     const std::vector<int> start = {space[0].values[space[0].start], space[1].values[space[1].start]};
     if (const auto it = times.find(start); it != times.end()) {
       std::string d;
-      time_plan(cuda::tuned_plan_options(f, start), &d);
+      time_plan(tuned_plan_options(Backend::cuda, base, start), &d);
       plan_line("starting guess", d, it->second, sbest);
     }
-    cuda::GpuHandleOptions fo;
+    HandleOptions fo;
     fo.format = f;
     fo.kernel = "";
     fo.use_cache = false;
     fo.max_tuning_calls = 40;
-    cuda::GpuSpmvHandle<V, I> fh(ex, a, fo);
+    SpmvHandle<V, I> fh(executor, a, fo);
     int calls = 0;
     for (; calls < 40 && fh.tuning(); ++calls) fh.apply(1.0, x.data(), 0.0, y.data());
     ex.synchronize();

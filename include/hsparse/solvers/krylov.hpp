@@ -15,11 +15,20 @@
 // iteration limit, or a breakdown (p'Ap <= 0 in CG: not positive definite;
 // a non-finite scalar): never a NaN reported as converged.
 //
-// Backends: solvers/cpu_krylov.hpp (CpuSpmvPlan, host vectors) and
-// solvers/gpu_krylov.hpp (GpuSpmvPlan, device vectors). Real value types.
+// One implementation per method for both executors: the algorithms
+// (src/solvers/krylov_algorithms.hpp) run over vector operations dispatched
+// by the plan's executor (src/solvers/krylov_ops.hpp). On a GPU, CG and
+// GMRES take their scalars to the host (two and 2(j+1)+1 synchronisations
+// per iteration); pipelined CG keeps them on the device and synchronises
+// every options.check_every iterations. Real value types.
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
+
+#include "hsparse/core/array.hpp"
+#include "hsparse/formats/csr.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
 
 namespace hsparse {
 
@@ -65,5 +74,23 @@ struct SolverResult {
   std::string message;            // why it stopped, in words
   bool converged() const { return status == SolverStatus::converged; }
 };
+
+// Jacobi's M^-1: the inverse of A's diagonal. Error(invalid_matrix) naming
+// the first row whose diagonal entry is missing or zero; the matrix must be square.
+template <class V, class I>
+std::vector<V> inverse_diagonal(const Csr<V, I>& a);
+
+// Solves A x = b from the x given (the initial guess) with the plan `op` as
+// the operator, on the plan's executor. `a` is the host matrix the plan was
+// made from (its sizes; its diagonal for Jacobi). b and x: Arrays on the
+// plan's executor, or host spans (copied to the executor and x back).
+template <class V, class I>
+SolverResult solve(const Csr<V, I>& a, const SpmvPlan<V, I>& op, const Array<V>& b, Array<V>& x, const SolverOptions& options);
+template <class V, class I>
+SolverResult solve(const Csr<V, I>& a, const SpmvPlan<V, I>& op, std::span<const V> b, std::span<V> x, const SolverOptions& options);
+
+// ||b - A x|| / ||b|| in double on the host (the check the solver's own residual is held to).
+template <class V, class I>
+double true_relative_residual(const Csr<V, I>& a, std::span<const V> b, std::span<const V> x);
 
 }  // namespace hsparse

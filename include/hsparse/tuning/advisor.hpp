@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "hsparse/formats/csr.hpp"
-#include "hsparse/plans/cpu_spmv_plan.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
 
 namespace hsparse {
 
@@ -76,8 +76,10 @@ double kernel_efficiency(const std::string& backend, Format format, int block);
 template <class V, class I>
 Advice advise(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count);
 
-// format=auto: the advised CPU plan options (complex matrices: CSR).
+// format=auto: the advised plan options on `backend` for spmv_count
+// products (complex matrices: CSR with its default kernel; the model is fit
+// to real ones).
 template <class V, class I>
-CpuSpmvOptions advised_cpu_options(const Csr<V, I>& a, long long spmv_count);
+SpmvOptions advised_options(Backend backend, const Csr<V, I>& a, long long spmv_count);
 
 }  // namespace hsparse

@@ -1,4 +1,4 @@
-// The benchmark's baseline CG (solvers/gpu_krylov.hpp): cuSPARSE CSR SpMV +
+// The benchmark's baseline CG (backends/cuda/cublas_cg.hpp): cuSPARSE CSR SpMV +
 // cuBLAS dot/axpy/scal/copy, host pointer mode, so every dot waits for the
 // GPU: the "BLAS-based implementation" of Rupp's lecture, and the issue's
 // anchor (72 us per iteration at 10^4 unknowns on an H200).
@@ -13,7 +13,7 @@
 #include "hsparse/backends/cuda/device_formats.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
-#include "hsparse/solvers/gpu_krylov.hpp"
+#include "hsparse/backends/cuda/cublas_cg.hpp"
 
 namespace hsparse::cuda {
 

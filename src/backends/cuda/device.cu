@@ -62,6 +62,29 @@ Executor::~Executor() {
 
 void Executor::synchronize() const { HSPARSE_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream_))); }
 
+std::string Executor::description() const {
+  cudaDeviceProp p{};
+  HSPARSE_CUDA_CHECK(cudaGetDeviceProperties(&p, device_));
+  return "cuda:" + std::to_string(device_) + " (" + p.name + ", " + std::to_string(shape_.multiprocessors) + " SMs)";
+}
+void* Executor::allocate(std::size_t bytes) const { return bytes ? detail::allocate(bytes) : nullptr; }
+void Executor::release(void* p) const noexcept { detail::release(p); }
+// Host copies use the legacy default stream (detail::), which waits for this
+// blocking stream's earlier work and which this stream's later work waits for.
+void Executor::copy_from_host(void* dst, const void* host_src, std::size_t bytes) const { detail::copy_to_device(dst, host_src, bytes); }
+void Executor::copy_to_host(void* host_dst, const void* src, std::size_t bytes) const { detail::copy_to_host(host_dst, src, bytes); }
+void Executor::copy(void* dst, const void* src, std::size_t bytes) const {
+  if (bytes) HSPARSE_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(stream_)));
+}
+void Executor::fill_zero(void* dst, std::size_t bytes) const {
+  if (bytes) HSPARSE_CUDA_CHECK(cudaMemsetAsync(dst, 0, bytes, static_cast<cudaStream_t>(stream_)));
+}
+
+std::shared_ptr<const Executor> make_cuda_executor(int device) {
+  if (!device_available()) throw Error(ErrorCode::unsupported, "no CUDA executor: " + device_description());
+  return std::make_shared<const Executor>(device);
+}
+
 namespace detail {
 
 void* allocate(std::size_t bytes) {

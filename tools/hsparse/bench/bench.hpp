@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "hsparse/core/executor.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/formats/csr.hpp"
 #include "hsparse/formats/format.hpp"
@@ -141,12 +142,14 @@ std::vector<std::string> replicated_matrices(const std::string& dir, double targ
 // The shared test matrices: $HSPARSE_MATRICES, else ../shared/matrices of the source tree, if present.
 std::optional<std::string> shared_matrix_folder();
 
-// Candidate makers for a matrix on a backend; x is the input vector (host
-// memory for the CPU, device memory for the GPU) and must outlive them.
-// Both include "auto": the advisor's choice for spmv_count products on
-// this machine (its measured bandwidth and cache).
-std::vector<CandidateMaker> cpu_candidates(const Csr<V, I>& a, const V* x, const Environment& env, long long spmv_count);
-std::vector<CandidateMaker> gpu_candidates(const Csr<V, I>& a, const V* device_x, const Environment& env, long long spmv_count);
+// Candidate makers for a matrix on an executor: hsparse's plans (every
+// registered kernel of its backend, cuSPARSE's behind the same interface on
+// the GPU) and "auto", the advisor's choice for spmv_count products on this
+// machine (its measured bandwidth and cache). x is the input vector in the
+// executor's memory and must outlive them.
+std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, I>& a, const V* x, const Environment& env, long long spmv_count);
+// The CPU's baseline libraries (Eigen, librsb) where built; x in host memory.
+std::vector<CandidateMaker> cpu_baseline_candidates(const Csr<V, I>& a, const V* x);
 // Library set-up of the CPU baselines (librsb needs rsb_lib_init), once per process.
 void initialize_cpu_baselines();
 void finalize_cpu_baselines();

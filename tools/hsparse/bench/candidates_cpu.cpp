@@ -1,13 +1,11 @@
-// CPU candidates: every hsparse CPU format and kernel (through CpuSpmvPlan),
-// Eigen's parallel row-major SpMV and librsb, where this build has them.
+// The CPU's baseline libraries as bench candidates: Eigen's parallel
+// row-major SpMV and librsb, where this build has them (hsparse's own plans
+// are candidates_plans.cpp's, for either executor).
 #include <algorithm>
 #include <limits>
 
 #include "bench.hpp"
 #include "hsparse/core/error.hpp"
-#include "hsparse/plans/cpu_spmv_plan.hpp"
-#include "hsparse/plans/spmv_kernels.hpp"
-#include "hsparse/tuning/advisor.hpp"
 #ifdef HSPARSE_HAVE_EIGEN
 #include <Eigen/SparseCore>
 #endif
@@ -82,48 +80,8 @@ std::unique_ptr<Candidate> host_candidate(std::string library, std::string forma
 
 }  // namespace
 
-std::vector<CandidateMaker> cpu_candidates(const Csr<V, I>& a, const V* x, const Environment& env, long long spmv_count) {
+std::vector<CandidateMaker> cpu_baseline_candidates(const Csr<V, I>& a, const V* x) {
   std::vector<CandidateMaker> makers;
-  auto plan = [&](const std::string& label, CpuSpmvOptions o) {
-    makers.push_back({label, [&a, x, o] {
-                        auto p = std::make_shared<CpuSpmvPlan<V, I>>(a, o);
-                        return host_candidate("hsparse", to_string(o.format), p->description(), p->setup_seconds(),
-                                              static_cast<double>(p->matrix_bytes()), p->stored_entries(), a, x,
-                                              [p, cols = a.cols, rows = a.rows](const V* xv, V* yv) {
-                                                p->apply(1.0, {xv, static_cast<std::size_t>(cols)}, 0.0, {yv, static_cast<std::size_t>(rows)});
-                                              });
-                      }});
-  };
-  // Every registered CPU kernel the registry marks as a contender, with its variants.
-  for (Format f : all_formats()) {
-    for (const auto& k : spmv_registration(Backend::cpu, f).kernels) {
-      for (const auto& variant : k.bench) {
-        CpuSpmvOptions o;
-        o.format = f;
-        o.kernel = k.name;
-        apply_bench_variant(variant, o.sigma, nullptr);
-        plan(bench_label(f, k.name, variant), o);
-      }
-    }
-  }
-  // auto: the advisor's format and kernel for spmv_count products here.
-  makers.push_back({"auto", [&a, x, &env, spmv_count] {
-                      MachineModel m;
-                      m.backend = "cpu";
-                      m.read_bytes_per_s = env.read_bytes_per_s;
-                      m.cache_bytes = static_cast<double>(env.cache_bytes);
-                      const auto c = advise(a, m, spmv_count).choice();
-                      CpuSpmvOptions o;
-                      o.format = c.format;
-                      o.kernel = c.kernel;
-                      o.block = c.block;
-                      auto p = std::make_shared<CpuSpmvPlan<V, I>>(a, o);
-                      return host_candidate("hsparse", to_string(o.format), "auto: " + p->description(), p->setup_seconds(),
-                                            static_cast<double>(p->matrix_bytes()), p->stored_entries(), a, x,
-                                            [p, cols = a.cols, rows = a.rows](const V* xv, V* yv) {
-                                              p->apply(1.0, {xv, static_cast<std::size_t>(cols)}, 0.0, {yv, static_cast<std::size_t>(rows)});
-                                            });
-                    }});
 #ifdef HSPARSE_HAVE_EIGEN
   makers.push_back({"eigen", [&a, x] {
                       Stopwatch w;

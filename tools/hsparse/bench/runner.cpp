@@ -20,6 +20,7 @@
 #include "hsparse/formats/row_statistics.hpp"
 #include "hsparse/analysis/spmv_check.hpp"
 #include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/core/array.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/host_system.hpp"
 #include "hsparse/generators/generators.hpp"
@@ -193,6 +194,7 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
   if (env.copy_bytes_per_s > 0) std::fprintf(stderr, ", copy %.1f GB/s", env.copy_bytes_per_s * 1e-9);
   std::fprintf(stderr, "; cache %.0f MiB\n", static_cast<double>(env.cache_bytes) / (1 << 20));
   if (backend == "cpu") initialize_cpu_baselines();
+  const ExecutorPtr executor = make_executor(backend);
 
   for (std::size_t mi = 0; mi < sources.size() && !stop; ++mi) {
     MatrixInfo m;
@@ -235,9 +237,8 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
     std::vector<Result> results;
     const double kernel_time = mi < suite_size ? min_time : min_time / 10;
     if (backend == "cuda") {
-#ifdef HSPARSE_HAVE_CUDA
-      const cuda::DeviceArray<V> d_x(x);
-      const auto makers = gpu_candidates(a, d_x.data(), env, o.spmv_count);
+      const Array<V> d_x(executor, std::span<const V>(x));
+      const auto makers = plan_candidates(executor, a, d_x.data(), env, o.spmv_count);
       for (std::size_t k = 0; k < makers.size() && !stop; ++k) {
         progress(mi, sources.size(), k, makers.size(), m.name, makers[k].label);
         Result r = base_result(m, env, makers[k].label);
@@ -252,9 +253,9 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
         }
         results.push_back(r);
       }
-#endif
     } else {
-      const auto makers = cpu_candidates(a, x.data(), env, o.spmv_count);
+      auto makers = plan_candidates(executor, a, x.data(), env, o.spmv_count);
+      for (auto& m : cpu_baseline_candidates(a, x.data())) makers.push_back(std::move(m));
       std::vector<std::unique_ptr<Candidate>> built(makers.size());
       for (std::size_t k = 0; k < makers.size() && !stop; ++k) {
         progress(mi, sources.size(), k, 2 * makers.size(), m.name, makers[k].label + " (check)");

@@ -4,10 +4,12 @@
 // CPU-only code can include it; the functions exist only in CUDA builds
 // (HSPARSE_HAVE_CUDA), except device_available(), which every build has.
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "hsparse/core/executor.hpp"
 #include "hsparse/formats/csr.hpp"
 
 namespace hsparse::cuda {
@@ -35,16 +37,24 @@ struct GpuShape {
   int blocks_per_multiprocessor = 32;
 };
 
-// An executor: the device it runs on and one CUDA stream, created and
-// destroyed with it. Every GPU kernel of hsparse is launched on an
-// executor's stream, so independent executors overlap.
-class Executor {
+// The CUDA executor (core/executor.hpp): the device it runs on and one CUDA
+// stream, created and destroyed with it. Every GPU kernel of hsparse is
+// launched on an executor's stream, so independent executors overlap.
+class Executor final : public hsparse::Executor {
  public:
   explicit Executor(int device = 0);
-  ~Executor();
+  ~Executor() override;
   Executor(const Executor&) = delete;
   Executor& operator=(const Executor&) = delete;
-  void synchronize() const;           // waits for the stream; throws on a kernel fault
+  Backend backend() const override { return Backend::cuda; }
+  std::string description() const override;
+  void synchronize() const override;        // waits for the stream; throws on a kernel fault
+  void* allocate(std::size_t bytes) const override;
+  void release(void* p) const noexcept override;
+  void copy_from_host(void* dst, const void* host_src, std::size_t bytes) const override;
+  void copy_to_host(void* host_dst, const void* src, std::size_t bytes) const override;
+  void copy(void* dst, const void* src, std::size_t bytes) const override;
+  void fill_zero(void* dst, std::size_t bytes) const override;
   void* stream() const { return stream_; }  // a cudaStream_t
   int device() const { return device_; }
   int multiprocessors() const { return shape_.multiprocessors; }
@@ -55,6 +65,10 @@ class Executor {
   GpuShape shape_;
   void* stream_ = nullptr;
 };
+
+// A shared CUDA executor on `device`; Error(unsupported) in a build without
+// CUDA or without a device (core/executor.hpp's make_executor calls it).
+std::shared_ptr<const Executor> make_cuda_executor(int device = 0);
 
 // An owning device buffer of n elements of T (trivially copyable).
 template <class T>

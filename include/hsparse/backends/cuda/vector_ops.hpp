@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/kernels/pipelined_cg_step.hpp"
 
 namespace hsparse::cuda {
 
@@ -54,6 +55,17 @@ void fill_zero(const Executor& ex, long long n, V* y);
 // z = d .* r (Jacobi).
 template <class V>
 void scale_by(const Executor& ex, long long n, const V* d, const V* r, V* z);
+
+// Pipelined CG's fused kernels with the state on the device
+// (kernels/pipelined_cg_step.hpp): the update (x, r, z, p and <r, z>,
+// <r, r>, then pipelined_cg_after_update; z null without dinv) and the dots
+// after the SpMV (<p, Ap>, <Ap, dinv .* Ap>, then pipelined_cg_after_dots).
+// Both are no-ops once the state is not running.
+template <class V>
+void pipelined_cg_update(const Executor& ex, long long n, const V* ap, const V* dinv, V* x, V* r, V* z, V* p, PipelinedCgState* state,
+                         double* history, int history_size, ReductionScratch& scratch);
+template <class V>
+void pipelined_cg_dots(const Executor& ex, long long n, const V* p, const V* ap, const V* dinv, PipelinedCgState* state, ReductionScratch& scratch);
 
 // mdot for k vectors as k separate dot launches, and as one cuBLAS gemv on
 // the vectors stored as the columns of an n x k matrix: the two

@@ -1,4 +1,8 @@
-#include "hsparse/plans/gpu_spmv_plan.hpp"
+// The CUDA backend's plan builder (plans/spmv_plan.hpp): COO, ELL and HYB
+// are converted on the GPU after uploading the CSR (convert_on_device), the
+// other formats on the host by the CPU's conversions, then uploaded. One
+// case per format in a switch without a default (-Werror=switch).
+#include "../../plans/spmv_plan_builders.hpp"
 
 #include <algorithm>
 
@@ -13,9 +17,11 @@
 
 namespace hsparse::cuda {
 
+namespace {
+
 // Everything the plan keeps on the device; only the members its format uses are filled.
 template <class V, class I>
-struct GpuSpmvPlan<V, I>::Storage {
+struct Storage {
   std::optional<DeviceCsr<V, I>> csr;
   std::optional<DeviceCoo<V, I>> coo;
   std::optional<DeviceEll<V, I>> ell;
@@ -28,23 +34,19 @@ struct GpuSpmvPlan<V, I>::Storage {
   DeviceArray<unsigned char> workspace;
 };
 
-template <class V, class I>
-GpuSpmvPlan<V, I>::~GpuSpmvPlan() = default;
-template <class V, class I>
-GpuSpmvPlan<V, I>::GpuSpmvPlan(GpuSpmvPlan&&) noexcept = default;
+}  // namespace
 
 template <class V, class I>
-GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const GpuSpmvOptions& o) : storage_(new Storage) {
-  const std::string kernel = choose_spmv_kernel(Backend::cuda, o.format, o.kernel);
-  FormatOptions layout;
-  layout.block = o.block;
-  layout.chunk = o.chunk;
-  layout.sigma = o.sigma;
-  layout.hyb_width = o.hyb_width;
-  layout.max_fill = o.max_fill;
+typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, I>& a, const SpmvOptions& o, const std::string& kernel) {
+  FormatOptions layout = o.layout;
   layout.row_alignment = 32;  // ELL and HYB: a warp's rows share each slot column
-  Stopwatch watch;
-  Storage& s = *storage_;
+  // SELL on the GPU: C = 32 (a warp per chunk, the SELL-C-sigma paper's C =
+  // the SIMD width) and no sorting unless asked (the handle tunes sigma).
+  if (layout.chunk <= 0) layout.chunk = 32;
+  if (layout.sigma <= 0) layout.sigma = 1;
+  auto storage = std::make_shared<Storage<V, I>>();
+  Storage<V, I>& s = *storage;
+  std::function<void(V, const V*, V, V*)> apply_;
   const Executor* e = &ex;
   std::string desc = std::string(to_string(o.format)) + "/" + kernel;
   auto use_cusparse = [&](std::unique_ptr<CusparseSpmv<V, I>> baseline) {
@@ -116,7 +118,7 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
   }
   case Format::hyb: {
     std::optional<I> width;
-    if (o.hyb_width) width = static_cast<I>(*o.hyb_width);
+    if (layout.hyb_width) width = static_cast<I>(*layout.hyb_width);
     if (o.convert_on_device) {
       const auto staged = DeviceCsr<V, I>::upload(a);
       s.hyb.emplace(hyb_from_device_csr(ex, a, staged, width, I(32)));
@@ -138,7 +140,7 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
   }
   case Format::bcsr: {
     // cuSPARSE's BSR takes block sizes from 2: its default is the fewest-bytes block among 2..8.
-    int block = o.block;
+    int block = layout.block;
     if (block <= 0) {
       block = best_bcsr_block(a);
       if (kernel == "cusparse" && block < 2) {
@@ -187,15 +189,13 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
     } else {
       apply_ = [e, m](V al, const V* x, V be, V* y) { sell_spmv_thread_per_row(*e, al, *m, x, be, y); };
     }
-    desc += "-C" + std::to_string(o.chunk) + "-sigma" + std::to_string(o.sigma);
+    desc += "-C" + std::to_string(layout.chunk) + "-sigma" + std::to_string(layout.sigma);
     break;
   }
   }
-  ex.synchronize();
-  setup_s_ = watch.seconds();
-  description_ = desc;
+  typename SpmvPlan<V, I>::Parts parts;
   auto bytes = [](const auto& array) { return array.size() * sizeof(*array.data()); };
-  stored_ = a.nnz();
+  std::size_t bytes_ = 0, stored_ = a.nnz();
   if (s.csr) bytes_ = bytes(s.csr->row_ptr) + bytes(s.csr->col_idx) + bytes(s.csr->values);
   if (s.coo) bytes_ = bytes(s.coo->row_idx) + bytes(s.coo->col_idx) + bytes(s.coo->values);
   if (s.ell) {
@@ -220,9 +220,16 @@ GpuSpmvPlan<V, I>::GpuSpmvPlan(const Executor& ex, const Csr<V, I>& a, const Gpu
     bytes_ = bytes(s.bcsr->row_ptr) + bytes(s.bcsr->col_idx) + bytes(s.bcsr->values);
     stored_ = s.bcsr->values.size();
   }
+  parts.apply = std::move(apply_);
+  parts.storage = std::move(storage);
+  parts.description = desc;
+  parts.bytes = bytes_;
+  parts.stored = stored_;
+  return parts;
 }
 
-#define HSPARSE_INSTANTIATE(V, I) template class GpuSpmvPlan<V, I>;
+#define HSPARSE_INSTANTIATE(V, I) \
+  template typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor&, const Csr<V, I>&, const SpmvOptions&, const std::string&);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

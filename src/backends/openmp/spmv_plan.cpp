@@ -1,9 +1,9 @@
-// The CPU plan (plans/cpu_spmv_plan.hpp): one builder per format, chosen by
-// a switch over the registry's formats without a default, so a format the
-// CPU does not build is a compile error. Conversions are the registry's
+// The CPU backend's plan builder (plans/spmv_plan.hpp): one builder per
+// format, chosen by a switch over the registry's formats without a default,
+// so a format the CPU does not build is a compile error. Conversions are the registry's
 // (formats/format_storage.hpp); kernels the CPU backend registers
 // (backends/openmp/spmv_kernels.cpp).
-#include "hsparse/plans/cpu_spmv_plan.hpp"
+#include "../../plans/spmv_plan_builders.hpp"
 
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
@@ -12,7 +12,7 @@
 #include "hsparse/kernels/format_spmv.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
 
-namespace hsparse {
+namespace hsparse::openmp {
 
 namespace {
 
@@ -116,14 +116,8 @@ Built<V> build_sell(const Csr<V, I>& a, FormatOptions layout, const std::string&
 }
 
 template <class V, class I>
-Built<V> build(const Csr<V, I>& a, const CpuSpmvOptions& o, const std::string& kernel) {
-  FormatOptions layout;
-  layout.block = o.block;
-  layout.align_blocks = o.align_blocks;
-  layout.chunk = o.chunk;
-  layout.sigma = o.sigma;
-  layout.hyb_width = o.hyb_width;
-  layout.max_fill = o.max_fill;
+Built<V> build(const Csr<V, I>& a, const SpmvOptions& o, const std::string& kernel) {
+  const FormatOptions& layout = o.layout;
   switch (o.format) {
     case Format::csr: return build_csr(a, kernel);
     case Format::coo: return simple<Format::coo>(a, layout, kernel, reference::coo_spmv<V, I>, openmp::coo_spmv<V, I>);
@@ -144,7 +138,7 @@ Built<V> build(const Csr<V, I>& a, const CpuSpmvOptions& o, const std::string& k
     }
     case Format::bcsr: {
       auto b = simple<Format::bcsr>(a, layout, kernel, reference::bcsr_spmv<V, I>, openmp::bcsr_spmv<V, I>);
-      b.shape = "-" + std::to_string(static_cast<const Bcsr<V, I>*>(b.matrix.get())->block) + (o.align_blocks ? "-aligned" : "");
+      b.shape = "-" + std::to_string(static_cast<const Bcsr<V, I>*>(b.matrix.get())->block) + (layout.align_blocks ? "-aligned" : "");
       return b;
     }
     case Format::sell: return build_sell(a, layout, kernel);
@@ -155,20 +149,24 @@ Built<V> build(const Csr<V, I>& a, const CpuSpmvOptions& o, const std::string& k
 }  // namespace
 
 template <class V, class I>
-CpuSpmvPlan<V, I>::CpuSpmvPlan(const Csr<V, I>& a, const CpuSpmvOptions& o) {
-  const std::string kernel = choose_spmv_kernel(Backend::cpu, o.format, o.kernel);
-  Stopwatch watch;
+typename SpmvPlan<V, I>::Parts build_spmv_plan(const Csr<V, I>& a, const SpmvOptions& o, const std::string& kernel) {
   Built<V> b = build(a, o, kernel);
-  setup_s_ = watch.seconds();
-  apply_ = std::move(b.apply);
-  matrix_ = std::move(b.matrix);
-  bytes_ = b.bytes;
-  stored_ = b.stored;
-  description_ = std::string(to_string(o.format)) + b.shape + "/" + b.kernel;
+  typename SpmvPlan<V, I>::Parts parts;
+  // The kernels take spans: the plan's raw-pointer product gives them the matrix's sizes.
+  const auto rows = static_cast<std::size_t>(a.rows), cols = static_cast<std::size_t>(a.cols);
+  parts.apply = [fn = std::move(b.apply), rows, cols](V al, const V* x, V be, V* y) {
+    fn(al, std::span<const V>(x, cols), be, std::span<V>(y, rows));
+  };
+  parts.storage = std::move(b.matrix);
+  parts.bytes = b.bytes;
+  parts.stored = b.stored;
+  parts.description = std::string(to_string(o.format)) + b.shape + "/" + b.kernel;
+  return parts;
 }
 
-#define HSPARSE_INSTANTIATE(V, I) template class CpuSpmvPlan<V, I>;
+#define HSPARSE_INSTANTIATE(V, I) \
+  template typename SpmvPlan<V, I>::Parts build_spmv_plan(const Csr<V, I>&, const SpmvOptions&, const std::string&);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
-}  // namespace hsparse
+}  // namespace hsparse::openmp

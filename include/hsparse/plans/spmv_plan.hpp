@@ -1,0 +1,83 @@
+#pragma once
+// An SpMV plan: a matrix converted once into a chosen format on an executor
+// (core/executor.hpp), with the kernel and its parameters chosen once and
+// reused for every product (Kokkos Kernels' handle idea: the second call
+// costs nothing extra). One type for both backends: on a CpuExecutor the
+// matrix stays in host memory and the OpenMP (or reference, or SIMD)
+// kernels run; on a cuda::Executor it lives on the device and the kernels
+// launch on the executor's stream. The backends' builders are
+// backends/openmp/spmv_plan.cpp and backends/cuda/spmv_plan.cpp.
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "hsparse/backends/cuda/csr_spmv.hpp"
+#include "hsparse/core/array.hpp"
+#include "hsparse/core/executor.hpp"
+#include "hsparse/formats/csr.hpp"
+#include "hsparse/formats/format.hpp"
+
+namespace hsparse {
+
+struct SpmvOptions {
+  Format format = Format::csr;
+  std::string kernel;     // empty: the format's default on the executor's backend (plans/spmv_kernels.hpp)
+  // The layout: BCSR block (0: the fewest bytes in 1..8), SELL C (0: the
+  // backend's: the SIMD width on the CPU, a warp of 32 on the GPU) and
+  // sigma (0: the backend's: 256 on the CPU, 1 on the GPU), HYB's ELL
+  // width, the fill limit (0: the format's).
+  FormatOptions layout;
+  // CUDA only (ignored by the CPU, which has no such kernels):
+  cuda::CsrVectorParams vector{0, 0, 0};  // CSR vector: a zero field is the fixed rule's
+  int threads_per_row = 4;                // SELL "threads" kernel
+  bool convert_on_device = true;          // COO, ELL, HYB: upload the CSR and convert on the GPU
+  bool cusparse_preprocess = true;        // cuSPARSE CSR ALG1/ALG2: cusparseSpMV_preprocess at setup
+};
+
+template <class V, class I>
+class SpmvPlan {
+ public:
+  // Converts `a` (copied where the format is CSR) on `ex`. Throws
+  // Error(invalid_argument) for an unknown kernel or a format refusing the
+  // matrix, Error(unsupported) for a kernel this CPU, GPU or value type lacks.
+  SpmvPlan(ExecutorPtr ex, const Csr<V, I>& a, const SpmvOptions& options = {});
+
+  // y = alpha*A*x + beta*y in the original ordering (beta == 0: y is not read).
+  // Arrays: on the plan's executor, of cols and rows entries (checked).
+  void apply(V alpha, const Array<V>& x, V beta, Array<V>& y) const;
+  // Host spans: a CPU plan only (checked), sizes checked.
+  void apply(V alpha, std::span<const V> x, V beta, std::span<V> y) const;
+  // Raw pointers in the executor's memory, cols and rows entries (not checked).
+  void apply(V alpha, const V* x, V beta, V* y) const { apply_(alpha, x, beta, y); }
+
+  const ExecutorPtr& executor() const { return ex_; }
+  Backend backend() const { return ex_->backend(); }
+  I rows() const { return rows_; }
+  I cols() const { return cols_; }
+  Format format() const { return format_; }
+  const std::string& description() const { return description_; }  // e.g. "sell-8-256/avx512" or "csr/adaptive"
+  std::size_t matrix_bytes() const { return bytes_; }               // bytes of the stored format (no workspace)
+  double setup_seconds() const { return setup_s_; }                 // conversion, upload, preprocessing
+  std::size_t stored_entries() const { return stored_; }            // values stored, padding and block fill included
+
+  // What a backend's builder hands the plan (backends/*/spmv_plan.cpp).
+  struct Parts {
+    std::function<void(V, const V*, V, V*)> apply;
+    std::shared_ptr<const void> storage;  // the converted matrix and workspace, kept alive
+    std::string description;
+    std::size_t bytes = 0, stored = 0;
+  };
+
+ private:
+  ExecutorPtr ex_;
+  std::function<void(V, const V*, V, V*)> apply_;
+  std::shared_ptr<const void> storage_;
+  std::string description_;
+  Format format_ = Format::csr;
+  I rows_ = 0, cols_ = 0;
+  std::size_t bytes_ = 0, stored_ = 0;
+  double setup_s_ = 0;
+};
+
+}  // namespace hsparse

@@ -1,0 +1,67 @@
+// The plan (plans/spmv_plan.hpp): the kernel name is resolved by the
+// registry, the conversion by the executor's backend; a switch without a
+// default makes a new backend a compile error here.
+#include "hsparse/plans/spmv_plan.hpp"
+
+#include "hsparse/core/error.hpp"
+#include "hsparse/core/timer.hpp"
+#include "hsparse/core/types.hpp"
+#include "hsparse/kernels/csr_spmv.hpp"
+#include "hsparse/plans/spmv_kernels.hpp"
+#include "spmv_plan_builders.hpp"
+
+namespace hsparse {
+
+template <class V, class I>
+SpmvPlan<V, I>::SpmvPlan(ExecutorPtr ex, const Csr<V, I>& a, const SpmvOptions& o)
+    : ex_(std::move(ex)), format_(o.format), rows_(a.rows), cols_(a.cols) {
+  if (!ex_) throw Error(ErrorCode::invalid_argument, "an SpMV plan needs an executor (null given)");
+  const std::string kernel = choose_spmv_kernel(ex_->backend(), o.format, o.kernel);
+  Stopwatch watch;
+  Parts parts;
+  switch (ex_->backend()) {
+    case Backend::cpu: parts = openmp::build_spmv_plan(a, o, kernel); break;
+    case Backend::cuda:
+#ifdef HSPARSE_HAVE_CUDA
+      parts = cuda::build_spmv_plan(cuda_executor(*ex_, "a CUDA plan"), a, o, kernel);
+      ex_->synchronize();
+      break;
+#else
+      throw Error(ErrorCode::unsupported, "a CUDA plan in a build without CUDA");
+#endif
+  }
+  setup_s_ = watch.seconds();
+  apply_ = std::move(parts.apply);
+  storage_ = std::move(parts.storage);
+  description_ = std::move(parts.description);
+  bytes_ = parts.bytes;
+  stored_ = parts.stored;
+}
+
+template <class V, class I>
+void SpmvPlan<V, I>::apply(V alpha, const Array<V>& x, V beta, Array<V>& y) const {
+  if (!x.executor() || x.executor()->backend() != ex_->backend()) {
+    throw Error(ErrorCode::invalid_argument, "SpmvPlan::apply: x is " + (x.executor() ? "on " + x.executor()->description() : std::string("empty")) + ", the plan on " + ex_->description());
+  }
+  if (!y.executor() || y.executor()->backend() != ex_->backend()) {
+    throw Error(ErrorCode::invalid_argument, "SpmvPlan::apply: y is " + (y.executor() ? "on " + y.executor()->description() : std::string("empty")) + ", the plan on " + ex_->description());
+  }
+  check_spmv_dimensions(static_cast<long long>(rows_), static_cast<long long>(cols_), x.size(), y.size());
+  apply_(alpha, x.data(), beta, y.data());
+}
+
+template <class V, class I>
+void SpmvPlan<V, I>::apply(V alpha, std::span<const V> x, V beta, std::span<V> y) const {
+  if (ex_->backend() != Backend::cpu) {
+    throw Error(ErrorCode::invalid_argument, "SpmvPlan::apply with host spans needs a CPU plan; this one is on " + ex_->description() +
+                                                 " (pass Arrays or device pointers)");
+  }
+  check_spmv_dimensions(static_cast<long long>(rows_), static_cast<long long>(cols_), x.size(), y.size());
+  apply_(alpha, x.data(), beta, y.data());
+}
+
+#define HSPARSE_INSTANTIATE(V, I) template class SpmvPlan<V, I>;
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+
+}  // namespace hsparse

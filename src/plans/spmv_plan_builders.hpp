@@ -1,0 +1,16 @@
+#pragma once
+// The backends' plan builders (private): each converts the matrix for its
+// executor and returns the product and what the plan reports. The plan
+// (plans/spmv_plan.cpp) chooses between them by the executor's backend.
+#include "hsparse/plans/spmv_plan.hpp"
+
+namespace hsparse {
+namespace openmp {
+template <class V, class I>
+typename SpmvPlan<V, I>::Parts build_spmv_plan(const Csr<V, I>& a, const SpmvOptions& options, const std::string& kernel);
+}
+namespace cuda {
+template <class V, class I>
+typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, I>& a, const SpmvOptions& options, const std::string& kernel);
+}
+}  // namespace hsparse

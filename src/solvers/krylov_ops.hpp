@@ -1,0 +1,179 @@
+#pragma once
+// The Krylov algorithms' operations (krylov_algorithms.hpp) on Arrays,
+// dispatched by the plan's executor (Ginkgo's model): the OpenMP vector
+// kernels (kernels/vector_ops.hpp) on a CpuExecutor, the CUDA ones
+// (backends/cuda/vector_ops.hpp) on a cuda::Executor. The algorithms
+// never see a backend. Pipelined CG's scalars live where the executor's
+// memory is: on the host for the CPU, on the device for the GPU (the host
+// reads them only at checks).
+#include <cmath>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "hsparse/core/array.hpp"
+#include "hsparse/kernels/pipelined_cg_step.hpp"
+#include "hsparse/kernels/vector_ops.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
+#ifdef HSPARSE_HAVE_CUDA
+#include "hsparse/backends/cuda/vector_ops.hpp"
+#endif
+
+namespace hsparse::detail {
+
+template <class V, class I>
+class KrylovOps {
+ public:
+  using value_type = V;
+  using Vector = Array<V>;
+
+  // dinv: Jacobi's inverse diagonal on the host (empty: no preconditioner).
+  KrylovOps(const SpmvPlan<V, I>& op, std::size_t n, const std::vector<V>& dinv)
+      : op_(op), ex_(op.executor()), n_(n), cpu_(ex_->backend() == Backend::cpu) {
+    if (!dinv.empty()) dinv_ = Array<V>(ex_, std::span<const V>(dinv));
+#ifdef HSPARSE_HAVE_CUDA
+    if (!cpu_) {
+      cex_ = &cuda_executor(*ex_, "a GPU solve");
+      scratch_ = std::make_unique<cuda::ReductionScratch>();
+    }
+#endif
+  }
+
+  Vector vector() const { return Vector(ex_, n_); }
+  // A copy of a vector given in the executor's memory.
+  Vector copy_of(const V* data) const {
+    Vector v(ex_, n_);
+    ex_->copy(v.data(), data, n_ * sizeof(V));
+    return v;
+  }
+  void spmv(const Vector& in, Vector& out) const { op_.apply(V(1), in.data(), V(0), out.data()); }
+  void residual(const Vector& b, const Vector& x, Vector& r) const {
+    copy(b, r);
+    op_.apply(V(-1), x.data(), V(1), r.data());
+  }
+  double dot(const Vector& a, const Vector& b) const {
+    if (cpu_) return openmp::dot<V>(in(a), in(b));
+#ifdef HSPARSE_HAVE_CUDA
+    return cuda::dot_host<V>(*cex_, n(), a.data(), b.data(), *scratch_);
+#endif
+    return 0;
+  }
+  double norm(const Vector& a) const { return cpu_ ? openmp::norm2<V>(in(a)) : std::sqrt(dot(a, a)); }
+  void axpy(V a, const Vector& x, Vector& y) const { axpby(a, x, V(1), y); }
+  void axpby(V a, const Vector& x, V b, Vector& y) const {
+    if (cpu_) return openmp::axpby<V>(a, in(x), b, out(y));
+#ifdef HSPARSE_HAVE_CUDA
+    cuda::axpby<V>(*cex_, n(), a, x.data(), b, y.data());
+#endif
+  }
+  void copy(const Vector& src, Vector& dst) const { ex_->copy(dst.data(), src.data(), n_ * sizeof(V)); }
+  void zero(Vector& x) const { ex_->fill_zero(x.data(), n_ * sizeof(V)); }
+  bool preconditioned() const { return dinv_.size() > 0; }
+  void precondition(const Vector& r, Vector& z) const {
+    if (cpu_) {
+      const V* d = dinv_.data();
+      const V* rr = r.data();
+      V* zz = z.data();
+      const auto nn = n();
+#pragma omp parallel for simd schedule(static)
+      for (long long i = 0; i < nn; ++i) zz[i] = d[i] * rr[i];
+      return;
+    }
+#ifdef HSPARSE_HAVE_CUDA
+    cuda::scale_by<V>(*cex_, n(), dinv_.data(), r.data(), z.data());
+#endif
+  }
+  void mdot(const Vector& w, const std::vector<const Vector*>& basis, std::span<double> result) const {
+    if (cpu_) return openmp::mdot<V>(in(w), pointers(basis), result);
+#ifdef HSPARSE_HAVE_CUDA
+    cuda::mdot_host<V>(*cex_, n(), w.data(), pointers(basis), result, *scratch_);
+#endif
+  }
+  void maxpy_sub(std::span<const double> coef, const std::vector<const Vector*>& basis, Vector& w) const {
+    if (cpu_) return openmp::maxpy_sub<V>(coef, pointers(basis), out(w));
+#ifdef HSPARSE_HAVE_CUDA
+    cuda::maxpy_sub<V>(*cex_, n(), coef, pointers(basis), w.data());
+#endif
+  }
+
+  // ---- pipelined CG: the state (kernels/pipelined_cg_step.hpp) in the executor's memory ----
+  // The host looks at the state every `check` iterations: every one on the
+  // CPU, where it is free; options.check_every on a GPU (a synchronisation).
+  int check_interval(int check_every) const { return cpu_ ? 1 : std::max(1, check_every); }
+  void pipelined_begin(const PipelinedCgState& init, int history_size) {
+    history_size_ = history_size;
+    state_ = Array<unsigned char>(ex_, sizeof(PipelinedCgState));
+    ex_->copy_from_host(state_.data(), &init, sizeof init);
+    history_ = Array<double>(ex_, static_cast<std::size_t>(history_size));
+  }
+  // x += alpha p; r -= alpha Ap; z = M^-1 r; p = z + beta p, then the recurrence (no-op once done).
+  void pipelined_update(const Vector& ap, Vector& x, Vector& r, Vector& z, Vector& p) {
+    if (cpu_) {
+      PipelinedCgState& st = host_state();
+      if (st.done != pcg_running) return;
+      const auto d = openmp::pipelined_cg_update<V>(static_cast<V>(st.alpha), static_cast<V>(st.beta), in(ap), dinv_span(), out(x), out(r),
+                                                    preconditioned() ? out(z) : out(r), out(p));
+      pipelined_cg_after_update(st, d.rz, d.rr, history_.data(), history_size_);
+      return;
+    }
+#ifdef HSPARSE_HAVE_CUDA
+    cuda::pipelined_cg_update<V>(*cex_, n(), ap.data(), dinv_.data(), x.data(), r.data(), z.data(), p.data(), device_state(), history_.data(),
+                                 history_size_, *scratch_);
+#endif
+  }
+  // Ap = A p, then <p, Ap>, <Ap, M^-1 Ap> and the recurrence (the SpMV's dots; no-op once done).
+  void pipelined_spmv_dots(const Vector& p, Vector& ap) {
+    if (cpu_) {
+      PipelinedCgState& st = host_state();
+      if (st.done != pcg_running) return;
+      spmv(p, ap);
+      const auto d = openmp::pipelined_cg_dots<V>(in(p), in(ap), dinv_span());
+      pipelined_cg_after_dots(st, d.pap, d.apmap);
+      return;
+    }
+    spmv(p, ap);
+#ifdef HSPARSE_HAVE_CUDA
+    cuda::pipelined_cg_dots<V>(*cex_, n(), p.data(), ap.data(), dinv_.data(), device_state(), *scratch_);
+#endif
+  }
+  // The state as the host sees it (a synchronisation on a GPU).
+  PipelinedCgState pipelined_state() const {
+    PipelinedCgState st;
+    ex_->copy_to_host(&st, state_.data(), sizeof st);
+    return st;
+  }
+  // ||r_i|| / ||b|| for i = 1..count.
+  std::vector<double> pipelined_history(int count) const {
+    std::vector<double> h = history_.to_host();
+    const int end = std::min(count + 1, history_size_);
+    return end > 1 ? std::vector<double>(h.begin() + 1, h.begin() + end) : std::vector<double>{};
+  }
+
+ private:
+  long long n() const { return static_cast<long long>(n_); }
+  std::span<const V> in(const Vector& v) const { return {v.data(), n_}; }
+  std::span<V> out(Vector& v) const { return {v.data(), n_}; }
+  std::span<const V> dinv_span() const { return preconditioned() ? std::span<const V>(dinv_.data(), n_) : std::span<const V>{}; }
+  PipelinedCgState& host_state() { return *reinterpret_cast<PipelinedCgState*>(state_.data()); }
+  PipelinedCgState* device_state() { return reinterpret_cast<PipelinedCgState*>(state_.data()); }
+  static std::vector<const V*> pointers(const std::vector<const Vector*>& basis) {
+    std::vector<const V*> p;
+    for (const Vector* v : basis) p.push_back(v->data());
+    return p;
+  }
+
+  const SpmvPlan<V, I>& op_;
+  ExecutorPtr ex_;
+  std::size_t n_;
+  bool cpu_;
+  Array<V> dinv_;
+  Array<unsigned char> state_;
+  Array<double> history_;
+  int history_size_ = 0;
+#ifdef HSPARSE_HAVE_CUDA
+  const cuda::Executor* cex_ = nullptr;
+  std::unique_ptr<cuda::ReductionScratch> scratch_;
+#endif
+};
+
+}  // namespace hsparse::detail

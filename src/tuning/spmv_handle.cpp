@@ -1,0 +1,297 @@
+// The SpMV handle (tuning/spmv_handle.hpp): one tuning loop for both
+// executors. What differs per backend is the space (tuning_spaces.hpp) and
+// how a product is timed: on the CPU a stopwatch around the product, on a
+// GPU CUDA events read at the next call, so tuning adds no synchronisation.
+#include "hsparse/tuning/spmv_handle.hpp"
+
+#include <limits>
+
+#include "hsparse/core/error.hpp"
+#include "hsparse/core/timer.hpp"
+#include "hsparse/core/types.hpp"
+#include "hsparse/formats/footprint.hpp"
+#include "hsparse/kernels/csr_spmv.hpp"
+#include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/tuning/advisor.hpp"
+#include "hsparse/tuning/coordinate_tuner.hpp"
+#include "hsparse/tuning/tuning_cache.hpp"
+#include "hsparse/tuning/tuning_spaces.hpp"
+#ifdef HSPARSE_HAVE_CUDA
+#include "hsparse/backends/cuda/timing.hpp"
+#endif
+
+namespace hsparse {
+
+namespace {
+// What the handle tunes: nothing, a plan's layout and kernel (a new plan per
+// guess), or CUDA CSR vector's launch shape (one device matrix for all guesses).
+enum class Space { none, plan, csr_vector };
+}  // namespace
+
+template <class V, class I>
+struct SpmvHandle<V, I>::State {
+  ExecutorPtr ex;
+  const Csr<V, I>* host = nullptr;
+  Space space = Space::none;
+  SpmvOptions base;                        // the plan's options (format, kernel)
+  std::string key_name;                    // the space's name in the cache key
+  std::vector<TunerAxis> axes;
+  std::unique_ptr<SpmvPlan<V, I>> plan;
+  std::vector<int> plan_config;
+  std::optional<CoordinateTuner> tuner;
+  std::vector<int> best;                   // the configuration when not tuning
+  std::string origin;                      // "advisor" or "given"
+  bool pending = false, from_cache = false;
+  int max_calls = 0;
+  std::optional<TuningCache> cache;
+  Stopwatch watch;
+#ifdef HSPARSE_HAVE_CUDA
+  std::optional<cuda::DeviceCsr<V, I>> csr;  // CSR vector
+  std::unique_ptr<cuda::EventTimer> timer;
+#endif
+
+  bool on_gpu() const { return ex->backend() == Backend::cuda; }
+  // The plan for configuration c (built only when it changes; throws when the kernels refuse it).
+  void ensure_plan(const std::vector<int>& c) {
+    if (plan && plan_config == c) return;
+    plan.reset();  // free the old format first: one converted matrix at a time
+    plan = std::make_unique<SpmvPlan<V, I>>(ex, *host, c.empty() ? base : tuned_plan_options(ex->backend(), base, c));
+    plan_config = c;
+  }
+  void launch(const std::vector<int>& c, V alpha, const V* x, V beta, V* y) {
+#ifdef HSPARSE_HAVE_CUDA
+    if (space == Space::csr_vector) {
+      cuda::csr_spmv_vector(cuda_executor(*ex, "CSR vector"), alpha, *csr, x, beta, y, cuda::csr_vector_params(c));
+      return;
+    }
+#endif
+    plan->apply(alpha, x, beta, y);
+  }
+  void start_timer() {
+#ifdef HSPARSE_HAVE_CUDA
+    if (on_gpu()) {
+      if (!timer) timer = std::make_unique<cuda::EventTimer>();
+      timer->start(cuda_executor(*ex, "a GPU timer"));
+      return;
+    }
+#endif
+    watch.restart();
+  }
+  // The GPU's time is read later (pending); the CPU's now.
+  void stop_timer() {
+#ifdef HSPARSE_HAVE_CUDA
+    if (on_gpu()) {
+      timer->stop(cuda_executor(*ex, "a GPU timer"));
+      pending = true;
+      return;
+    }
+#endif
+    tuner->report(watch.seconds());
+  }
+  double pending_seconds() {
+#ifdef HSPARSE_HAVE_CUDA
+    if (timer) return timer->seconds();
+#endif
+    return 0;
+  }
+};
+
+template <class V, class I>
+SpmvHandle<V, I>::SpmvHandle(ExecutorPtr ex, const Csr<V, I>& a, HandleOptions o) : state_(new State) {
+  State& s = *state_;
+  if (!ex) throw Error(ErrorCode::invalid_argument, "an SpMV handle needs an executor (null given)");
+  s.ex = std::move(ex);
+  s.host = &a;
+  s.max_calls = o.max_tuning_calls;
+  fingerprint_ = hsparse::fingerprint(a);
+  const Backend backend = s.ex->backend();
+  SpmvOptions& b = s.base;
+  if (o.format) {
+    b.format = *o.format;
+    b.kernel = o.kernel;
+    s.origin = "given";
+  } else {
+    b = advised_options(backend, a, o.spmv_count);
+    s.origin = "advisor";
+  }
+  const std::string kernel = choose_spmv_kernel(backend, b.format, b.kernel);
+  switch (backend) {
+    case Backend::cpu:
+      if (b.format == Format::sell && kernel != "reference") {
+        // The start: C as the plan picks it (the SIMD width of its kernel), sigma 256.
+        const SpmvPlan<V, I> probe(s.ex, a, b);
+        const std::string d = probe.description();  // "sell-C-sigma/kernel"
+        s.space = Space::plan;
+        s.key_name = "sell";
+        s.axes = cpu_sell_tuning_axes(std::stoi(d.substr(5)));
+      }
+      break;
+    case Backend::cuda:
+#ifdef HSPARSE_HAVE_CUDA
+      if (b.format == Format::csr && kernel == "vector") {
+        s.space = Space::csr_vector;
+        s.key_name = "csr/vector(coop,repeat,block)";
+        const auto fixed = cuda::csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()), cuda_executor(*s.ex, "a GPU handle").shape());
+        s.axes = cuda::csr_vector_tuning_axes(fixed);
+      } else if (b.format == Format::sell && kernel != "cusparse") {
+        s.space = Space::plan;
+        s.key_name = "sell-32(sigma,T)";
+        s.axes = cuda::sell_tuning_axes(kernel == "threads" ? b.threads_per_row : 1, std::max<long long>(1, b.layout.sigma));
+      } else if (b.format == Format::bcsr && kernel != "cusparse") {
+        s.space = Space::plan;
+        s.key_name = "bcsr(block,algorithm)";
+        const int block = b.layout.block > 0 ? b.layout.block : best_bcsr_block(a);
+        const int algorithm = bcsr_algorithm_index(kernel);
+        // The plan's auto rule for 1..8: by-column, except 7 (not compiled for it).
+        s.axes = cuda::bcsr_tuning_axes(block, algorithm >= 0 ? algorithm : (block == 7 ? 2 : 1));
+      }
+#endif
+      break;
+  }
+  for (const auto& axis : s.axes) s.best.push_back(axis.values[axis.start]);
+  if (o.use_cache && s.space != Space::none) {
+    s.cache.emplace(o.cache_path.empty() ? TuningCache::default_path() : o.cache_path);
+    if (const auto v = s.cache->find(cache_key()); v && v->size() == s.axes.size()) {
+      s.best = *v;
+      s.from_cache = true;
+    }
+  }
+  if (o.tune && s.space != Space::none && !s.from_cache) s.tuner.emplace(s.axes);
+#ifdef HSPARSE_HAVE_CUDA
+  if (s.space == Space::csr_vector) {
+    s.csr.emplace(cuda::DeviceCsr<V, I>::upload(a));
+    return;
+  }
+#endif
+  s.ensure_plan(s.best);  // the first guess (or the cached best), or the untuned plan
+}
+
+template <class V, class I>
+SpmvHandle<V, I>::~SpmvHandle() = default;
+template <class V, class I>
+SpmvHandle<V, I>::SpmvHandle(SpmvHandle&&) noexcept = default;
+
+template <class V, class I>
+Format SpmvHandle<V, I>::format() const {
+  return state_->base.format;
+}
+
+template <class V, class I>
+const ExecutorPtr& SpmvHandle<V, I>::executor() const {
+  return state_->ex;
+}
+
+template <class V, class I>
+std::string SpmvHandle<V, I>::cache_key() const {
+  const State& s = *state_;
+  // The axes' order is part of the key: a cached entry is a list of their values.
+  const std::string machine = s.on_gpu() ? cuda::device_description() : "cpu";
+  const std::string space = s.space != Space::none ? s.key_name : std::string(to_string(s.base.format)) + "/" + s.base.kernel;
+  return machine + " | " + space + " " + type_name<V>() + " | " + fingerprint_.key();
+}
+
+template <class V, class I>
+bool SpmvHandle<V, I>::matches(const Csr<V, I>& a) const {
+  return same_arrays(fingerprint_, a);
+}
+
+template <class V, class I>
+bool SpmvHandle<V, I>::tuning() const {
+  return state_->tuner && !state_->tuner->converged();
+}
+
+template <class V, class I>
+std::vector<int> SpmvHandle<V, I>::configuration() const {
+  return state_->tuner ? state_->tuner->best() : state_->best;
+}
+
+template <class V, class I>
+std::vector<std::string> SpmvHandle<V, I>::axis_names() const {
+  std::vector<std::string> names;
+  for (const auto& axis : state_->axes) names.push_back(axis.name);
+  return names;
+}
+
+template <class V, class I>
+std::string SpmvHandle<V, I>::origin() const {
+  const State& s = *state_;
+  if (s.from_cache) return "cache";
+  if (s.tuner) return s.tuner->converged() ? "tuned" : "tuning";
+  return s.space == Space::csr_vector ? "fixed rule" : s.origin;
+}
+
+template <class V, class I>
+std::string SpmvHandle<V, I>::description() const {
+  const State& s = *state_;
+  if (s.space != Space::csr_vector) return s.plan ? s.plan->description() : std::string(to_string(s.base.format));
+  const auto c = configuration();
+  return "csr/vector-coop" + std::to_string(c.at(0)) + "-repeat" + std::to_string(c.at(1)) + "-block" + std::to_string(c.at(2));
+}
+
+template <class V, class I>
+void SpmvHandle<V, I>::apply(V alpha, const Array<V>& x, V beta, Array<V>& y) {
+  State& s = *state_;
+  for (const Array<V>* v : {&x, static_cast<const Array<V>*>(&y)}) {
+    if (!v->executor() || v->executor()->backend() != s.ex->backend()) {
+      throw Error(ErrorCode::invalid_argument, "SpmvHandle::apply: an array is not on the handle's executor (" + s.ex->description() + ")");
+    }
+  }
+  check_spmv_dimensions(s.host->rows, s.host->cols, x.size(), y.size());
+  apply(alpha, x.data(), beta, y.data());
+}
+
+template <class V, class I>
+void SpmvHandle<V, I>::apply(V alpha, std::span<const V> x, V beta, std::span<V> y) {
+  const State& s = *state_;
+  if (s.ex->backend() != Backend::cpu) {
+    throw Error(ErrorCode::invalid_argument, "SpmvHandle::apply with host spans needs a CPU handle; this one is on " + s.ex->description() +
+                                                 " (pass Arrays or device pointers)");
+  }
+  check_spmv_dimensions(s.host->rows, s.host->cols, x.size(), y.size());
+  apply(alpha, x.data(), beta, y.data());
+}
+
+template <class V, class I>
+void SpmvHandle<V, I>::apply(V alpha, const V* x, V beta, V* y) {
+  State& s = *state_;
+  ++calls_;
+  if (tuning()) {
+    CoordinateTuner& t = *s.tuner;
+    if (s.pending) {  // the previous product's time (GPU): finished long ago in a solver loop
+      t.report(s.pending_seconds());
+      s.pending = false;
+      if (calls_ > s.max_calls) t.finish();  // out of budget: keep the best measured
+    }
+    while (!t.converged()) {
+      const auto guess = t.next();
+      if (s.space == Space::plan) {
+        try {
+          s.ensure_plan(guess);  // a conversion, outside the timed product
+        } catch (const Error&) {  // a combination the kernels refuse (BCSR by-block above 5): lost
+          t.report(std::numeric_limits<double>::infinity());
+          continue;
+        }
+      }
+      s.start_timer();
+      s.launch(guess, alpha, x, beta, y);
+      s.stop_timer();
+      if (!s.pending && calls_ >= s.max_calls) t.finish();
+      if (t.converged()) {  // the CPU's last measurement: keep the best from now on
+        if (s.cache) s.cache->store(cache_key(), t.best());
+        if (s.space == Space::plan) s.ensure_plan(t.best());
+      }
+      return;
+    }
+    s.best = t.best();
+    if (s.cache) s.cache->store(cache_key(), s.best);
+  }
+  const std::vector<int> c = configuration();
+  if (s.space == Space::plan) s.ensure_plan(c);  // the best, if the last guess was another
+  s.launch(c, alpha, x, beta, y);
+}
+
+#define HSPARSE_INSTANTIATE(V, I) template class SpmvHandle<V, I>;
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+
+}  // namespace hsparse

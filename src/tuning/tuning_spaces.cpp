@@ -1,0 +1,95 @@
+// The tuning spaces of both backends (tuning/tuning_spaces.hpp).
+#include "hsparse/tuning/tuning_spaces.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "hsparse/core/error.hpp"
+
+namespace hsparse {
+
+namespace {
+
+const std::vector<int> kCpuChunks = {4, 8, 16, 32};
+const std::vector<int> kCpuSigmas = {1, 32, 256, 4096, 1 << 30};
+const std::vector<std::string> kBcsrAlgorithms = {"by-block", "by-column", "row-per-thread"};
+const std::vector<int> kSellThreads = {1, 2, 4, 8, 16, 32};
+// Sigma at most C (32) sorts rows inside one chunk, which changes nothing:
+// the first step past 1 must already span several chunks.
+const std::vector<int> kSellSigmas = {1, 128, 1024, 8192, 65536, 1 << 30};
+
+std::size_t index_of(const std::vector<int>& values, long long v) {
+  std::size_t best = 0;  // the nearest value
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (std::llabs(values[i] - v) < std::llabs(values[best] - v)) best = i;
+  }
+  return best;
+}
+
+}  // namespace
+
+std::vector<TunerAxis> cpu_sell_tuning_axes(int chunk) {
+  return {{"C", kCpuChunks, index_of(kCpuChunks, chunk), +1}, {"sigma", kCpuSigmas, 2, +1}};
+}
+
+namespace cuda {
+
+CsrVectorParams csr_vector_params(const std::vector<int>& v) { return {v.at(0), v.at(1), v.at(2)}; }
+std::vector<int> csr_vector_configuration(const CsrVectorParams& p) { return {p.coop, p.repeat, p.block_size}; }
+
+std::vector<TunerAxis> csr_vector_tuning_axes(const CsrVectorParams& f) {
+  TunerAxis repeat{"repeat", {}, 0, -1};
+  for (int r = f.repeat; r >= 1; r /= 2) repeat.values.push_back(r);
+  if (repeat.values.back() != 1) repeat.values.push_back(1);
+  std::reverse(repeat.values.begin(), repeat.values.end());
+  repeat.start = repeat.values.size() - 1;  // the fixed rule's repeat
+  for (int r = f.repeat * 2; r <= f.repeat * 8 && r <= (1 << 20); r *= 2) repeat.values.push_back(r);
+  TunerAxis coop{"coop", {1, 2, 4, 8, 16, 32}, 0, +1};
+  coop.start = index_of(coop.values, f.coop);
+  TunerAxis block{"block", {}, 0, +1};
+  for (int b = 64; b <= 512; b += 32) block.values.push_back(b);
+  block.start = index_of(block.values, f.block_size);
+  return {coop, repeat, block};
+}
+
+std::vector<TunerAxis> sell_tuning_axes(int threads_per_row, long long sigma) {
+  // T grows first (short rows waste threads, long rows want them); sigma
+  // grows first (sorting more rows together cuts padding).
+  return {{"sigma", kSellSigmas, index_of(kSellSigmas, sigma), +1}, {"T", kSellThreads, index_of(kSellThreads, threads_per_row), +1}};
+}
+
+std::vector<TunerAxis> bcsr_tuning_axes(int block, int algorithm) {
+  std::vector<int> blocks = {1, 2, 3, 4, 5, 6, 7, 8};
+  return {{"block", blocks, index_of(blocks, block), +1}, {"algorithm", {0, 1, 2}, static_cast<std::size_t>(std::clamp(algorithm, 0, 2)), -1}};
+}
+
+}  // namespace cuda
+
+int bcsr_algorithm_index(const std::string& kernel) {
+  const auto it = std::find(kBcsrAlgorithms.begin(), kBcsrAlgorithms.end(), kernel);
+  return it == kBcsrAlgorithms.end() ? -1 : static_cast<int>(it - kBcsrAlgorithms.begin());
+}
+
+SpmvOptions tuned_plan_options(Backend backend, const SpmvOptions& base, const std::vector<int>& c) {
+  SpmvOptions o = base;
+  const bool cpu = backend == Backend::cpu;
+  if (c.size() != 2 || !(base.format == Format::sell || (!cpu && base.format == Format::bcsr))) {
+    throw Error(ErrorCode::invalid_argument, std::string("no tuning space of ") + std::to_string(c.size()) + " values for " +
+                                                 to_string(base.format) + " on " + to_string(backend));
+  }
+  if (cpu) {  // SELL: (C, sigma), the kernel as given
+    o.layout.chunk = c[0];
+    o.layout.sigma = c[1];
+  } else if (base.format == Format::sell) {  // (sigma, T); C = 32
+    o.layout.sigma = c[0];
+    o.layout.chunk = 32;
+    o.kernel = c[1] == 1 ? "thread" : "threads";
+    o.threads_per_row = c[1];
+  } else {  // BCSR: (block, algorithm)
+    o.layout.block = c[0];
+    o.kernel = kBcsrAlgorithms.at(static_cast<std::size_t>(c[1]));
+  }
+  return o;
+}
+
+}  // namespace hsparse

@@ -1,0 +1,105 @@
+// hsparse's SpMV plans as bench candidates, for either executor: every
+// kernel the executor's backend registers (plans/spmv_kernels.hpp) with
+// its bench variants (on the GPU these include the cuSPARSE baselines,
+// which sit behind the same plan interface: CSR ALG1/ALG2 with and without
+// cusparseSpMV_preprocess, COO, SELL (C=32), BSR), and "auto", the
+// advisor's choice. Timed on the CPU by the wall clock; on the GPU by CUDA
+// events with the L2 flushed before every repetition.
+#include <limits>
+
+#include "bench.hpp"
+#include "hsparse/core/array.hpp"
+#include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
+#include "hsparse/tuning/advisor.hpp"
+#ifdef HSPARSE_HAVE_CUDA
+#include "hsparse/backends/cuda/timing.hpp"
+#endif
+
+namespace hsparse::bench {
+
+namespace {
+
+using Timer = std::function<TimingSummary(const std::function<void()>&, double)>;
+
+// min_time_s of repetitions after one trial (GPU: L2 flushed before each).
+Timer timer_for(const ExecutorPtr& ex) {
+  switch (ex->backend()) {
+    case Backend::cpu:
+      return [](const std::function<void()>& run, double min_time_s) {
+        Stopwatch trial;
+        run();
+        return time_repeated(run, repetitions_for(min_time_s, trial.seconds()), 1);
+      };
+    case Backend::cuda:
+#ifdef HSPARSE_HAVE_CUDA
+    {
+      const cuda::Executor& cex = cuda_executor(*ex, "the GPU bench");
+      auto flush = std::make_shared<cuda::L2Flusher>(cex);
+      return [ex, &cex, flush](const std::function<void()>& run, double min_time_s) {
+        const auto trial = cuda::time_on_device(cex, run, 1, 2, [&] { (*flush)(); });
+        return cuda::time_on_device(cex, run, repetitions_for(min_time_s, trial.median_s), 1, [&] { (*flush)(); });
+      };
+    }
+#else
+      break;
+#endif
+  }
+  throw Error(ErrorCode::unsupported, std::string("no bench timer on ") + ex->description());
+}
+
+}  // namespace
+
+std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, I>& a, const V* x, const Environment& env, long long spmv_count) {
+  const Timer timer = timer_for(ex);
+  std::vector<CandidateMaker> makers;
+  // o: the plan's options; automatic: ask the advisor first ("auto").
+  auto add = [&](const std::string& label, SpmvOptions o, bool automatic = false) {
+    makers.push_back({label, [&a, x, ex, timer, o, automatic, &env, spmv_count]() mutable {
+                        if (automatic) {  // the advisor on the bench's own measured machine
+                          MachineModel m;
+                          m.backend = to_string(ex->backend());
+                          m.read_bytes_per_s = env.read_bytes_per_s;
+                          m.cache_bytes = static_cast<double>(env.cache_bytes);
+                          const auto c = advise(a, m, spmv_count).choice();
+                          o.format = c.format;
+                          o.kernel = c.kernel;
+                          o.layout.block = c.block;
+                        }
+                        auto plan = std::make_shared<const SpmvPlan<V, I>>(ex, a, o);
+                        auto y = std::make_shared<Array<V>>(ex, static_cast<std::size_t>(a.rows));
+                        auto c = std::make_unique<Candidate>();
+                        const bool baseline = o.kernel.rfind("cusparse", 0) == 0;
+                        c->library = baseline ? "cusparse" : "hsparse";
+                        c->format = to_string(o.format);
+                        c->kernel = (automatic ? "auto: " : "") + plan->description();
+                        c->setup_s = plan->setup_seconds();
+                        c->matrix_bytes = static_cast<double>(plan->matrix_bytes());
+                        c->stored_entries = plan->stored_entries();
+                        c->run_once = [plan, y, x] {
+                          y->assign(std::vector<V>(y->size(), std::numeric_limits<V>::quiet_NaN()));  // poison: every row must be written
+                          plan->apply(1.0, x, 0.0, y->data());
+                          plan->executor()->synchronize();
+                          return y->to_host();
+                        };
+                        c->time = [plan, y, x, timer](double min_time_s) { return timer([&] { plan->apply(1.0, x, 0.0, y->data()); }, min_time_s); };
+                        return c;
+                      }});
+  };
+  add("auto", SpmvOptions{}, true);
+  // Every registered kernel the registry marks as a contender, with its variants.
+  for (Format f : all_formats()) {
+    for (const auto& k : spmv_registration(ex->backend(), f).kernels) {
+      for (const auto& variant : k.bench) {
+        SpmvOptions o;
+        o.format = f;
+        o.kernel = k.name;
+        apply_bench_variant(variant, o.layout.sigma, &o.cusparse_preprocess);
+        add(bench_label(f, k.name, variant), o);
+      }
+    }
+  }
+  return makers;
+}
+
+}  // namespace hsparse::bench
