@@ -293,6 +293,11 @@ MatrixMarketHeader read_matrix_market_header(const std::string& path) {
   return parse_header(c);
 }
 
+MatrixMarketHeader parse_matrix_market_header(std::string_view text, const std::string& name) {
+  Cursor c(text, name);
+  return parse_header(c);
+}
+
 template <class V, class I>
 MatrixMarketData<V, I> parse_matrix_market(std::string_view text, const std::string& name) {
   Cursor c(text, name);

@@ -8,7 +8,7 @@
 #include "hsparse/core/types.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
-#include "spmv_plan_builders.hpp"
+#include "../backends/common/spmv_plan_builders.hpp"
 
 namespace hsparse {
 

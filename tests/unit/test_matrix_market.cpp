@@ -8,7 +8,9 @@
 #include "hsparse/core/error.hpp"
 #include "hsparse/formats/convert.hpp"
 #include "hsparse/io/file_bytes.hpp"
+#include "hsparse/io/binary_format.hpp"
 #include "hsparse/io/matrix_market.hpp"
+#include "hsparse/io/matrix_source.hpp"
 #include "support/test_support.hpp"
 
 namespace hsparse::io {
@@ -340,6 +342,37 @@ TEST(MatrixMarketVector, WritesAndReadsVectors) {
   write_matrix_market_vector<double>(path, v);
   EXPECT_EQ(read_matrix_market_vector<double>(path), v);
   EXPECT_THROW(read_matrix_market_vector<double>(test::test_data("small_archive.tar.gz")), Error);
+}
+
+// load_any_matrix: one read decides the types; the result equals what the
+// typed loader gives for the same source.
+TEST(MatrixSource, LoadAnyMatrixChoosesTheSourcesTypes) {
+  const std::string complex_file = std::string(HSPARSE_TEST_DATA) + "/complex_small.mtx";
+  auto c = load_any_matrix(complex_file, false);
+  ASSERT_TRUE((std::holds_alternative<Csr<std::complex<double>, std::int32_t>>(c)));
+  EXPECT_EQ((std::get<Csr<std::complex<double>, std::int32_t>>(c).values), (load_matrix<std::complex<double>, std::int32_t>(complex_file).values));
+  EXPECT_TRUE((std::holds_alternative<Csr<std::complex<float>, std::int32_t>>(load_any_matrix(complex_file, true))));
+  const std::string pattern = std::string(HSPARSE_TEST_DATA) + "/pattern_symmetric.mtx";
+  const auto p = load_any_matrix(pattern, false);
+  ASSERT_TRUE((std::holds_alternative<Csr<double, std::int32_t>>(p)));
+  const auto& pd = std::get<Csr<double, std::int32_t>>(p);
+  const auto expected = load_matrix<double, std::int32_t>(pattern);
+  EXPECT_EQ(pd.row_ptr, expected.row_ptr);
+  EXPECT_EQ(pd.col_idx, expected.col_idx);
+  EXPECT_TRUE((std::holds_alternative<Csr<double, std::int32_t>>(load_any_matrix("stencil2d:n=5", false))));
+  EXPECT_TRUE((std::holds_alternative<Csr<float, std::int32_t>>(load_any_matrix("stencil2d:n=5", true))));
+  // An .hsp file stored in single precision loads in single even when double is asked.
+  const std::string hsp = ::testing::TempDir() + "/hsparse_any_single.hsp";
+  write_hsp(hsp, load_matrix<float, std::int32_t>("stencil2d:n=5"));
+  EXPECT_TRUE((std::holds_alternative<Csr<float, std::int32_t>>(load_any_matrix(hsp, false))));
+  std::filesystem::remove(hsp);
+  // Errors still name the file and line.
+  try {
+    load_any_matrix(std::string(HSPARSE_TEST_DATA) + "/bad_mtx/row_out_of_range.mtx", false);
+    FAIL() << "a bad file loaded";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("row_out_of_range.mtx:3:"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

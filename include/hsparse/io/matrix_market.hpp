@@ -47,6 +47,8 @@ struct MatrixMarketData {
 
 // Parses banner and size line only (reads just the start of the file).
 MatrixMarketHeader read_matrix_market_header(const std::string& path);
+// The same from text already in memory; `name` is used in error messages.
+MatrixMarketHeader parse_matrix_market_header(std::string_view text, const std::string& name);
 
 template <class V, class I>
 MatrixMarketData<V, I> read_matrix_market(const std::string& path);

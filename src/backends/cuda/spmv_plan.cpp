@@ -2,7 +2,7 @@
 // are converted on the GPU after uploading the CSR (convert_on_device), the
 // other formats on the host by the CPU's conversions, then uploaded. One
 // case per format in a switch without a default (-Werror=switch).
-#include "../../plans/spmv_plan_builders.hpp"
+#include "../common/spmv_plan_builders.hpp"
 
 #include <algorithm>
 

@@ -3,7 +3,7 @@
 // so a format the CPU does not build is a compile error. Conversions are the registry's
 // (formats/format_storage.hpp); kernels the CPU backend registers
 // (backends/openmp/spmv_kernels.cpp).
-#include "../../plans/spmv_plan_builders.hpp"
+#include "../common/spmv_plan_builders.hpp"
 
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// The backends' plan builders (private): each converts the matrix for its
+// The backends' plan builders (private to the library): each converts the matrix for its
 // executor and returns the product and what the plan reports. The plan
 // (plans/spmv_plan.cpp) chooses between them by the executor's backend.
 #include "hsparse/plans/spmv_plan.hpp"
