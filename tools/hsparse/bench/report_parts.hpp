@@ -1,0 +1,48 @@
+#pragma once
+// The pieces of hsparse bench's report shared by its files (private to the
+// bench): per-matrix summaries and the goals (report_summary.cpp),
+// results.json / results.csv (report_data.cpp) and the gnuplot plots
+// (report_plots.cpp); report.cpp writes the console table, report.md and
+// the comparison of two runs.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+
+namespace hsparse::bench::detail {
+
+using json = nlohmann::json;
+
+std::string fmt(const char* f, double v);
+const char* baseline_name(const Report& r);
+
+// Per matrix: the best hsparse result and the best baselines.
+struct MatrixSummary {
+  const MatrixInfo* info = nullptr;
+  const Result* best_hsparse = nullptr;
+  const Result* best_baseline = nullptr;
+  const Result* best_baseline_csr = nullptr;
+  const Result* best_block = nullptr;  // best hsparse BCSR or SELL
+};
+std::vector<MatrixSummary> summarize(const Report& r);
+double ratio(const Result* a, const Result* b);
+std::string short_name(const std::string& name);
+bool is_regular(const MatrixInfo& m);
+
+struct Goal {
+  std::string what;
+  bool met = false;
+  std::string measured;
+};
+std::vector<Goal> check_goals(const Report& r, const std::vector<MatrixSummary>& sums);
+
+json to_json(const Result& x);
+json to_json(const Report& r);
+void write_csv(const Report& r, const std::string& path);
+
+// gnuplot data and scripts; the plots are drawn when gnuplot is installed.
+// Returns why some were not drawn (empty: all were).
+std::string write_plots(const Report& r, const std::vector<MatrixSummary>& sums, const std::string& dir);
+
+}  // namespace hsparse::bench::detail
