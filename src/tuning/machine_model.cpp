@@ -87,18 +87,27 @@ MachineModel measured_machine(const std::string& backend, std::string* note) {
 }
 
 template <class V, class I>
-SpmvOptions advised_options(Backend backend, const Csr<V, I>& a, long long spmv_count) {
+SpmvOptions advised_options(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count, FormatPrediction* choice) {
   SpmvOptions o;
   if constexpr (!is_complex_v<V>) {
-    const auto c = advise(a, measured_machine(to_string(backend)), spmv_count).choice();
+    const auto c = advise(a, machine, spmv_count).choice();
     o.format = c.format;
     o.kernel = c.kernel;
     o.layout.block = c.block;
+    if (choice) *choice = c;
   }
   return o;
 }
 
-#define HSPARSE_INSTANTIATE(V, I) template SpmvOptions advised_options(Backend, const Csr<V, I>&, long long);
+template <class V, class I>
+SpmvOptions advised_options(Backend backend, const Csr<V, I>& a, long long spmv_count) {
+  if constexpr (is_complex_v<V>) return SpmvOptions{};
+  return advised_options(a, measured_machine(to_string(backend)), spmv_count);
+}
+
+#define HSPARSE_INSTANTIATE(V, I)                                                      \
+  template SpmvOptions advised_options(Backend, const Csr<V, I>&, long long); \
+  template SpmvOptions advised_options(const Csr<V, I>&, const MachineModel&, long long, FormatPrediction*);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

@@ -93,19 +93,15 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
     o.check_every = c.check_every;
     o.progress = terminal_progress();
     const ExecutorPtr ex = make_executor(c.backend);
-    std::string format = c.format, kernel = c.kernel, note;
-    int block = 0;
-    if (format == "auto") {  // the advisor's choice for as many products as the iteration limit allows
-      const auto choice = advise(a, measured_machine(to_string(ex->backend()), &note), std::max(1, std::min(o.max_iterations, 1000))).choice();
-      format = to_string(choice.format);
-      if (kernel.empty()) kernel = choice.kernel;
-      block = choice.block;
-    }
-    std::vector<V> x(n, V(0));
+    std::string note;
     SpmvOptions po;
-    po.format = parse_format(format);
-    po.kernel = kernel;
-    po.layout.block = block;
+    if (c.format == "auto") {  // the advisor's choice for as many products as the iteration limit allows
+      po = advised_options(a, measured_machine(to_string(ex->backend()), &note), std::max(1, std::min(o.max_iterations, 1000)));
+    } else {
+      po.format = parse_format(c.format);
+    }
+    if (!c.kernel.empty()) po.kernel = c.kernel;
+    std::vector<V> x(n, V(0));
     const SpmvPlan<V, I> plan(ex, a, po);
     const std::string operator_name = std::string(to_string(ex->backend())) + "/" + plan.description();
     const SolverResult r = solve<V, I>(a, plan, std::span<const V>(b), std::span<V>(x), o);
@@ -126,7 +122,7 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
       }
       std::printf("error       ||x - x*||/||x*|| %.3e (b = A x*)\n", s > 0 ? std::sqrt(e / s) : 0.0);
     }
-    if (!note.empty()) std::printf("format auto %s/%s (%s)\n", format.c_str(), kernel.c_str(), note.c_str());
+    if (!note.empty()) std::printf("format auto %s (%s)\n", plan.description().c_str(), note.c_str());
     if (!c.out_file.empty()) io::write_matrix_market_vector<V>(c.out_file, x);
     if (!c.history_file.empty()) {
       std::FILE* f = std::fopen(c.history_file.c_str(), "w");

@@ -54,26 +54,22 @@ int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
   std::string kernel = o.kernel, format = o.format;
   const ExecutorPtr ex = make_executor(o.backend);
   const std::string backend = to_string(ex->backend());
-  int block = o.block;
+  hsparse::SpmvOptions po;
   if (format == "auto") {  // the advisor picks format, kernel and block size for --spmv-count products
-    format = "csr";
+    std::string note;
+    FormatPrediction c;
+    po = advised_options(a, measured_machine(backend, &note), o.spmv_count, &c);
     if constexpr (!is_complex_v<V>) {
-      std::string note;
-      const auto advice = advise(a, measured_machine(backend, &note), o.spmv_count);
-      const auto& c = advice.choice();
-      format = to_string(c.format);
-      if (kernel.empty()) kernel = c.kernel;
-      if (block == 0) block = c.block;
-      std::fprintf(stderr, "auto: %s/%s predicted %.1f GFLOP/s over %lld products (%s)\n", format.c_str(), c.kernel.c_str(),
+      std::fprintf(stderr, "auto: %s/%s predicted %.1f GFLOP/s over %lld products (%s)\n", to_string(c.format), c.kernel.c_str(),
                    c.predicted_gflops, o.spmv_count, note.c_str());
     } else {
       std::fprintf(stderr, "auto: csr (the advisor's model covers real values only; complex matrices use CSR)\n");
     }
+  } else {
+    po.format = parse_format(format);
   }
-  hsparse::SpmvOptions po;
-  po.format = parse_format(format);
-  po.kernel = kernel;
-  po.layout.block = block;
+  if (!kernel.empty()) po.kernel = kernel;
+  if (o.block != 0) po.layout.block = o.block;
   po.layout.align_blocks = o.align_blocks;
   po.layout.chunk = o.chunk;
   po.layout.sigma = o.sigma;
@@ -85,7 +81,7 @@ int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
   Array<V> d_y(ex, std::span<const V>(y));
   const auto sync = [&] { ex->synchronize(); };
   TimingSummary t;
-  if (po.format == Format::sell && o.chunk == 0 && o.sigma == 0 && kernel.empty()) {
+  if (po.format == Format::sell && o.chunk == 0 && o.sigma == 0 && po.kernel.empty()) {
     // SELL without C or sigma: the tuning cache's parameters (hsparse tune) if it has this matrix.
     HandleOptions ho;
     ho.format = Format::sell;

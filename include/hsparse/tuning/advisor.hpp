@@ -76,9 +76,14 @@ double kernel_efficiency(const std::string& backend, Format format, int block);
 template <class V, class I>
 Advice advise(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count);
 
-// format=auto: the advised plan options on `backend` for spmv_count
-// products (complex matrices: CSR with its default kernel; the model is fit
-// to real ones).
+// format=auto, resolved here and nowhere else: the plan options the
+// advisor chooses for spmv_count products on `machine` (format, kernel,
+// BCSR block); `choice`, when given, receives its prediction. Complex
+// matrices: CSR with its default kernel (the model is fit to real ones;
+// `choice` is then left as it was).
+template <class V, class I>
+SpmvOptions advised_options(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count, FormatPrediction* choice = nullptr);
+// The same on this machine's measured model for `backend` (measured_machine).
 template <class V, class I>
 SpmvOptions advised_options(Backend backend, const Csr<V, I>& a, long long spmv_count);
 

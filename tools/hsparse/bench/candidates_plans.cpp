@@ -61,10 +61,7 @@ std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, 
                           m.backend = to_string(ex->backend());
                           m.read_bytes_per_s = env.read_bytes_per_s;
                           m.cache_bytes = static_cast<double>(env.cache_bytes);
-                          const auto c = advise(a, m, spmv_count).choice();
-                          o.format = c.format;
-                          o.kernel = c.kernel;
-                          o.layout.block = c.block;
+                          o = advised_options(a, m, spmv_count);
                         }
                         auto plan = std::make_shared<const SpmvPlan<V, I>>(ex, a, o);
                         auto y = std::make_shared<Array<V>>(ex, static_cast<std::size_t>(a.rows));
