@@ -61,7 +61,7 @@ struct SpmvHandle<V, I>::State {
   void launch(const std::vector<int>& c, V alpha, const V* x, V beta, V* y) {
 #ifdef HSPARSE_HAVE_CUDA
     if (space == Space::csr_vector) {
-      cuda::csr_spmv_vector(cuda_executor(*ex, "CSR vector"), alpha, *csr, x, beta, y, cuda::csr_vector_params(c));
+      cuda::csr_spmv_vector(cuda_executor(*ex, "CSR vector"), alpha, *csr, x, beta, y, csr_vector_params(c));
       return;
     }
 #endif
@@ -132,18 +132,18 @@ SpmvHandle<V, I>::SpmvHandle(ExecutorPtr ex, const Csr<V, I>& a, HandleOptions o
         s.space = Space::csr_vector;
         s.key_name = "csr/vector(coop,repeat,block)";
         const auto fixed = cuda::csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()), cuda_executor(*s.ex, "a GPU handle").shape());
-        s.axes = cuda::csr_vector_tuning_axes(fixed);
+        s.axes = csr_vector_tuning_axes(fixed);
       } else if (b.format == Format::sell && kernel != "cusparse") {
         s.space = Space::plan;
         s.key_name = "sell-32(sigma,T)";
-        s.axes = cuda::sell_tuning_axes(kernel == "threads" ? b.threads_per_row : 1, std::max<long long>(1, b.layout.sigma));
+        s.axes = cuda_sell_tuning_axes(kernel == "threads" ? b.threads_per_row : 1, std::max<long long>(1, b.layout.sigma));
       } else if (b.format == Format::bcsr && kernel != "cusparse") {
         s.space = Space::plan;
         s.key_name = "bcsr(block,algorithm)";
         const int block = b.layout.block > 0 ? b.layout.block : best_bcsr_block(a);
         const int algorithm = bcsr_algorithm_index(kernel);
         // The plan's auto rule for 1..8: by-column, except 7 (not compiled for it).
-        s.axes = cuda::bcsr_tuning_axes(block, algorithm >= 0 ? algorithm : (block == 7 ? 2 : 1));
+        s.axes = cuda_bcsr_tuning_axes(block, algorithm >= 0 ? algorithm : (block == 7 ? 2 : 1));
       }
 #endif
       break;

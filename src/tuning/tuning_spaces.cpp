@@ -32,12 +32,10 @@ std::vector<TunerAxis> cpu_sell_tuning_axes(int chunk) {
   return {{"C", kCpuChunks, index_of(kCpuChunks, chunk), +1}, {"sigma", kCpuSigmas, 2, +1}};
 }
 
-namespace cuda {
+cuda::CsrVectorParams csr_vector_params(const std::vector<int>& v) { return {v.at(0), v.at(1), v.at(2)}; }
+std::vector<int> csr_vector_configuration(const cuda::CsrVectorParams& p) { return {p.coop, p.repeat, p.block_size}; }
 
-CsrVectorParams csr_vector_params(const std::vector<int>& v) { return {v.at(0), v.at(1), v.at(2)}; }
-std::vector<int> csr_vector_configuration(const CsrVectorParams& p) { return {p.coop, p.repeat, p.block_size}; }
-
-std::vector<TunerAxis> csr_vector_tuning_axes(const CsrVectorParams& f) {
+std::vector<TunerAxis> csr_vector_tuning_axes(const cuda::CsrVectorParams& f) {
   TunerAxis repeat{"repeat", {}, 0, -1};
   for (int r = f.repeat; r >= 1; r /= 2) repeat.values.push_back(r);
   if (repeat.values.back() != 1) repeat.values.push_back(1);
@@ -52,18 +50,16 @@ std::vector<TunerAxis> csr_vector_tuning_axes(const CsrVectorParams& f) {
   return {coop, repeat, block};
 }
 
-std::vector<TunerAxis> sell_tuning_axes(int threads_per_row, long long sigma) {
+std::vector<TunerAxis> cuda_sell_tuning_axes(int threads_per_row, long long sigma) {
   // T grows first (short rows waste threads, long rows want them); sigma
   // grows first (sorting more rows together cuts padding).
   return {{"sigma", kSellSigmas, index_of(kSellSigmas, sigma), +1}, {"T", kSellThreads, index_of(kSellThreads, threads_per_row), +1}};
 }
 
-std::vector<TunerAxis> bcsr_tuning_axes(int block, int algorithm) {
+std::vector<TunerAxis> cuda_bcsr_tuning_axes(int block, int algorithm) {
   std::vector<int> blocks = {1, 2, 3, 4, 5, 6, 7, 8};
   return {{"block", blocks, index_of(blocks, block), +1}, {"algorithm", {0, 1, 2}, static_cast<std::size_t>(std::clamp(algorithm, 0, 2)), -1}};
 }
-
-}  // namespace cuda
 
 int bcsr_algorithm_index(const std::string& kernel) {
   const auto it = std::find(kBcsrAlgorithms.begin(), kBcsrAlgorithms.end(), kernel);

@@ -273,7 +273,7 @@ TEST(CudaTuningAxes, StartAtTheRuleAndRoundTrip) {
   EXPECT_EQ(csr_vector_configuration(csr_vector_params(start)), start);
   EXPECT_EQ(axes[1].values.front(), 1);  // repeat reaches 1 (9, 4, 2, 1) and 8x up (72)
   EXPECT_EQ(axes[1].values.back(), 72);
-  const auto sell = sell_tuning_axes(4, 1024);
+  const auto sell = cuda_sell_tuning_axes(4, 1024);
   EXPECT_EQ(sell[0].values.at(sell[0].start), 1024);
   EXPECT_GT(sell[0].values.at(1), 32);  // the first sorting step spans several chunks of 32
   EXPECT_EQ(sell[1].values.at(sell[1].start), 4);

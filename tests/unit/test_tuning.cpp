@@ -138,6 +138,45 @@ TEST(CoordinateTuner, BadAxesAreErrors) {
 }  // namespace hsparse
 
 // ---- fingerprint and tuning cache ----
+#include "hsparse/tuning/exhaustive_search.hpp"
+
+namespace hsparse {
+namespace {
+
+// hsparse tune's search: every configuration once, skipped and refused
+// ones kept apart, and the tuner's replay finding the table's best on a
+// surface with one minimum.
+TEST(ExhaustiveSearch, TimesEveryConfigurationAndReplaysTheTuner) {
+  const std::vector<TunerAxis> axes = {{"a", {1, 2, 3}, 0, +1}, {"b", {10, 20, 40}, 0, +1}};
+  std::vector<std::vector<int>> timed;
+  const SearchTable t = exhaustive_search(
+      axes,
+      [&](const std::vector<int>& c) {
+        timed.push_back(c);
+        if (c[0] == 3 && c[1] == 10) throw Error(ErrorCode::invalid_argument, "refused");
+        return 1.0 + std::abs(c[0] - 2) + std::abs(c[1] - 20) / 10.0;
+      },
+      [](const std::vector<int>& c) { return c[0] == 1 && c[1] == 40; });
+  EXPECT_EQ(timed.size(), 8u);  // 9 less the skipped one
+  EXPECT_EQ(timed.front(), (std::vector<int>{1, 10}));
+  EXPECT_EQ(timed.back(), (std::vector<int>{3, 40}));
+  EXPECT_EQ(t.points.size(), 7u);
+  EXPECT_EQ(t.refused, 1);
+  ASSERT_NE(t.best(), nullptr);
+  EXPECT_EQ(t.best()->configuration, (std::vector<int>{2, 20}));
+  EXPECT_FALSE(t.seconds_at({3, 10}).has_value());
+  EXPECT_DOUBLE_EQ(*t.seconds_at({2, 40}), 3.0);
+  int steps = 0;
+  EXPECT_EQ(replay_tuner(t, 100, &steps), (std::vector<int>{2, 20}));
+  EXPECT_LT(steps, 100);  // converged on its own, within the budget
+  replay_tuner(t, 2, &steps);
+  EXPECT_EQ(steps, 2);  // the budget stops it
+  EXPECT_THROW(exhaustive_search({{"empty", {}, 0, +1}}, [](const std::vector<int>&) { return 1.0; }), Error);
+}
+
+}  // namespace
+}  // namespace hsparse
+
 #include <filesystem>
 #include <fstream>
 

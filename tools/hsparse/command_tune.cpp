@@ -20,6 +20,7 @@
 #include "hsparse/core/timer.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
 #include "hsparse/tuning/coordinate_tuner.hpp"
+#include "hsparse/tuning/exhaustive_search.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/io/matrix_source.hpp"
 #include "hsparse/tuning/spmv_handle.hpp"
@@ -62,28 +63,18 @@ int run_tune_cpu(const TuneOptions& o) {
     std::printf("  %-34s %-28s %9.3f ms %8.2f GFLOP/s  %5.1f%% of best\n", what, d.c_str(), t * 1e3, flops / t * 1e-9, 100 * best / t);
   };
   // SELL: C x sigma, exhaustive.
-  const auto sell_axes = cpu_sell_tuning_axes(0);
-  const std::vector<int>& chunks = sell_axes[0].values;
-  const std::vector<int>& sigmas = sell_axes[1].values;
-  double best_t = 1e30;
-  std::string best_d;
-  std::map<std::pair<int, int>, double> table;
-  for (int c : chunks) {
-    for (int sg : sigmas) {
-      SpmvOptions po;
-      po.format = Format::sell;
-      po.layout.chunk = c;
-      po.layout.sigma = sg;
-      std::string d;
-      const double t = time_plan(po, &d);
-      table[{c, sg}] = t;
-      if (t < best_t) {
-        best_t = t;
-        best_d = d;
-      }
-    }
-  }
-  std::printf("SELL-C-sigma, exhaustive over %zu (C, sigma) pairs (median of %d runs each):\n", table.size(), o.repetitions);
+  const SearchTable table = exhaustive_search(cpu_sell_tuning_axes(0), [&](const std::vector<int>& c) {
+    SpmvOptions po;
+    po.format = Format::sell;
+    po.layout.chunk = c[0];
+    po.layout.sigma = c[1];
+    return time_plan(po, nullptr);
+  });
+  const SearchPoint* best = table.best();
+  if (!best) throw Error(ErrorCode::invalid_argument, o.source + ": SELL-C-sigma refused every (C, sigma)");
+  const double best_t = best->seconds;
+  const std::string best_d = "sell-" + std::to_string(best->configuration[0]) + "-" + std::to_string(best->configuration[1]);
+  std::printf("SELL-C-sigma, exhaustive over %zu (C, sigma) pairs (median of %d runs each):\n", table.points.size(), o.repetitions);
   line("best", best_d, best_t, best_t);
   SpmvOptions defaults;
   defaults.format = Format::sell;
@@ -92,35 +83,25 @@ int run_tune_cpu(const TuneOptions& o) {
   line("defaults (C = SIMD width, sigma 256)", dd, dt, best_t);
   // The tuner from the defaults' (C, sigma), walking the measured table: the
   // steps a handle converting at every step would take, without re-timing.
-  CoordinateTuner tuner(cpu_sell_tuning_axes(std::stoi(dd.substr(5))));
+  SearchTable from_defaults = table;
+  from_defaults.axes = cpu_sell_tuning_axes(std::stoi(dd.substr(5)));
   int calls = 0;
-  while (!tuner.converged() && calls < o.calls) {
-    const auto v = tuner.next();
-    tuner.report(table.at({v[0], v[1]}));
-    ++calls;
-  }
-  const auto tb = tuner.best();
+  const auto tb = replay_tuner(from_defaults, o.calls, &calls);
   char what[64], d[64];
   std::snprintf(what, sizeof what, "tuner after %d steps", calls);
   std::snprintf(d, sizeof d, "sell-%d-%d", tb[0], tb[1]);
-  line(what, d, table.at({tb[0], tb[1]}), best_t);
-  // BCSR block size: the fewest-bytes rule against every size 1..8.
-  double bbest = 1e30;
-  std::string bbest_d;
-  for (int b = 1; b <= 8; ++b) {
+  line(what, d, table.seconds_at(tb).value_or(0), best_t);
+  // BCSR block size: the fewest-bytes rule against every size 1..8 (a refused size is no candidate).
+  std::map<int, std::string> block_names;
+  const SearchTable blocks = exhaustive_search({TunerAxis{"block", {1, 2, 3, 4, 5, 6, 7, 8}}}, [&](const std::vector<int>& c) {
     SpmvOptions po;
     po.format = Format::bcsr;
-    po.layout.block = b;
-    try {
-      std::string bd;
-      const double t = time_plan(po, &bd);
-      if (t < bbest) {
-        bbest = t;
-        bbest_d = bd;
-      }
-    } catch (const Error&) {  // fill limit: not a candidate
-    }
-  }
+    po.layout.block = c[0];
+    return time_plan(po, &block_names[c[0]]);
+  });
+  const SearchPoint* bbest_point = blocks.best();
+  const double bbest = bbest_point ? bbest_point->seconds : 1e30;
+  const std::string bbest_d = bbest_point ? block_names[bbest_point->configuration[0]] : "none";
   SpmvOptions rule;
   rule.format = Format::bcsr;
   std::string rd;
@@ -137,10 +118,9 @@ int run_tune_cpu(const TuneOptions& o) {
     ho.use_cache = false;
     const SpmvHandle<V, I> handle(cpu, a, ho);
     TuningCache cache(o.cache.empty() ? TuningCache::default_path() : o.cache);
-    const auto best = std::min_element(table.begin(), table.end(), [](const auto& p, const auto& q) { return p.second < q.second; })->first;
-    cache.store(handle.cache_key(), {best.first, best.second});
-    std::printf("stored SELL C = %d, sigma = %d in %s: hsparse spmv --format sell and the CPU handle start with it\n", best.first, best.second,
-                cache.path().c_str());
+    cache.store(handle.cache_key(), best->configuration);
+    std::printf("stored SELL C = %d, sigma = %d in %s: hsparse spmv --format sell and the CPU handle start with it\n", best->configuration[0],
+                best->configuration[1], cache.path().c_str());
   }
   return 0;
 }
@@ -166,7 +146,7 @@ int run_tune(const TuneOptions& o) {
   std::printf("%s: %d x %d, %zu nonzeros, %s\n", o.source.c_str(), a.rows, a.cols, a.nnz(), cuda::device_description().c_str());
   const auto fixed = cuda::csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()), ex.shape());
   const auto paper = cuda::csr_vector_paper_rule(a.rows, static_cast<long long>(a.nnz()));
-  const auto axes = cuda::csr_vector_tuning_axes(fixed);
+  const auto axes = csr_vector_tuning_axes(fixed);
   // Every point, for calibrating rules offline: appended, header when the file is new.
   std::FILE* table = nullptr;
   if (!o.table.empty()) {
@@ -175,28 +155,24 @@ int run_tune(const TuneOptions& o) {
     if (!table) throw Error(ErrorCode::io, "--table " + o.table + ": cannot open for appending");
     if (fresh) std::fprintf(table, "matrix,rows,nnz,coop,repeat,block,grid,seconds,gflops\n");
   }
-  double best_t = 1e30;
-  cuda::CsrVectorParams best{};
-  int points = 0;
-  for (int coop : axes[0].values) {
-    for (int repeat : axes[1].values) {
-      for (int block : axes[2].values) {
-        const cuda::CsrVectorParams p{coop, repeat, block};
-        const long long grid = 1 + (static_cast<long long>(a.rows) * coop - 1) / (static_cast<long long>(repeat) * block);
-        if (grid > (1LL << 31) - 1) continue;
-        const double t = time_params(p);
-        ++points;
+  // A grid past CUDA's limit is skipped, not refused: the rule never picks one.
+  const auto grid_of = [&](const std::vector<int>& c) {
+    return 1 + (static_cast<long long>(a.rows) * c[0] - 1) / (static_cast<long long>(c[1]) * c[2]);
+  };
+  const SearchTable search = exhaustive_search(
+      axes,
+      [&](const std::vector<int>& c) {
+        const double t = time_params(csr_vector_params(c));
         if (table) {
-          std::fprintf(table, "\"%s\",%d,%zu,%d,%d,%d,%lld,%.6e,%.2f\n", o.source.c_str(), a.rows, a.nnz(), coop, repeat, block, grid, t,
+          std::fprintf(table, "\"%s\",%d,%zu,%d,%d,%d,%lld,%.6e,%.2f\n", o.source.c_str(), a.rows, a.nnz(), c[0], c[1], c[2], grid_of(c), t,
                        flops / t * 1e-9);
         }
-        if (t < best_t) {
-          best_t = t;
-          best = p;
-        }
-      }
-    }
-  }
+        return t;
+      },
+      [&](const std::vector<int>& c) { return grid_of(c) > (1LL << 31) - 1; });
+  const double best_t = search.best()->seconds;
+  const cuda::CsrVectorParams best = csr_vector_params(search.best()->configuration);
+  const auto points = static_cast<int>(search.points.size());
   if (table) std::fclose(table);
   const double fixed_t = time_params(fixed);
   const double paper_t = time_params(paper);
@@ -208,7 +184,7 @@ int run_tune(const TuneOptions& o) {
   SpmvHandle<V, I> handle(executor, a, ho);
   for (int c = 0; c < o.calls; ++c) handle.apply(1.0, x.data(), 0.0, y.data());
   ex.synchronize();
-  const auto tuned = cuda::csr_vector_params(handle.configuration());
+  const auto tuned = csr_vector_params(handle.configuration());
   const double tuned_t = time_params(tuned);
   auto line = [&](const char* what, const cuda::CsrVectorParams& p, double t) {
     std::printf("  %-28s coop %2d  repeat %6d  block %3d  %9.4f ms  %8.1f GFLOP/s  %5.1f%% of best\n", what, p.coop, p.repeat, p.block_size,
@@ -223,7 +199,7 @@ int run_tune(const TuneOptions& o) {
   line(what, tuned, tuned_t);
   if (!o.no_store) {
     TuningCache cache(o.cache.empty() ? TuningCache::default_path() : o.cache);
-    cache.store(handle.cache_key(), cuda::csr_vector_configuration(best));
+    cache.store(handle.cache_key(), csr_vector_configuration(best));
     std::printf("stored in %s: the next handle for this matrix starts with the best\n", cache.path().c_str());
   }
   if (!o.sell_bcsr) return 0;
@@ -240,36 +216,20 @@ int run_tune(const TuneOptions& o) {
   for (Format f : {Format::sell, Format::bcsr}) {
     SpmvOptions base;
     base.format = f;
-    const auto space = f == Format::sell ? cuda::sell_tuning_axes(1, 1) : cuda::bcsr_tuning_axes(best_bcsr_block(a), 1);
-    double sbest = 1e30;
-    std::string sbest_d;
-    std::map<std::vector<int>, double> times;
-    for (int u : space[0].values) {
-      for (int v : space[1].values) {
-        std::string d;
-        try {
-          const double t = time_plan(tuned_plan_options(Backend::cuda, base, {u, v}), &d);
-          times[{u, v}] = t;
-          if (t < sbest) {
-            sbest = t;
-            sbest_d = d;
-          }
-        } catch (const Error&) {  // refused (fill limit, an algorithm not built for the block size)
-        }
-      }
-    }
-    if (times.empty()) {
+    const auto space = f == Format::sell ? cuda_sell_tuning_axes(1, 1) : cuda_bcsr_tuning_axes(best_bcsr_block(a), 1);
+    std::map<std::vector<int>, std::string> names;
+    const SearchTable times = exhaustive_search(space, [&](const std::vector<int>& c) {
+      return time_plan(tuned_plan_options(Backend::cuda, base, c), &names[c]);
+    });
+    if (!times.best()) {
       std::printf("%s: the matrix is refused at every point\n", to_string(f));
       continue;
     }
-    std::printf("%s, exhaustive over %zu points (%s x %s):\n", to_string(f), times.size(), space[0].name.c_str(), space[1].name.c_str());
-    plan_line("best", sbest_d, sbest, sbest);
+    const double sbest = times.best()->seconds;
+    std::printf("%s, exhaustive over %zu points (%s x %s):\n", to_string(f), times.points.size(), space[0].name.c_str(), space[1].name.c_str());
+    plan_line("best", names[times.best()->configuration], sbest, sbest);
     const std::vector<int> start = {space[0].values[space[0].start], space[1].values[space[1].start]};
-    if (const auto it = times.find(start); it != times.end()) {
-      std::string d;
-      time_plan(tuned_plan_options(Backend::cuda, base, start), &d);
-      plan_line("starting guess", d, it->second, sbest);
-    }
+    if (const auto t = times.seconds_at(start)) plan_line("starting guess", names[start], *t, sbest);
     HandleOptions fo;
     fo.format = f;
     fo.kernel = "";
@@ -282,7 +242,7 @@ int run_tune(const TuneOptions& o) {
     const auto c = fh.configuration();
     char fwhat[64];
     std::snprintf(fwhat, sizeof fwhat, "tuner after %d calls (%s)", calls, fh.origin().c_str());
-    if (const auto it = times.find(c); it != times.end()) plan_line(fwhat, fh.description(), it->second, sbest);
+    if (const auto t = times.seconds_at(c)) plan_line(fwhat, fh.description(), *t, sbest);
   }
   return 0;
 }

@@ -18,23 +18,21 @@ namespace hsparse {
 // leaves both to the matrix. Starts at the SIMD width and sigma 256.
 std::vector<TunerAxis> cpu_sell_tuning_axes(int chunk);
 
-namespace cuda {
-// Reguly's axes around the fixed rule's guess: coop (doubled first), repeat
+// CUDA CSR vector: Reguly's axes around the fixed rule's guess: coop (doubled first), repeat
 // (halved first), block size 64..512 in steps of 32 (grown first). The
 // paper walks repeat first because its rule's repeat was the worst guess;
 // the GPU-scaled rule gets repeat close (87-96% of the best on the H200)
 // and leaves coop the furthest off (power-law: 4 against the best 16), so
 // coop goes first here.
-std::vector<TunerAxis> csr_vector_tuning_axes(const CsrVectorParams& fixed_rule);
-CsrVectorParams csr_vector_params(const std::vector<int>& configuration);  // values of those axes
-std::vector<int> csr_vector_configuration(const CsrVectorParams& p);
-// SELL (C = 32): sigma, then the threads per row T (1 = the thread kernel,
+std::vector<TunerAxis> csr_vector_tuning_axes(const cuda::CsrVectorParams& fixed_rule);
+cuda::CsrVectorParams csr_vector_params(const std::vector<int>& configuration);  // values of those axes
+std::vector<int> csr_vector_configuration(const cuda::CsrVectorParams& p);
+// CUDA SELL (C = 32): sigma, then the threads per row T (1 = the thread kernel,
 // 2..32). Sigma first: on the power-law matrix sorting all rows is worth
 // 4x at T = 1, more than any T without sorting (docs/results/2026-11-22-tuning.md).
-std::vector<TunerAxis> sell_tuning_axes(int threads_per_row, long long sigma);
-// BCSR: block size 1..8 and algorithm (0 by-block, 1 by-column, 2 row-per-thread).
-std::vector<TunerAxis> bcsr_tuning_axes(int block, int algorithm);
-}  // namespace cuda
+std::vector<TunerAxis> cuda_sell_tuning_axes(int threads_per_row, long long sigma);
+// CUDA BCSR: block size 1..8 and algorithm (0 by-block, 1 by-column, 2 row-per-thread).
+std::vector<TunerAxis> cuda_bcsr_tuning_axes(int block, int algorithm);
 
 // The plan options of configuration `c` of the space for (backend,
 // base.format), the rest from `base`: CPU SELL (C, sigma; base's kernel);

@@ -12,7 +12,7 @@
 #include "../common/thomas.hpp"
 #include "hsparse/solvers/tridiagonal.hpp"
 
-namespace hsparse {
+namespace hsparse::openmp {
 
 namespace {
 
@@ -83,7 +83,6 @@ void thomas_interleaved_chunk(const TridiagonalSystems<V>& s, long long k0, long
 
 }  // namespace
 
-namespace openmp {
 template <class V>
 void tridiagonal_solve(const TridiagonalSystems<V>& s, std::span<const V> d, std::span<V> x) {
   detail::check_tridiagonal_sizes(s, d.size(), x.size());
@@ -121,9 +120,8 @@ void tridiagonal_solve(const TridiagonalSystems<V>& s, std::span<const V> d, std
   }
   if (bad_system >= 0) throw_zero_pivot(bad_system, bad_row, "Thomas, OpenMP");
 }
-}  // namespace openmp
 
-template void openmp::tridiagonal_solve(const TridiagonalSystems<float>&, std::span<const float>, std::span<float>);
-template void openmp::tridiagonal_solve(const TridiagonalSystems<double>&, std::span<const double>, std::span<double>);
+template void tridiagonal_solve(const TridiagonalSystems<float>&, std::span<const float>, std::span<float>);
+template void tridiagonal_solve(const TridiagonalSystems<double>&, std::span<const double>, std::span<double>);
 
-}  // namespace hsparse
+}  // namespace hsparse::openmp
