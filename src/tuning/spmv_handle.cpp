@@ -22,11 +22,10 @@
 
 namespace hsparse {
 
-namespace {
-// What the handle tunes: nothing, a plan's layout and kernel (a new plan per
-// guess), or CUDA CSR vector's launch shape (one device matrix for all guesses).
-enum class Space { none, plan, csr_vector };
-}  // namespace
+// What the handle tunes (tuning/tuning_spaces.hpp): nothing, a plan's
+// layout and kernel (a new plan per guess), or CUDA CSR vector's launch
+// shape (one device matrix for all guesses).
+using Space = TuningSpace::Kind;
 
 template <class V, class I>
 struct SpmvHandle<V, I>::State {
@@ -114,40 +113,10 @@ SpmvHandle<V, I>::SpmvHandle(ExecutorPtr ex, const Csr<V, I>& a, HandleOptions o
     b = advised_options(backend, a, o.spmv_count);
     s.origin = "advisor";
   }
-  const std::string kernel = choose_spmv_kernel(backend, b.format, b.kernel);
-  switch (backend) {
-    case Backend::cpu:
-      if (b.format == Format::sell && kernel != "reference") {
-        // The start: C as the plan picks it (the SIMD width of its kernel), sigma 256.
-        const SpmvPlan<V, I> probe(s.ex, a, b);
-        const std::string d = probe.description();  // "sell-C-sigma/kernel"
-        s.space = Space::plan;
-        s.key_name = "sell";
-        s.axes = cpu_sell_tuning_axes(std::stoi(d.substr(5)));
-      }
-      break;
-    case Backend::cuda:
-#ifdef HSPARSE_HAVE_CUDA
-      if (b.format == Format::csr && kernel == "vector") {
-        s.space = Space::csr_vector;
-        s.key_name = "csr/vector(coop,repeat,block)";
-        const auto fixed = cuda::csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()), cuda_executor(*s.ex, "a GPU handle").shape());
-        s.axes = csr_vector_tuning_axes(fixed);
-      } else if (b.format == Format::sell && kernel != "cusparse") {
-        s.space = Space::plan;
-        s.key_name = "sell-32(sigma,T)";
-        s.axes = cuda_sell_tuning_axes(kernel == "threads" ? b.threads_per_row : 1, std::max<long long>(1, b.layout.sigma));
-      } else if (b.format == Format::bcsr && kernel != "cusparse") {
-        s.space = Space::plan;
-        s.key_name = "bcsr(block,algorithm)";
-        const int block = b.layout.block > 0 ? b.layout.block : best_bcsr_block(a);
-        const int algorithm = bcsr_algorithm_index(kernel);
-        // The plan's auto rule for 1..8: by-column, except 7 (not compiled for it).
-        s.axes = cuda_bcsr_tuning_axes(block, algorithm >= 0 ? algorithm : (block == 7 ? 2 : 1));
-      }
-#endif
-      break;
-  }
+  const TuningSpace space = tuning_space(s.ex, a, b, choose_spmv_kernel(backend, b.format, b.kernel));
+  s.space = space.kind;
+  s.key_name = space.key_name;
+  s.axes = space.axes;
   for (const auto& axis : s.axes) s.best.push_back(axis.values[axis.start]);
   if (o.use_cache && s.space != Space::none) {
     s.cache.emplace(o.cache_path.empty() ? TuningCache::default_path() : o.cache_path);

@@ -5,6 +5,8 @@
 #include <cstdlib>
 
 #include "hsparse/core/error.hpp"
+#include "hsparse/core/types.hpp"
+#include "hsparse/formats/footprint.hpp"
 
 namespace hsparse {
 
@@ -87,5 +89,42 @@ SpmvOptions tuned_plan_options(Backend backend, const SpmvOptions& base, const s
   }
   return o;
 }
+
+template <class V, class I>
+TuningSpace tuning_space(const ExecutorPtr& ex, const Csr<V, I>& a, const SpmvOptions& b, const std::string& kernel) {
+  TuningSpace t;
+  using Kind = TuningSpace::Kind;
+  switch (ex->backend()) {
+    case Backend::cpu:
+      if (b.format == Format::sell && kernel != "reference") {
+        // The start: C as the plan picks it (the SIMD width of its kernel), sigma 256.
+        const SpmvPlan<V, I> probe(ex, a, b);
+        const std::string d = probe.description();  // "sell-C-sigma/kernel"
+        t = {Kind::plan, "sell", cpu_sell_tuning_axes(std::stoi(d.substr(d.find('-') + 1)))};
+      }
+      break;
+    case Backend::cuda:
+#ifdef HSPARSE_HAVE_CUDA
+      if (b.format == Format::csr && kernel == "vector") {
+        const auto fixed = cuda::csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()), cuda_executor(*ex, "a GPU handle").shape());
+        t = {Kind::csr_vector, "csr/vector(coop,repeat,block)", csr_vector_tuning_axes(fixed)};
+      } else if (b.format == Format::sell && kernel != "cusparse") {
+        t = {Kind::plan, "sell-32(sigma,T)", cuda_sell_tuning_axes(kernel == "threads" ? b.threads_per_row : 1, std::max<long long>(1, b.layout.sigma))};
+      } else if (b.format == Format::bcsr && kernel != "cusparse") {
+        const int block = b.layout.block > 0 ? b.layout.block : best_bcsr_block(a);
+        const int algorithm = bcsr_algorithm_index(kernel);
+        // The plan's auto rule for 1..8: by-column, except 7 (not compiled for it).
+        t = {Kind::plan, "bcsr(block,algorithm)", cuda_bcsr_tuning_axes(block, algorithm >= 0 ? algorithm : (block == 7 ? 2 : 1))};
+      }
+#endif
+      break;
+  }
+  return t;
+}
+
+#define HSPARSE_INSTANTIATE(V, I) \
+  template TuningSpace tuning_space(const ExecutorPtr&, const Csr<V, I>&, const SpmvOptions&, const std::string&);
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse

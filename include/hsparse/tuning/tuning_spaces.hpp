@@ -34,6 +34,20 @@ std::vector<TunerAxis> cuda_sell_tuning_axes(int threads_per_row, long long sigm
 // CUDA BCSR: block size 1..8 and algorithm (0 by-block, 1 by-column, 2 row-per-thread).
 std::vector<TunerAxis> cuda_bcsr_tuning_axes(int block, int algorithm);
 
+// What a handle tunes for a plan: nothing; the plan's layout and kernel
+// (a new plan per guess: CPU SELL, CUDA SELL and BCSR); or CUDA CSR
+// vector's launch shape (one device matrix for every guess). key_name names
+// the space (and its axes' order) in the tuning cache's keys.
+struct TuningSpace {
+  enum class Kind { none, plan, csr_vector } kind = Kind::none;
+  std::string key_name;
+  std::vector<TunerAxis> axes;
+};
+// The space for plans of `base` (kernel: the resolved kernel name) on `ex`,
+// starting from what the plan would do untuned.
+template <class V, class I>
+TuningSpace tuning_space(const ExecutorPtr& ex, const Csr<V, I>& a, const SpmvOptions& base, const std::string& kernel);
+
 // The plan options of configuration `c` of the space for (backend,
 // base.format), the rest from `base`: CPU SELL (C, sigma; base's kernel);
 // CUDA SELL (sigma, T; C = 32); CUDA BCSR (block, algorithm).

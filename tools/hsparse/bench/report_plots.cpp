@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "hsparse/core/error.hpp"
+#include "hsparse/formats/format.hpp"
 #include "report_parts.hpp"
 
 namespace hsparse::bench::detail {
@@ -103,7 +104,10 @@ std::string write_plots(const Report& r, const std::vector<MatrixSummary>& sums,
     };
     // Only formats that pay back somewhere: gnuplot refuses a histogram column without a value.
     std::vector<std::string> formats;
-    for (const std::string f : {"coo", "ell", "hyb", "dia", "bcsr", "sell"}) {
+    // Every registered format but CSR, the reference the break-even counts against.
+    for (Format format : all_formats()) {
+      if (format == Format::csr) continue;
+      const std::string f = to_string(format);
       for (const auto& sm : sums) {
         if (best_of(sm.info->name, f)) {
           formats.push_back(f);
