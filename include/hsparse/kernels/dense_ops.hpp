@@ -1,0 +1,44 @@
+#pragma once
+// Dense kernels (Owens' lecture, ../shared/seeds/dense-sparse-gpu-lecture-owens.md,
+// the dense part): GEMM C = alpha op(A) op(B) + beta C on column-major views
+// (dense/dense_matrix.hpp); beta == 0: C is not read (NaN in C stays out).
+//
+// One declaration, one implementation per backend:
+//   hsparse::reference::gemm  src/backends/reference/dense_ops.cpp   the triple loop, double accumulation: the definition
+//   hsparse::openmp::gemm     src/backends/openmp/gemm.cpp           cache- and register-blocked, OpenMP
+//   hsparse::cuda::gemm       backends/cuda/dense_ops.hpp            untiled, shared-memory tiled, register-blocked
+// Shapes are checked: op(A) is m x k, op(B) k x n, C m x n, else
+// Error(invalid_argument) naming them.
+#include <string>
+
+#include "hsparse/dense/dense_matrix.hpp"
+
+namespace hsparse {
+
+enum class Op { none, transpose };
+const char* to_string(Op op);
+
+// The m, n, k of C = op(A) op(B) after checking the shapes.
+struct GemmShape {
+  long long m = 0, n = 0, k = 0;
+};
+template <class T>
+GemmShape check_gemm_shapes(Op ta, Op tb, const ConstDenseView<T>& a, const ConstDenseView<T>& b, const ConstDenseView<T>& c);
+
+// q = flops / slow-memory words of a GEMM whose tiles of bm x bn outputs
+// read k-long panels of A and B once per tile: 2mnk / (mnk/bn + mnk/bm + 2mn).
+// Owens: b x b tiles give q ~ b; the unblocked loop that keeps a row of A
+// (bm = n, bn = 1) q ~ 2; a thread per output with no reuse (1 x 1) q ~ 1.
+double gemm_intensity(const GemmShape& s, double bm, double bn);
+
+namespace reference {
+template <class T>
+void gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta, const DenseView<T>& c);
+}  // namespace reference
+
+namespace openmp {
+template <class T>
+void gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta, const DenseView<T>& c);
+}  // namespace openmp
+
+}  // namespace hsparse
