@@ -1,0 +1,30 @@
+#pragma once
+// GEMM on dense matrices of either executor: C = alpha op(A) op(B) + beta C,
+// dispatched by the matrices' executor (all three must share one backend).
+// The kernels: kernels/dense_ops.hpp (CPU) and backends/cuda/dense_ops.hpp.
+#include <string>
+#include <vector>
+
+#include "hsparse/backends/cuda/dense_ops.hpp"
+#include "hsparse/dense/dense_matrix.hpp"
+#include "hsparse/kernels/dense_ops.hpp"
+
+namespace hsparse {
+
+struct GemmOptions {
+  // "auto": the fastest of our own (CPU: blocked; GPU: register, float and
+  // double, else tiled). CPU: reference, blocked. GPU: untiled, tiled,
+  // register, cublas (the baseline).
+  std::string algorithm = "auto";
+  cuda::GemmTile tile;  // the GPU register-blocked kernel's tile
+};
+
+// The algorithm names valid on a backend (first: what "auto" means).
+std::vector<std::string> gemm_algorithms(Backend backend);
+
+// Error(invalid_argument) for mismatched shapes, matrices on different
+// backends, or an algorithm the backend lacks (naming the valid ones).
+template <class T>
+void gemm(Op ta, Op tb, T alpha, const DenseMatrix<T>& a, const DenseMatrix<T>& b, T beta, DenseMatrix<T>& c, const GemmOptions& options = {});
+
+}  // namespace hsparse

@@ -1,0 +1,258 @@
+// The GPU GEMM kernels (backends/cuda/dense_ops.hpp): untiled, shared-memory
+// tiled, and MAGMA's register blocking; cuBLAS as the baseline.
+#include <cublas_v2.h>
+
+#include <climits>
+#include <complex>
+
+#include "check.cuh"
+#include "cublas_handle.hpp"
+#include "device_common.cuh"
+#include "hsparse/backends/cuda/dense_ops.hpp"
+#include "hsparse/core/error.hpp"
+
+namespace hsparse::cuda {
+
+namespace {
+
+// op(A)(i, p) and op(B)(p, j) from column-major storage.
+template <class D>
+__device__ __forceinline__ D load_a(const D* a, long long lda, bool t, long long i, long long p) { return t ? a[p + i * lda] : a[i + p * lda]; }
+template <class D>
+__device__ __forceinline__ D load_b(const D* b, long long ldb, bool t, long long p, long long j) { return t ? b[j + p * ldb] : b[p + j * ldb]; }
+
+template <class D>
+__device__ __forceinline__ void store_c(D* c, long long ldc, long long i, long long j, D alpha, D v, D beta) {
+  D& out = c[i + j * ldc];
+  out = beta == D(0) ? alpha * v : alpha * v + beta * out;
+}
+
+// Step 1 (Owens, "unblocked"): one thread per C(i, j); threadIdx.x walks
+// rows, so C and (un-transposed) A are read and written coalesced.
+template <class D>
+__global__ void gemm_untiled(long long m, long long n, long long k, bool ta, bool tb, D alpha, const D* __restrict__ a, long long lda,
+                             const D* __restrict__ b, long long ldb, D beta, D* c, long long ldc) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  const long long j = blockIdx.y * static_cast<long long>(blockDim.y) + threadIdx.y;
+  if (i >= m || j >= n) return;
+  D sum = D(0);
+  for (long long p = 0; p < k; ++p) sum += load_a(a, lda, ta, i, p) * load_b(b, ldb, tb, p, j);
+  store_c(c, ldc, i, j, alpha, sum, beta);
+}
+
+// Step 2: TILE x TILE tiles of op(A) and op(B) in shared memory, each
+// thread a mini dot product over the tile (Kirk and Hwu, as in the
+// lecture). The +1 column keeps a transposed load off one bank.
+template <class D, int TILE>
+__global__ void gemm_tiled(long long m, long long n, long long k, bool ta, bool tb, D alpha, const D* __restrict__ a, long long lda,
+                           const D* __restrict__ b, long long ldb, D beta, D* c, long long ldc) {
+  __shared__ D as[TILE][TILE + 1];  // as[p][i]
+  __shared__ D bs[TILE][TILE + 1];  // bs[j][p]
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const long long i = blockIdx.x * static_cast<long long>(TILE) + tx;
+  const long long j = blockIdx.y * static_cast<long long>(TILE) + ty;
+  D sum = D(0);
+  for (long long p0 = 0; p0 < k; p0 += TILE) {
+    // Coalesced loads: the fast index follows the storage's rows.
+    {
+      const long long ii = blockIdx.x * static_cast<long long>(TILE) + (ta ? ty : tx), pp = p0 + (ta ? tx : ty);
+      const D v = ii < m && pp < k ? load_a(a, lda, ta, ii, pp) : D(0);
+      if (ta) as[tx][ty] = v; else as[ty][tx] = v;
+    }
+    {
+      const long long jj = blockIdx.y * static_cast<long long>(TILE) + (tb ? tx : ty), pp = p0 + (tb ? ty : tx);
+      const D v = jj < n && pp < k ? load_b(b, ldb, tb, pp, jj) : D(0);
+      if (tb) bs[tx][ty] = v; else bs[ty][tx] = v;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int p = 0; p < TILE; ++p) sum += as[p][tx] * bs[ty][p];
+    __syncthreads();
+  }
+  if (i < m && j < n) store_c(c, ldc, i, j, alpha, sum, beta);
+}
+
+// Step 3: register blocking (MAGMA, LAWN 227): 256 threads as RX x RY =
+// (BM/TM) x (BN/TN); thread (tx, ty) owns C rows tx + r*RX and columns
+// ty + s*RY of the block's BM x BN tile (stride 16 with MAGMA's tile), in
+// registers for the whole k loop. Each BK step loads a BK x BM panel of
+// op(A) and a BK x BN panel of op(B) into shared memory (coalesced along
+// the storage's rows), then every thread reads TM + TN values per p and
+// does TM * TN fused multiply-adds.
+template <class D, int BM, int BN, int BK, int TM, int TN>
+__global__ void __launch_bounds__((BM / TM) * (BN / TN)) gemm_register_blocked(long long m, long long n, long long k, bool ta, bool tb, D alpha,
+                                                                              const D* __restrict__ a, long long lda, const D* __restrict__ b,
+                                                                              long long ldb, D beta, D* c, long long ldc) {
+  constexpr int RX = BM / TM, RY = BN / TN, THREADS = RX * RY;
+  __shared__ D as[BK][BM];
+  __shared__ D bs[BK][BN];
+  const int t = threadIdx.x, tx = t % RX, ty = t / RX;
+  const long long i0 = blockIdx.x * static_cast<long long>(BM), j0 = blockIdx.y * static_cast<long long>(BN);
+  D acc[TM][TN];
+#pragma unroll
+  for (int r = 0; r < TM; ++r)
+#pragma unroll
+    for (int s = 0; s < TN; ++s) acc[r][s] = D(0);
+  for (long long p0 = 0; p0 < k; p0 += BK) {
+#pragma unroll
+    for (int e = t; e < BM * BK; e += THREADS) {
+      // Un-transposed A: rows i fastest; A^T: depth p fastest (both coalesced).
+      const int ii = ta ? e / BK : e % BM, pp = ta ? e % BK : e / BM;
+      const long long gi = i0 + ii, gp = p0 + pp;
+      as[pp][ii] = gi < m && gp < k ? load_a(a, lda, ta, gi, gp) : D(0);
+    }
+#pragma unroll
+    for (int e = t; e < BN * BK; e += THREADS) {
+      const int jj = tb ? e % BN : e / BK, pp = tb ? e / BN : e % BK;
+      const long long gj = j0 + jj, gp = p0 + pp;
+      bs[pp][jj] = gj < n && gp < k ? load_b(b, ldb, tb, gp, gj) : D(0);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int p = 0; p < BK; ++p) {
+      D ar[TM], br[TN];
+#pragma unroll
+      for (int r = 0; r < TM; ++r) ar[r] = as[p][tx + r * RX];
+#pragma unroll
+      for (int s = 0; s < TN; ++s) br[s] = bs[p][ty + s * RY];
+#pragma unroll
+      for (int r = 0; r < TM; ++r)
+#pragma unroll
+        for (int s = 0; s < TN; ++s) acc[r][s] += ar[r] * br[s];
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int s = 0; s < TN; ++s) {
+    const long long j = j0 + ty + s * RY;
+    if (j >= n) continue;
+#pragma unroll
+    for (int r = 0; r < TM; ++r) {
+      const long long i = i0 + tx + r * RX;
+      if (i < m) store_c(c, ldc, i, j, alpha, acc[r][s], beta);
+    }
+  }
+}
+
+unsigned grid_dim(long long n, long long per_block, const char* what) {
+  const long long g = (n + per_block - 1) / per_block;
+  if (g > 65535 && std::string(what) == "y") throw Error(ErrorCode::invalid_argument, "GEMM: n too large for the grid (" + std::to_string(n) + ")");
+  return static_cast<unsigned>(std::max(1LL, g));
+}
+
+template <class D, int BM, int BN, int BK, int TM, int TN>
+void launch_register(const Executor& ex, const GemmShape& s, bool ta, bool tb, D alpha, const D* a, long long lda, const D* b, long long ldb,
+                     D beta, D* c, long long ldc) {
+  const dim3 grid(grid_dim(s.m, BM, "x"), grid_dim(s.n, BN, "y"));
+  gemm_register_blocked<D, BM, BN, BK, TM, TN><<<grid, (BM / TM) * (BN / TN), 0, detail::stream_of(ex)>>>(s.m, s.n, s.k, ta, tb, alpha, a, lda, b,
+                                                                                                         ldb, beta, c, ldc);
+}
+
+template <class T>
+void cublas_gemm(const Executor& ex, const GemmShape& s, Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta,
+                 const DenseView<T>& c) {
+  cublasHandle_t h = cublas_handle(ex);
+  const cublasOperation_t oa = ta == Op::transpose ? CUBLAS_OP_T : CUBLAS_OP_N, ob = tb == Op::transpose ? CUBLAS_OP_T : CUBLAS_OP_N;
+  if (s.m > INT_MAX || s.n > INT_MAX || s.k > INT_MAX || a.ld > INT_MAX || b.ld > INT_MAX || c.ld > INT_MAX) {
+    throw Error(ErrorCode::invalid_argument, "cuBLAS GEMM: a size above 2^31 - 1");
+  }
+  const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
+  cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+  if constexpr (std::is_same_v<T, double>) {
+    st = cublasDgemm(h, oa, ob, m, n, k, &alpha, a.data, static_cast<int>(a.ld), b.data, static_cast<int>(b.ld), &beta, c.data, static_cast<int>(c.ld));
+  } else if constexpr (std::is_same_v<T, float>) {
+    st = cublasSgemm(h, oa, ob, m, n, k, &alpha, a.data, static_cast<int>(a.ld), b.data, static_cast<int>(b.ld), &beta, c.data, static_cast<int>(c.ld));
+  } else {
+    throw Error(ErrorCode::unsupported, "the cuBLAS GEMM baseline is float and double only");
+  }
+  if (st != CUBLAS_STATUS_SUCCESS) throw Error(ErrorCode::cuda, "cublas gemm failed with status " + std::to_string(static_cast<int>(st)));
+}
+
+}  // namespace
+
+const char* to_string(GemmAlgorithm a) {
+  switch (a) {
+    case GemmAlgorithm::untiled: return "untiled";
+    case GemmAlgorithm::tiled: return "tiled";
+    case GemmAlgorithm::register_blocked: return "register";
+    case GemmAlgorithm::cublas: return "cublas";
+  }
+  return "?";
+}
+
+GemmAlgorithm parse_gemm_algorithm(const std::string& name) {
+  for (auto a : {GemmAlgorithm::untiled, GemmAlgorithm::tiled, GemmAlgorithm::register_blocked, GemmAlgorithm::cublas}) {
+    if (name == to_string(a)) return a;
+  }
+  throw Error(ErrorCode::invalid_argument, "unknown GEMM algorithm '" + name + "' (untiled, tiled, register, cublas)");
+}
+
+std::string GemmTile::name() const {
+  return std::to_string(bm) + "x" + std::to_string(bn) + "x" + std::to_string(bk) + "/" + std::to_string(tm) + "x" + std::to_string(tn);
+}
+
+const std::vector<GemmTile>& gemm_tiles() {
+  static const std::vector<GemmTile> tiles = {{64, 64, 16, 4, 4}, {128, 128, 8, 8, 8}, {128, 64, 8, 8, 4}, {64, 128, 8, 4, 8}, {128, 128, 16, 8, 8}};
+  return tiles;
+}
+
+template <class T>
+void gemm(const Executor& ex, GemmAlgorithm algorithm, Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta,
+          const DenseView<T>& c, const GemmTile& tile) {
+  const GemmShape s = check_gemm_shapes<T>(ta, tb, a, b, c);
+  if (s.m == 0 || s.n == 0) return;
+  if (algorithm == GemmAlgorithm::cublas) return cublas_gemm<T>(ex, s, ta, tb, alpha, a, b, beta, c);
+  using D = detail::device_t<T>;
+  const bool at = ta == Op::transpose, bt = tb == Op::transpose;
+  const D* ad = detail::dev(a.data);
+  const D* bd = detail::dev(b.data);
+  D* cd = detail::dev(c.data);
+  const D al = detail::dev_value(alpha), be = detail::dev_value(beta);
+  const auto stream = detail::stream_of(ex);
+  if constexpr (is_complex_v<T>) {
+    if (algorithm == GemmAlgorithm::register_blocked) algorithm = GemmAlgorithm::tiled;  // complex: the tiled kernel (stated in the header)
+  }
+  switch (algorithm) {
+    case GemmAlgorithm::untiled: {
+      const dim3 block(32, 8), grid(grid_dim(s.m, 32, "x"), grid_dim(s.n, 8, "y"));
+      gemm_untiled<D><<<grid, block, 0, stream>>>(s.m, s.n, s.k, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
+      break;
+    }
+    case GemmAlgorithm::tiled: {
+      constexpr int TILE = 16;
+      const dim3 block(TILE, TILE), grid(grid_dim(s.m, TILE, "x"), grid_dim(s.n, TILE, "y"));
+      gemm_tiled<D, TILE><<<grid, block, 0, stream>>>(s.m, s.n, s.k, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
+      break;
+    }
+    case GemmAlgorithm::register_blocked:
+      if constexpr (!is_complex_v<T>) {
+        const auto is = [&](int bm, int bn, int bk, int tm, int tn) {
+          return tile.bm == bm && tile.bn == bn && tile.bk == bk && tile.tm == tm && tile.tn == tn;
+        };
+        if (is(64, 64, 16, 4, 4)) launch_register<D, 64, 64, 16, 4, 4>(ex, s, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
+        else if (is(128, 128, 8, 8, 8)) launch_register<D, 128, 128, 8, 8, 8>(ex, s, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
+        else if (is(128, 64, 8, 8, 4)) launch_register<D, 128, 64, 8, 8, 4>(ex, s, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
+        else if (is(64, 128, 8, 4, 8)) launch_register<D, 64, 128, 8, 4, 8>(ex, s, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
+        else if (is(128, 128, 16, 8, 8)) launch_register<D, 128, 128, 16, 8, 8>(ex, s, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
+        else {
+          std::string names;
+          for (const auto& t : gemm_tiles()) names += " " + t.name();
+          throw Error(ErrorCode::invalid_argument, "GEMM tile " + tile.name() + " is not compiled; compiled:" + names);
+        }
+      }
+      break;
+    case GemmAlgorithm::cublas: break;
+  }
+  HSPARSE_CUDA_CHECK(cudaGetLastError());
+}
+
+#define HSPARSE_INSTANTIATE(T)                                                                                                        \
+  template void gemm(const Executor&, GemmAlgorithm, Op, Op, T, const ConstDenseView<T>&, const ConstDenseView<T>&, T, const DenseView<T>&, \
+                     const GemmTile&);
+HSPARSE_INSTANTIATE(float)
+HSPARSE_INSTANTIATE(double)
+HSPARSE_INSTANTIATE(std::complex<float>)
+HSPARSE_INSTANTIATE(std::complex<double>)
+#undef HSPARSE_INSTANTIATE
+
+}  // namespace hsparse::cuda
