@@ -10,7 +10,8 @@
 #   SKIP_CPU_TESTS=1, SKIP_GPU_TESTS=1, SKIP_MEMCHECK=1, SKIP_GPU_BENCH=1, BENCH_MATRICES=1 (add the shared
 #   matrices to the bench), BENCH_TIMEOUT=<s> (default 420), BENCH_ARGS="...",
 #   RUN_CPU_BENCH=1 (hsparse bench on the host CPU too), RUN_TUNE=1 (hsparse tune; TUNE_MATRICES, TUNE_ARGS, TUNE_TIMEOUT),
-#   RUN_SOLVER_BENCH=1 (hsparse bench --solvers), RUN_TRIDIAG_BENCH=1 (hsparse bench --tridiag).
+#   RUN_SOLVER_BENCH=1 (hsparse bench --solvers), RUN_TRIDIAG_BENCH=1 (hsparse bench --tridiag),
+#   RUN_GEMM=1 (hsparse gemm: every GPU kernel and tile at GEMM_SIZES, default "4096 8192", float and double).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/hsparse-gpu-out}
@@ -63,7 +64,7 @@ if command -v compute-sanitizer >/dev/null && [ "${SKIP_MEMCHECK:-0}" != 1 ]; th
   grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
   # The solvers' kernels: reductions, pipelined CG, the baseline.
   timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 $BUILD_DIR/tests/hsparse_gpu_tests \
-    --gtest_filter='CudaVectorOps.MatchReferenceFloat:CudaKrylov.BreakdownNonConvergenceAndBaseline:CudaExecutor.*:CudaTridiagonal.ZeroPivot*' >> "$OUT/memcheck.log" 2>&1
+    --gtest_filter='CudaVectorOps.MatchReferenceFloat:CudaKrylov.BreakdownNonConvergenceAndBaseline:CudaExecutor.*:Every/CudaGemm.*:CudaTridiagonal.ZeroPivot*' >> "$OUT/memcheck.log" 2>&1
   echo "memcheck (solvers) rc=$?" | tee -a "$OUT/summary.txt"
   grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
 fi
@@ -123,6 +124,21 @@ sys.exit(rc)'
   sed -n '/^## Goals/,/^## Plots/p' "$OUT/bench/report.md" | tee -a "$OUT/summary.txt"
   # The device tool returns a limited number of files: the report travels as one archive.
   tar czf "$OUT/bench.tar.gz" -C "$OUT" bench && rm -rf "$OUT/bench"
+fi
+
+# hsparse gemm (RUN_GEMM=1): every GPU GEMM kernel, each compiled tile, and cuBLAS.
+if [ "${RUN_GEMM:-0}" = 1 ]; then
+  log "hsparse gemm sweep"
+  for prec in "" "--single"; do
+    for n in ${GEMM_SIZES:-4096 8192}; do
+      common="--backend cuda --m $n --n $n --k $n $prec --check --samples 200 --repetitions 3 --min-time 0.05"
+      for alg in cublas tiled untiled; do timeout 120 $BUILD_DIR/bin/hsparse gemm $common --algorithm $alg 2>&1; done
+      for tile in 64x64x16/4x4 128x128x8/8x8 128x64x8/8x4 64x128x8/4x8 128x128x16/8x8; do
+        timeout 120 $BUILD_DIR/bin/hsparse gemm $common --algorithm register --tile $tile 2>&1
+      done
+    done
+  done > "$OUT/gemm.log"
+  grep -E "^gemm|FAILED|hsparse:" "$OUT/gemm.log" | tee -a "$OUT/summary.txt"
 fi
 
 # hsparse bench --solvers (RUN_SOLVER_BENCH=1): CG, pipelined CG and the
