@@ -17,13 +17,22 @@ std::vector<std::string> gemm_algorithms(Backend backend) {
   return {};
 }
 
+namespace {
+// The backend all three operands share, or Error(invalid_argument) naming them.
 template <class T>
-void gemm(Op ta, Op tb, T alpha, const DenseMatrix<T>& a, const DenseMatrix<T>& b, T beta, DenseMatrix<T>& c, const GemmOptions& o) {
+Backend common_backend(const char* what, const DenseMatrix<T>& a, const DenseMatrix<T>& b, const DenseMatrix<T>& c) {
   const Backend backend = c.executor()->backend();
   if (a.executor()->backend() != backend || b.executor()->backend() != backend) {
-    throw Error(ErrorCode::invalid_argument, "gemm: A, B and C must be on one backend (A " + a.executor()->description() + ", B " +
-                                                 b.executor()->description() + ", C " + c.executor()->description() + ")");
+    throw Error(ErrorCode::invalid_argument, std::string(what) + ": the operands must be on one backend (" + a.executor()->description() + ", " +
+                                                 b.executor()->description() + ", " + c.executor()->description() + ")");
   }
+  return backend;
+}
+}  // namespace
+
+template <class T>
+void gemm(Op ta, Op tb, T alpha, const DenseMatrix<T>& a, const DenseMatrix<T>& b, T beta, DenseMatrix<T>& c, const GemmOptions& o) {
+  const Backend backend = common_backend("gemm", a, b, c);
   const auto names = gemm_algorithms(backend);
   const std::string algorithm = o.algorithm == "auto" ? names.front() : o.algorithm;
   if (std::find(names.begin(), names.end(), algorithm) == names.end()) {
@@ -46,8 +55,36 @@ void gemm(Op ta, Op tb, T alpha, const DenseMatrix<T>& a, const DenseMatrix<T>& 
   }
 }
 
-#define HSPARSE_INSTANTIATE(T)                                                                                        \
-  template void gemm(Op, Op, T, const DenseMatrix<T>&, const DenseMatrix<T>&, T, DenseMatrix<T>&, const GemmOptions&);
+template <class T>
+void tall_skinny_dot(T alpha, const DenseMatrix<T>& v, const DenseMatrix<T>& w, T beta, DenseMatrix<T>& s) {
+  switch (common_backend("tall_skinny_dot", v, w, s)) {
+    case Backend::cpu: return openmp::tall_skinny_dot<T>(alpha, v.view(), w.view(), beta, s.view());
+    case Backend::cuda:
+#ifdef HSPARSE_HAVE_CUDA
+      return cuda::tall_skinny_dot<T>(cuda_executor(*s.executor(), "tall_skinny_dot"), alpha, v.view(), w.view(), beta, s.view());
+#else
+      throw Error(ErrorCode::unsupported, "a GPU product in a build without CUDA");
+#endif
+  }
+}
+
+template <class T>
+void tall_skinny_update(T alpha, const DenseMatrix<T>& v, const DenseMatrix<T>& s, T beta, DenseMatrix<T>& y) {
+  switch (common_backend("tall_skinny_update", v, s, y)) {
+    case Backend::cpu: return openmp::tall_skinny_update<T>(alpha, v.view(), s.view(), beta, y.view());
+    case Backend::cuda:
+#ifdef HSPARSE_HAVE_CUDA
+      return cuda::tall_skinny_update<T>(cuda_executor(*y.executor(), "tall_skinny_update"), alpha, v.view(), s.view(), beta, y.view());
+#else
+      throw Error(ErrorCode::unsupported, "a GPU product in a build without CUDA");
+#endif
+  }
+}
+
+#define HSPARSE_INSTANTIATE(T)                                                                                         \
+  template void gemm(Op, Op, T, const DenseMatrix<T>&, const DenseMatrix<T>&, T, DenseMatrix<T>&, const GemmOptions&); \
+  template void tall_skinny_dot(T, const DenseMatrix<T>&, const DenseMatrix<T>&, T, DenseMatrix<T>&);                  \
+  template void tall_skinny_update(T, const DenseMatrix<T>&, const DenseMatrix<T>&, T, DenseMatrix<T>&);
 HSPARSE_INSTANTIATE(float)
 HSPARSE_INSTANTIATE(double)
 HSPARSE_INSTANTIATE(std::complex<float>)

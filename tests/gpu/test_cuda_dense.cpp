@@ -97,5 +97,52 @@ TEST(CudaGemmErrors, ClearErrors) {
   gemm<double>(Op::none, Op::none, 1.0, a, b, 0.0, c);
 }
 
+// Tall-skinny products on the device against the CPU reference: k, l from
+// 1 to 33 (33: two launches), n up to 300,001 (many blocks, the last
+// block's ordered sum), beta = 0 with NaN in S and Y.
+template <class T>
+void check_tall_skinny_gpu(long long n, long long k, long long l) {
+  const ExecutorPtr gpu = make_executor(Backend::cuda);
+  const auto vh = test::test_vector<T>(static_cast<std::size_t>(n * k), 4), wh = test::test_vector<T>(static_cast<std::size_t>(n * l), 5);
+  const auto sh = test::test_vector<T>(static_cast<std::size_t>(k * l), 6);
+  const DenseMatrix<T> v(gpu, n, k, std::span<const T>(vh)), w(gpu, n, l, std::span<const T>(wh)), s_in(gpu, k, l, std::span<const T>(sh));
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  const double tol = (std::is_same_v<T, float> ? 1e-5 : 1e-12) * std::sqrt(static_cast<double>(std::max(1LL, n)));
+  for (const T beta : {T(0), T(0.5)}) {
+    std::vector<T> expect = beta == T(0) ? std::vector<T>(static_cast<std::size_t>(k * l), nan) : sh;
+    DenseMatrix<T> s(gpu, k, l, std::span<const T>(expect));
+    reference::gemm<T>(Op::transpose, Op::none, T(2), {vh.data(), n, k, std::max(1LL, n)}, {wh.data(), n, l, std::max(1LL, n)}, beta,
+                       {expect.data(), k, l, std::max(1LL, k)});
+    for (int repeat = 0; repeat < 2; ++repeat) {  // the completion counter must be reset for the next launch
+      DenseMatrix<T> s2(gpu, k, l, std::span<const T>(beta == T(0) ? std::vector<T>(static_cast<std::size_t>(k * l), nan) : sh));
+      tall_skinny_dot<T>(T(2), v, w, beta, s2);
+      const auto got = s2.to_host();
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        ASSERT_LE(std::abs(got[i] - expect[i]), tol * std::max(1.0, std::abs(static_cast<double>(expect[i]))))
+            << "V^T W n " << n << " k " << k << " l " << l << " entry " << i << " run " << repeat;
+      }
+    }
+    std::vector<T> yexp = beta == T(0) ? std::vector<T>(static_cast<std::size_t>(n * l), nan) : test::test_vector<T>(static_cast<std::size_t>(n * l), 7);
+    DenseMatrix<T> y(gpu, n, l, std::span<const T>(yexp));
+    reference::gemm<T>(Op::none, Op::none, T(-1), {vh.data(), n, k, std::max(1LL, n)}, {sh.data(), k, l, std::max(1LL, k)}, beta,
+                       {yexp.data(), n, l, std::max(1LL, n)});
+    tall_skinny_update<T>(T(-1), v, s_in, beta, y);
+    const auto ygot = y.to_host();
+    for (std::size_t i = 0; i < ygot.size(); ++i) {
+      ASSERT_LE(std::abs(ygot[i] - yexp[i]), 1e-5 * std::max(1.0, std::abs(static_cast<double>(yexp[i])))) << "V S n " << n << " k " << k << " l " << l;
+    }
+  }
+}
+
+TEST(CudaTallSkinny, MatchTheReference) {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  for (long long n : {0LL, 1LL, 777LL, 300001LL}) {
+    for (const auto& [k, l] : std::vector<std::pair<long long, long long>>{{1, 1}, {4, 1}, {8, 8}, {3, 7}, {32, 32}, {33, 2}, {9, 33}}) {
+      check_tall_skinny_gpu<double>(n, k, l);
+      check_tall_skinny_gpu<float>(n, k, l);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hsparse::cuda

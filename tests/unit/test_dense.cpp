@@ -11,6 +11,7 @@
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/dense/dense_matrix.hpp"
+#include "hsparse/dense/gemm.hpp"
 #include "hsparse/kernels/dense_ops.hpp"
 #include "support/test_support.hpp"
 
@@ -105,6 +106,45 @@ TEST(Gemm, IntensityFollowsTheLecture) {
   EXPECT_NEAR(gemm_intensity({4096, 4096, 4096}, 4096, 1), 2.0, 0.01);
   EXPECT_NEAR(gemm_intensity({4096, 4096, 4096}, 1, 1), 1.0, 0.01);
   EXPECT_NEAR(gemm_intensity({8192, 8192, 8192}, 64, 64), 64.0, 1.0);
+}
+
+// Tall-skinny products: V^T W and V S against the reference GEMM, for
+// n from 0 to 100,001 rows and k, l from 1 to 33 (one past the GPU's 32).
+template <class T>
+void check_tall_skinny(long long n, long long k, long long l) {
+  const ExecutorPtr cpu = make_executor(Backend::cpu);
+  const auto vh = filled<T>(n * k, 4), wh = filled<T>(n * l, 5), sh = filled<T>(k * l, 6);
+  const DenseMatrix<T> v(cpu, n, k, std::span<const T>(vh)), w(cpu, n, l, std::span<const T>(wh)), s_in(cpu, k, l, std::span<const T>(sh));
+  const T nan(std::numeric_limits<real_type_t<T>>::quiet_NaN());
+  const double tol = (std::is_same_v<real_type_t<T>, float> ? 1e-5 : 1e-12) * std::sqrt(static_cast<double>(std::max(1LL, n)));
+  for (const T beta : {T(0), T(0.5)}) {
+    std::vector<T> expect = beta == T(0) ? std::vector<T>(static_cast<std::size_t>(k * l), nan) : sh;
+    DenseMatrix<T> s(cpu, k, l, std::span<const T>(expect));
+    reference::gemm<T>(Op::transpose, Op::none, T(2), v.view(), w.view(), beta, {expect.data(), k, l, std::max(1LL, k)});
+    tall_skinny_dot<T>(T(2), v, w, beta, s);
+    const auto got = s.to_host();
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      ASSERT_LE(std::abs(std::complex<double>(got[i]) - std::complex<double>(expect[i])), tol * std::max(1.0, std::abs(std::complex<double>(expect[i]))))
+          << "V^T W n " << n << " k " << k << " l " << l << " entry " << i;
+    }
+    std::vector<T> yexp = beta == T(0) ? std::vector<T>(static_cast<std::size_t>(n * l), nan) : filled<T>(n * l, 7);
+    DenseMatrix<T> y(cpu, n, l, std::span<const T>(yexp));
+    reference::gemm<T>(Op::none, Op::none, T(-1), v.view(), s_in.view(), beta, {yexp.data(), n, l, std::max(1LL, n)});
+    tall_skinny_update<T>(T(-1), v, s_in, beta, y);
+    const auto ygot = y.to_host();
+    for (std::size_t i = 0; i < ygot.size(); ++i) {
+      ASSERT_LE(std::abs(std::complex<double>(ygot[i]) - std::complex<double>(yexp[i])), 1e-5 * std::max(1.0, std::abs(std::complex<double>(yexp[i]))))
+          << "V S n " << n << " k " << k << " l " << l << " entry " << i;
+    }
+  }
+}
+
+TYPED_TEST(GemmTyped, TallSkinnyProductsMatchTheReference) {
+  for (long long n : {0LL, 1LL, 777LL, 100001LL}) {
+    for (const auto& [k, l] : std::vector<std::pair<long long, long long>>{{1, 1}, {3, 1}, {8, 8}, {2, 5}, {32, 32}, {33, 3}}) {
+      check_tall_skinny<TypeParam>(n, k, l);
+    }
+  }
 }
 
 }  // namespace

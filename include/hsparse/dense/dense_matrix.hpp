@@ -53,12 +53,14 @@ class DenseMatrix {
       : DenseMatrix(std::move(ex), rows, cols) {
     const long long hl = host_ld > 0 ? host_ld : std::max(1LL, rows);
     check_dense_shape(rows, cols, hl, "DenseMatrix host data");
-    if (cols > 0 && host.size() < static_cast<std::size_t>(hl * (cols - 1) + rows)) {
+    const auto needed = rows > 0 && cols > 0 ? static_cast<std::size_t>(hl * (cols - 1) + rows) : std::size_t{0};
+    if (host.size() < needed) {
       throw Error(ErrorCode::invalid_argument, "DenseMatrix: " + std::to_string(host.size()) + " host values for " + std::to_string(rows) + " x " +
                                                    std::to_string(cols) + " with leading dimension " + std::to_string(hl));
     }
+    if (needed == 0) return;
     if (hl == ld_) {
-      if (!host.empty()) storage_.executor()->copy_from_host(storage_.data(), host.data(), static_cast<std::size_t>(hl * (cols - 1) + rows) * sizeof(T));
+      storage_.executor()->copy_from_host(storage_.data(), host.data(), needed * sizeof(T));
     } else {
       for (long long j = 0; j < cols; ++j) {
         storage_.executor()->copy_from_host(storage_.data() + j * ld_, host.data() + j * hl, static_cast<std::size_t>(rows) * sizeof(T));

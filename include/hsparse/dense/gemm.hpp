@@ -27,4 +27,13 @@ std::vector<std::string> gemm_algorithms(Backend backend);
 template <class T>
 void gemm(Op ta, Op tb, T alpha, const DenseMatrix<T>& a, const DenseMatrix<T>& b, T beta, DenseMatrix<T>& c, const GemmOptions& options = {});
 
+// The tall-skinny products (kernels/dense_ops.hpp) on either executor:
+// S = alpha V^T W + beta S and Y = alpha V S + beta Y, V and W n x k and
+// n x l with n large. All operands on one backend (S too: on a GPU it is a
+// device matrix, so a solver can keep it there).
+template <class T>
+void tall_skinny_dot(T alpha, const DenseMatrix<T>& v, const DenseMatrix<T>& w, T beta, DenseMatrix<T>& s);
+template <class T>
+void tall_skinny_update(T alpha, const DenseMatrix<T>& v, const DenseMatrix<T>& s, T beta, DenseMatrix<T>& y);
+
 }  // namespace hsparse

@@ -31,14 +31,30 @@ GemmShape check_gemm_shapes(Op ta, Op tb, const ConstDenseView<T>& a, const Cons
 // (bm = n, bn = 1) q ~ 2; a thread per output with no reuse (1 x 1) q ~ 1.
 double gemm_intensity(const GemmShape& s, double bm, double bn);
 
+// Tall-skinny products, the shapes of block Krylov methods and
+// Gram-Schmidt (V, W: n x k and n x l with n large, k and l small):
+//   tall_skinny_dot:    S = alpha V^T W + beta S   (S k x l; the multiple
+//                       dot product mdot is l = 1, Rupp's lecture)
+//   tall_skinny_update: Y = alpha V S + beta Y     (S k x l, Y n x l; maxpy is l = 1)
+// Both read V and W (Y) once: a row block of every column is staged and
+// all k x l products are formed from it, so the traffic is (k + l) n
+// words whatever k and l are (the tiling idea applied to the long dimension).
+#define HSPARSE_DECLARE_DENSE_OPS                                                                                                     \
+  template <class T>                                                                                                                  \
+  void gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta, const DenseView<T>& c);            \
+  template <class T>                                                                                                                  \
+  void tall_skinny_dot(T alpha, const ConstDenseView<T>& v, const ConstDenseView<T>& w, T beta, const DenseView<T>& s);               \
+  template <class T>                                                                                                                  \
+  void tall_skinny_update(T alpha, const ConstDenseView<T>& v, const ConstDenseView<T>& s, T beta, const DenseView<T>& y);
+
 namespace reference {
-template <class T>
-void gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta, const DenseView<T>& c);
+HSPARSE_DECLARE_DENSE_OPS
 }  // namespace reference
 
 namespace openmp {
-template <class T>
-void gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta, const DenseView<T>& c);
+HSPARSE_DECLARE_DENSE_OPS
 }  // namespace openmp
+
+#undef HSPARSE_DECLARE_DENSE_OPS
 
 }  // namespace hsparse

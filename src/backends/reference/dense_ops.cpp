@@ -27,8 +27,21 @@ void gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseVie
   }
 }
 
-#define HSPARSE_INSTANTIATE(T) \
-  template void gemm(Op, Op, T, const ConstDenseView<T>&, const ConstDenseView<T>&, T, const DenseView<T>&);
+// The tall-skinny products are GEMMs of particular shapes: the reference
+// is the GEMM's (V^T W: A = V transposed; V S: plain).
+template <class T>
+void tall_skinny_dot(T alpha, const ConstDenseView<T>& v, const ConstDenseView<T>& w, T beta, const DenseView<T>& s) {
+  gemm<T>(Op::transpose, Op::none, alpha, v, w, beta, s);
+}
+template <class T>
+void tall_skinny_update(T alpha, const ConstDenseView<T>& v, const ConstDenseView<T>& s, T beta, const DenseView<T>& y) {
+  gemm<T>(Op::none, Op::none, alpha, v, s, beta, y);
+}
+
+#define HSPARSE_INSTANTIATE(T)                                                                                     \
+  template void gemm(Op, Op, T, const ConstDenseView<T>&, const ConstDenseView<T>&, T, const DenseView<T>&);          \
+  template void tall_skinny_dot(T, const ConstDenseView<T>&, const ConstDenseView<T>&, T, const DenseView<T>&);       \
+  template void tall_skinny_update(T, const ConstDenseView<T>&, const ConstDenseView<T>&, T, const DenseView<T>&);
 HSPARSE_INSTANTIATE(float)
 HSPARSE_INSTANTIATE(double)
 HSPARSE_INSTANTIATE(std::complex<float>)

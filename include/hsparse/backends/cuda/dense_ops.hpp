@@ -40,4 +40,12 @@ template <class T>
 void gemm(const Executor& ex, GemmAlgorithm algorithm, Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta,
           const DenseView<T>& c, const GemmTile& tile = {});
 
+// The tall-skinny products (kernels/dense_ops.hpp) on device views, float
+// and double (complex: Error(unsupported)): S = alpha V^T W + beta S with S
+// on the device, one launch per 32 x 32 block of S; Y = alpha V S + beta Y.
+template <class T>
+void tall_skinny_dot(const Executor& ex, T alpha, const ConstDenseView<T>& v, const ConstDenseView<T>& w, T beta, const DenseView<T>& s);
+template <class T>
+void tall_skinny_update(const Executor& ex, T alpha, const ConstDenseView<T>& v, const ConstDenseView<T>& s, T beta, const DenseView<T>& y);
+
 }  // namespace hsparse::cuda

@@ -1,0 +1,207 @@
+// Tall-skinny products on the GPU (backends/cuda/dense_ops.hpp).
+//
+// V^T W: a block stages TR rows of all k columns of V and l columns of W in
+// shared memory (coalesced column segments), then its threads form the
+// k x l products from the tile: each owns a 2 x 2 block of outputs (four
+// shared loads per four FMAs) and a lane of rows, R = 256 / (2 x 2
+// blocks) lanes splitting the tile's rows. The sums stay in registers over
+// the grid-stride loop, lanes are added in lane order once per block, and
+// the last block to finish (a counter) adds the blocks' partials in block
+// order and writes S: one launch, deterministic, no atomics on values.
+// V and W are read once: (k + l) n words for 2 k l n flops.
+//
+// V S: a thread per row keeps the row's k values of V in registers and
+// writes its l outputs; S sits in shared memory. k and l above 32 are done
+// 32 at a time.
+#include <algorithm>
+
+#include "check.cuh"
+#include "device_common.cuh"
+#include "hsparse/backends/cuda/dense_ops.hpp"
+#include "hsparse/core/error.hpp"
+
+namespace hsparse::cuda {
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kMax = 32;  // k and l per launch
+
+template <class D, int TR>
+__global__ void __launch_bounds__(kThreads) ts_dot_kernel(long long n, int k, int l, const D* __restrict__ v, long long ldv, const D* __restrict__ w,
+                                                          long long ldw, double* partials, unsigned* counter, D alpha, D beta, D* s, long long lds) {
+  extern __shared__ double smem_d[];
+  D* sv = reinterpret_cast<D*>(smem_d);
+  D* sw = sv + k * (TR + 1);
+  const int ml = (l + 1) / 2, P = ((k + 1) / 2) * ml, R = kThreads / P;
+  const int t = threadIdx.x, micro = t % P, lane = t / P;
+  const int a0 = 2 * (micro / ml), b0 = 2 * (micro % ml);
+  const bool a1 = a0 + 1 < k, b1 = b0 + 1 < l;
+  double acc00 = 0, acc01 = 0, acc10 = 0, acc11 = 0;
+  for (long long base = blockIdx.x * static_cast<long long>(TR); base < n; base += static_cast<long long>(gridDim.x) * TR) {
+    const int rows = static_cast<int>(min(static_cast<long long>(TR), n - base));
+    for (int e = t; e < k * TR; e += kThreads) {
+      const int c = e / TR, r = e % TR;
+      sv[c * (TR + 1) + r] = r < rows ? v[base + r + c * ldv] : D(0);
+    }
+    for (int e = t; e < l * TR; e += kThreads) {
+      const int c = e / TR, r = e % TR;
+      sw[c * (TR + 1) + r] = r < rows ? w[base + r + c * ldw] : D(0);
+    }
+    __syncthreads();
+    if (lane < R) {
+      for (int r = lane; r < rows; r += R) {
+        const double x0 = sv[a0 * (TR + 1) + r], x1 = a1 ? static_cast<double>(sv[(a0 + 1) * (TR + 1) + r]) : 0.0;
+        const double y0 = sw[b0 * (TR + 1) + r], y1 = b1 ? static_cast<double>(sw[(b0 + 1) * (TR + 1) + r]) : 0.0;
+        acc00 += x0 * y0;
+        acc01 += x0 * y1;
+        acc10 += x1 * y0;
+        acc11 += x1 * y1;
+      }
+    }
+    __syncthreads();
+  }
+  // Lanes in lane order, then this block's partial per output.
+  double* red = smem_d;  // R * P * 4 doubles (<= 1024), the tile is no longer needed
+  if (lane < R) {
+    double* mine = red + (lane * P + micro) * 4;
+    mine[0] = acc00;
+    mine[1] = acc01;
+    mine[2] = acc10;
+    mine[3] = acc11;
+  }
+  __syncthreads();
+  const int outputs = k * l;
+  for (int o = t; o < outputs; o += kThreads) {
+    const int a = o % k, b = o / k, m = (a / 2) * ml + b / 2, q = (a % 2) * 2 + (b % 2);
+    double sum = 0;
+    for (int ln = 0; ln < R; ++ln) sum += red[(ln * P + m) * 4 + q];
+    partials[blockIdx.x * static_cast<long long>(outputs) + o] = sum;
+  }
+  __threadfence();
+  __shared__ bool last;
+  __syncthreads();
+  if (t == 0) last = atomicAdd(counter, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  for (int o = t; o < outputs; o += kThreads) {
+    double sum = 0;
+    for (unsigned blk = 0; blk < gridDim.x; ++blk) sum += partials[blk * static_cast<long long>(outputs) + o];
+    D& out = s[(o % k) + (o / k) * lds];
+    const D r = alpha * static_cast<D>(sum);
+    out = beta == D(0) ? r : r + beta * out;
+  }
+  if (t == 0) *counter = 0;  // ready for the next launch
+}
+
+template <class D>
+__global__ void __launch_bounds__(kThreads) ts_update_kernel(long long n, int k, int l, const D* __restrict__ v, long long ldv, const D* __restrict__ s,
+                                                             long long lds, D alpha, D beta, D* y, long long ldy) {
+  __shared__ D ss[kMax * kMax];
+  for (int e = threadIdx.x; e < k * l; e += kThreads) ss[(e % k) + (e / k) * kMax] = alpha * s[(e % k) + (e / k) * lds];
+  __syncthreads();
+  for (long long i = blockIdx.x * static_cast<long long>(kThreads) + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * kThreads) {
+    D x[kMax];
+#pragma unroll
+    for (int a = 0; a < kMax; ++a) x[a] = a < k ? v[i + a * ldv] : D(0);
+    for (int b = 0; b < l; ++b) {
+      D sum = D(0);
+#pragma unroll
+      for (int a = 0; a < kMax; ++a) sum += x[a] * ss[a + b * kMax];
+      D& out = y[i + b * ldy];
+      out = beta == D(0) ? sum : sum + beta * out;
+    }
+  }
+}
+
+// Partials and the completion counter, kept per host thread and grown as needed.
+struct TallSkinnyScratch {
+  DeviceArray<double> partials;
+  DeviceArray<unsigned> counter;
+  double* reserve(const Executor& ex, std::size_t n) {
+    if (counter.size() == 0) {
+      counter = DeviceArray<unsigned>(1);
+      ex.fill_zero(counter.data(), sizeof(unsigned));
+    }
+    if (partials.size() < n) partials = DeviceArray<double>(n);
+    return partials.data();
+  }
+};
+
+int dot_blocks(const Executor& ex, long long n, int tr) {
+  const long long tiles = (n + tr - 1) / tr;
+  return static_cast<int>(std::clamp<long long>(tiles, 1, 4LL * ex.multiprocessors()));
+}
+
+template <class D>
+void launch_dot(const Executor& ex, long long n, int k, int l, const D* v, long long ldv, const D* w, long long ldw, D alpha, D beta, D* s,
+                long long lds) {
+  thread_local TallSkinnyScratch scratch;
+  const auto stream = detail::stream_of(ex);
+  // Short tiles for many columns (shared memory), long ones for few (every lane busy).
+  const bool wide = k + l > 16;
+  const int tr = wide ? 64 : 256;
+  const int blocks = dot_blocks(ex, n, tr);
+  double* partials = scratch.reserve(ex, static_cast<std::size_t>(blocks) * k * l);
+  const std::size_t shared = std::max<std::size_t>(static_cast<std::size_t>(k + l) * (tr + 1) * sizeof(D), kThreads * 4 * sizeof(double));
+  if (wide) {
+    ts_dot_kernel<D, 64><<<blocks, kThreads, shared, stream>>>(n, k, l, v, ldv, w, ldw, partials, scratch.counter.data(), alpha, beta, s, lds);
+  } else {
+    ts_dot_kernel<D, 256><<<blocks, kThreads, shared, stream>>>(n, k, l, v, ldv, w, ldw, partials, scratch.counter.data(), alpha, beta, s, lds);
+  }
+  HSPARSE_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
+template <class T>
+void tall_skinny_dot(const Executor& ex, T alpha, const ConstDenseView<T>& v, const ConstDenseView<T>& w, T beta, const DenseView<T>& s) {
+  const GemmShape sh = check_gemm_shapes<T>(Op::transpose, Op::none, v, w, s);
+  if constexpr (is_complex_v<T>) {
+    throw Error(ErrorCode::unsupported, "the GPU tall-skinny products take float and double");
+  } else {
+    if (sh.m == 0 || sh.n == 0) return;
+    for (long long a0 = 0; a0 < sh.m; a0 += kMax) {
+      for (long long b0 = 0; b0 < sh.n; b0 += kMax) {
+        const int k = static_cast<int>(std::min<long long>(kMax, sh.m - a0)), l = static_cast<int>(std::min<long long>(kMax, sh.n - b0));
+        launch_dot<T>(ex, sh.k, k, l, v.data + a0 * v.ld, v.ld, w.data + b0 * w.ld, w.ld, alpha, beta, s.data + a0 + b0 * s.ld, s.ld);
+      }
+    }
+  }
+}
+
+template <class T>
+void tall_skinny_update(const Executor& ex, T alpha, const ConstDenseView<T>& v, const ConstDenseView<T>& s, T beta, const DenseView<T>& y) {
+  const GemmShape sh = check_gemm_shapes<T>(Op::none, Op::none, v, s, y);
+  if constexpr (is_complex_v<T>) {
+    throw Error(ErrorCode::unsupported, "the GPU tall-skinny products take float and double");
+  } else {
+    if (sh.m == 0 || sh.n == 0) return;
+    const auto stream = detail::stream_of(ex);
+    const int blocks = static_cast<int>(std::clamp<long long>((sh.m + kThreads - 1) / kThreads, 1, 8LL * ex.multiprocessors()));
+    for (long long b0 = 0; b0 < sh.n; b0 += kMax) {
+      const int l = static_cast<int>(std::min<long long>(kMax, sh.n - b0));
+      if (sh.k == 0) {  // Y = beta Y: a launch with no columns of V
+        ts_update_kernel<T><<<blocks, kThreads, 0, stream>>>(sh.m, 0, l, v.data, v.ld, s.data, s.ld, alpha, beta, y.data + b0 * y.ld, y.ld);
+      }
+      for (long long a0 = 0; a0 < sh.k; a0 += kMax) {
+        const int k = static_cast<int>(std::min<long long>(kMax, sh.k - a0));
+        ts_update_kernel<T><<<blocks, kThreads, 0, stream>>>(sh.m, k, l, v.data + a0 * v.ld, v.ld, s.data + a0 + b0 * s.ld, s.ld, alpha,
+                                                             a0 == 0 ? beta : T(1), y.data + b0 * y.ld, y.ld);
+      }
+    }
+    HSPARSE_CUDA_CHECK(cudaGetLastError());
+  }
+}
+
+#define HSPARSE_INSTANTIATE(T)                                                                                                       \
+  template void tall_skinny_dot(const Executor&, T, const ConstDenseView<T>&, const ConstDenseView<T>&, T, const DenseView<T>&);    \
+  template void tall_skinny_update(const Executor&, T, const ConstDenseView<T>&, const ConstDenseView<T>&, T, const DenseView<T>&);
+HSPARSE_INSTANTIATE(float)
+HSPARSE_INSTANTIATE(double)
+HSPARSE_INSTANTIATE(std::complex<float>)
+HSPARSE_INSTANTIATE(std::complex<double>)
+#undef HSPARSE_INSTANTIATE
+
+}  // namespace hsparse::cuda
