@@ -2,6 +2,7 @@
 // (kernels/vector_ops.hpp). Static schedules: each thread touches the same
 // part of every vector in every kernel, so first-touch placement holds.
 #include "hsparse/kernels/vector_ops.hpp"
+#include "tall_skinny.hpp"
 
 #include <cmath>
 
@@ -12,26 +13,6 @@ namespace hsparse::openmp {
 
 namespace {
 using Index = long long;
-
-// <w, v_0..v_{B-1}> with w loaded once (Rupp's mdot, batch size B).
-template <int B, class V>
-void mdot_batch(const V* w, const V* const* v, Index n, double* out) {
-  double s[B] = {};
-#pragma omp parallel
-  {
-    double local[B] = {};
-#pragma omp for schedule(static) nowait
-    for (Index i = 0; i < n; ++i) {
-      const double wi = w[i];
-      for (int k = 0; k < B; ++k) local[k] += wi * static_cast<double>(v[k][i]);
-    }
-    for (int k = 0; k < B; ++k) {
-#pragma omp atomic
-      s[k] += local[k];
-    }
-  }
-  for (int k = 0; k < B; ++k) out[k] = s[k];
-}
 
 // y -= sum_k c_k v_k, y loaded and stored once per batch.
 template <int B, class V>
@@ -93,17 +74,11 @@ void axpby(V alpha, std::span<const V> x, V beta, std::span<V> y) {
 template <class V>
 void mdot(std::span<const V> w, const std::vector<const V*>& vs, std::span<double> out) {
   detail::check_batch("mdot", vs, out.size(), w.size());
-  const Index n = static_cast<Index>(w.size());
-  detail::for_each_batch(vs.size(), [&](std::size_t k, int b) {
-    const V* const* v = vs.data() + k;
-    switch (b) {
-      case 8: mdot_batch<8>(w.data(), v, n, out.data() + k); break;
-      case 4: mdot_batch<4>(w.data(), v, n, out.data() + k); break;
-      case 3: mdot_batch<3>(w.data(), v, n, out.data() + k); break;
-      case 2: mdot_batch<2>(w.data(), v, n, out.data() + k); break;
-      default: mdot_batch<1>(w.data(), v, n, out.data() + k); break;
-    }
-  });
+  // V^T w with V's columns given as pointers: the tall-skinny product's
+  // kernel (tall_skinny.cpp), which reads w and each v once per row block
+  // and adds the thread partials in order.
+  const V* wp = w.data();
+  block_dots<V, double>(vs.data(), static_cast<long long>(vs.size()), &wp, 1, static_cast<long long>(w.size()), out.data());
 }
 
 template <class V>
