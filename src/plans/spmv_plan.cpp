@@ -32,6 +32,7 @@ SpmvPlan<V, I>::SpmvPlan(ExecutorPtr ex, const Csr<V, I>& a, const SpmvOptions& 
   }
   setup_s_ = watch.seconds();
   apply_ = std::move(parts.apply);
+  apply_block_ = std::move(parts.apply_block);
   storage_ = std::move(parts.storage);
   description_ = std::move(parts.description);
   bytes_ = parts.bytes;
@@ -58,6 +59,25 @@ void SpmvPlan<V, I>::apply(V alpha, std::span<const V> x, V beta, std::span<V> y
   }
   check_spmv_dimensions(static_cast<long long>(rows_), static_cast<long long>(cols_), x.size(), y.size());
   apply_(alpha, x.data(), beta, y.data());
+}
+
+template <class V, class I>
+void SpmvPlan<V, I>::apply(V alpha, const DenseMatrix<V>& x, V beta, DenseMatrix<V>& y) const {
+  for (const ExecutorPtr* e : {&x.executor(), &y.executor()}) {
+    if (!*e || (*e)->backend() != ex_->backend()) {
+      throw Error(ErrorCode::invalid_argument, "SpmvPlan::apply (SpMM): X and Y must be on the plan's executor (" + ex_->description() + ")");
+    }
+  }
+  if (x.rows() != cols_ || y.rows() != rows_ || x.cols() != y.cols()) {
+    throw Error(ErrorCode::invalid_argument, "SpMM shapes do not match: A " + std::to_string(rows_) + " x " + std::to_string(cols_) + ", X " +
+                                                 std::to_string(x.rows()) + " x " + std::to_string(x.cols()) + ", Y " + std::to_string(y.rows()) +
+                                                 " x " + std::to_string(y.cols()));
+  }
+  if (apply_block_) {
+    apply_block_(alpha, x.view(), beta, y.view());
+    return;
+  }
+  for (long long j = 0; j < x.cols(); ++j) apply_(alpha, x.column(j), beta, y.column(j));
 }
 
 #define HSPARSE_INSTANTIATE(V, I) template class SpmvPlan<V, I>;

@@ -15,6 +15,7 @@
 #include "hsparse/backends/cuda/csr_spmv.hpp"
 #include "hsparse/core/array.hpp"
 #include "hsparse/core/executor.hpp"
+#include "hsparse/dense/dense_matrix.hpp"
 #include "hsparse/formats/csr.hpp"
 #include "hsparse/formats/format.hpp"
 
@@ -50,6 +51,12 @@ class SpmvPlan {
   void apply(V alpha, std::span<const V> x, V beta, std::span<V> y) const;
   // Raw pointers in the executor's memory, cols and rows entries (not checked).
   void apply(V alpha, const V* x, V beta, V* y) const { apply_(alpha, x, beta, y); }
+  // Y = alpha A X + beta Y for k columns (SpMM), X cols x k and Y rows x k
+  // on the plan's executor (checked): the format's SpMM kernel where it has
+  // one (CSR: A read once per 32 columns, kernels/csr_spmm.hpp), else one
+  // product per column.
+  void apply(V alpha, const DenseMatrix<V>& x, V beta, DenseMatrix<V>& y) const;
+  bool has_spmm() const { return static_cast<bool>(apply_block_); }
 
   const ExecutorPtr& executor() const { return ex_; }
   Backend backend() const { return ex_->backend(); }
@@ -64,6 +71,7 @@ class SpmvPlan {
   // What a backend's builder hands the plan (backends/*/spmv_plan.cpp).
   struct Parts {
     std::function<void(V, const V*, V, V*)> apply;
+    std::function<void(V, const ConstDenseView<V>&, V, const DenseView<V>&)> apply_block;  // SpMM; empty: column by column
     std::shared_ptr<const void> storage;  // the converted matrix and workspace, kept alive
     std::string description;
     std::size_t bytes = 0, stored = 0;
@@ -72,6 +80,7 @@ class SpmvPlan {
  private:
   ExecutorPtr ex_;
   std::function<void(V, const V*, V, V*)> apply_;
+  std::function<void(V, const ConstDenseView<V>&, V, const DenseView<V>&)> apply_block_;
   std::shared_ptr<const void> storage_;
   std::string description_;
   Format format_ = Format::csr;

@@ -47,6 +47,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
   auto storage = std::make_shared<Storage<V, I>>();
   Storage<V, I>& s = *storage;
   std::function<void(V, const V*, V, V*)> apply_;
+  std::function<void(V, const ConstDenseView<V>&, V, const DenseView<V>&)> apply_block;
   const Executor* e = &ex;
   std::string desc = std::string(to_string(o.format)) + "/" + kernel;
   auto use_cusparse = [&](std::unique_ptr<CusparseSpmv<V, I>> baseline) {
@@ -58,6 +59,9 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
   case Format::csr: {
     s.csr.emplace(DeviceCsr<V, I>::upload(a));
     const DeviceCsr<V, I>* m = &*s.csr;
+    if (kernel.rfind("cusparse", 0) != 0) {  // hsparse's CSR kernels: our SpMM (cuSPARSE's baselines go column by column)
+      apply_block = [e, m](V al, const ConstDenseView<V>& x, V be, const DenseView<V>& y) { csr_spmm(*e, al, *m, x, be, y); };
+    }
     if (kernel == "scalar") {
       apply_ = [e, m](V al, const V* x, V be, V* y) { csr_spmv_scalar(*e, al, *m, x, be, y); };
     } else if (kernel == "vector") {
@@ -221,6 +225,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     stored_ = s.bcsr->values.size();
   }
   parts.apply = std::move(apply_);
+  parts.apply_block = std::move(apply_block);
   parts.storage = std::move(storage);
   parts.description = desc;
   parts.bytes = bytes_;

@@ -8,6 +8,7 @@
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/formats/format_storage.hpp"
+#include "hsparse/kernels/csr_spmm.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/format_spmv.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
@@ -23,6 +24,7 @@ using ApplyFn = std::function<void(V, std::span<const V>, V, std::span<V>)>;
 template <class V>
 struct Built {
   ApplyFn<V> apply;
+  std::function<void(V, const ConstDenseView<V>&, V, const DenseView<V>&)> apply_block;  // SpMM, where the format has one
   std::shared_ptr<const void> matrix;
   std::string shape;     // appended to the format's name, e.g. "-27"
   std::string kernel;    // the kernel as described, e.g. "openmp", "avx512(auto)"
@@ -74,6 +76,11 @@ template <class V, class I>
 Built<V> build_csr(const Csr<V, I>& a, const std::string& kernel) {
   auto m = std::make_shared<const Csr<V, I>>(a);
   Built<V> b;
+  // SpMM (kernels/csr_spmm.hpp): the reference for the reference kernel, the OpenMP one for the others.
+  b.apply_block = [m, reference = kernel == "reference"](V al, const ConstDenseView<V>& x, V be, const DenseView<V>& y) {
+    if (reference) reference::csr_spmm<V, I>(al, *m, x, be, y);
+    else openmp::csr_spmm<V, I>(al, *m, x, be, y);
+  };
   b.matrix = m;
   b.kernel = kernel;
   b.bytes = FormatStorage<Format::csr>::bytes(*m);
@@ -157,6 +164,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Csr<V, I>& a, const SpmvOpt
   parts.apply = [fn = std::move(b.apply), rows, cols](V al, const V* x, V be, V* y) {
     fn(al, std::span<const V>(x, cols), be, std::span<V>(y, rows));
   };
+  parts.apply_block = std::move(b.apply_block);
   parts.storage = std::move(b.matrix);
   parts.bytes = b.bytes;
   parts.stored = b.stored;

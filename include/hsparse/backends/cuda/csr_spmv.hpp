@@ -5,6 +5,7 @@
 #include <span>
 
 #include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/dense/dense_matrix.hpp"
 
 namespace hsparse::cuda {
 
@@ -71,5 +72,12 @@ CsrAdaptiveSchedule csr_adaptive_schedule(std::span<const I> row_ptr);
 template <class V, class I>
 void csr_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const V* x, V beta, V* y,
                        const CsrAdaptiveSchedule& schedule, void* workspace);
+
+// SpMM, Y = alpha A X + beta Y with X, Y device views of k columns
+// (kernels/csr_spmm.hpp): the CSR vector decomposition (coop threads per
+// row, the fixed rule's coop), each thread with up to 32 column sums in
+// registers, A read once per 32 columns.
+template <class V, class I>
+void csr_spmm(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const ConstDenseView<V>& x, V beta, const DenseView<V>& y);
 
 }  // namespace hsparse::cuda
