@@ -73,7 +73,7 @@ void SpmvPlan<V, I>::apply(V alpha, const DenseMatrix<V>& x, V beta, DenseMatrix
                                                  std::to_string(x.rows()) + " x " + std::to_string(x.cols()) + ", Y " + std::to_string(y.rows()) +
                                                  " x " + std::to_string(y.cols()));
   }
-  if (apply_block_) {
+  if (apply_block_ && x.cols() > 1) {  // one column: the SpMV kernel is the SpMM
     apply_block_(alpha, x.view(), beta, y.view());
     return;
   }

@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   const auto solve = hsparse::tool::add_solve_command(app);
   const auto tridiag = hsparse::tool::add_tridiag_command(app);
   const auto gemm = hsparse::tool::add_gemm_command(app);
+  const auto spmm = hsparse::tool::add_spmm_command(app);
   // CLI11 answers an unknown word with "A subcommand is required": name it.
   if (argc > 1 && argv[1][0] != '-') {
     std::string names;
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
     if (name == "solve") return solve();
     if (name == "tridiag") return tridiag();
     if (name == "gemm") return gemm();
+    if (name == "spmm") return spmm();
     return convert();
   } catch (const hsparse::Error& e) {
     std::fprintf(stderr, "hsparse: %s: %s\n", hsparse::to_string(e.code()), e.what());
