@@ -108,7 +108,9 @@ __global__ void __launch_bounds__(kThreads) ts_update_kernel(long long n, int k,
     for (int b = 0; b < l; ++b) {
       D sum = D(0);
 #pragma unroll
-      for (int a = 0; a < kMax; ++a) sum += x[a] * ss[a + b * kMax];
+      for (int a = 0; a < kMax; ++a) {
+        if (a < k) sum += x[a] * ss[a + b * kMax];  // ss past k is not written: never read it
+      }
       D& out = y[i + b * ldy];
       out = beta == D(0) ? sum : sum + beta * out;
     }

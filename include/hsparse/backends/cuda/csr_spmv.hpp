@@ -74,10 +74,18 @@ void csr_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, co
                        const CsrAdaptiveSchedule& schedule, void* workspace);
 
 // SpMM, Y = alpha A X + beta Y with X, Y device views of k columns
-// (kernels/csr_spmm.hpp): the CSR vector decomposition (coop threads per
-// row, the fixed rule's coop), each thread with up to 32 column sums in
-// registers, A read once per 32 columns.
+// (kernels/csr_spmm.hpp): X packed row-major per pass of 32 columns, the
+// CSR vector decomposition for short rows (coop threads per row, up to 32
+// column sums in registers), a block per row for the long rows listed by
+// spmm_long_rows (computed once, on the host, from the row pointers).
+struct SpmmLongRows {
+  DeviceArray<long long> rows;
+  long long count = 0;
+};
+template <class I>
+SpmmLongRows spmm_long_rows(std::span<const I> row_ptr);
 template <class V, class I>
-void csr_spmm(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const ConstDenseView<V>& x, V beta, const DenseView<V>& y);
+void csr_spmm(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const SpmmLongRows& long_rows, const ConstDenseView<V>& x, V beta,
+              const DenseView<V>& y);
 
 }  // namespace hsparse::cuda
