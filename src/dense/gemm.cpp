@@ -85,10 +85,7 @@ void tall_skinny_update(T alpha, const DenseMatrix<T>& v, const DenseMatrix<T>& 
   template void gemm(Op, Op, T, const DenseMatrix<T>&, const DenseMatrix<T>&, T, DenseMatrix<T>&, const GemmOptions&); \
   template void tall_skinny_dot(T, const DenseMatrix<T>&, const DenseMatrix<T>&, T, DenseMatrix<T>&);                  \
   template void tall_skinny_update(T, const DenseMatrix<T>&, const DenseMatrix<T>&, T, DenseMatrix<T>&);
-HSPARSE_INSTANTIATE(float)
-HSPARSE_INSTANTIATE(double)
-HSPARSE_INSTANTIATE(std::complex<float>)
-HSPARSE_INSTANTIATE(std::complex<double>)
+HSPARSE_FOR_EACH_VALUE(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse

@@ -2,6 +2,7 @@
 #include <complex>
 #include <string>
 
+#include "hsparse/core/types.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/kernels/dense_ops.hpp"
 
@@ -33,10 +34,7 @@ double gemm_intensity(const GemmShape& s, double bm, double bn) {
 
 #define HSPARSE_INSTANTIATE(T) \
   template GemmShape check_gemm_shapes(Op, Op, const ConstDenseView<T>&, const ConstDenseView<T>&, const ConstDenseView<T>&);
-HSPARSE_INSTANTIATE(float)
-HSPARSE_INSTANTIATE(double)
-HSPARSE_INSTANTIATE(std::complex<float>)
-HSPARSE_INSTANTIATE(std::complex<double>)
+HSPARSE_FOR_EACH_VALUE(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse

@@ -14,6 +14,7 @@
 #include "hsparse/formats/convert.hpp"
 #include "hsparse/kernels/csr_spmm.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
+#include "support/spmm_check.hpp"
 #include "support/test_support.hpp"
 
 namespace hsparse::cuda {
@@ -147,53 +148,18 @@ TEST(CudaTallSkinny, MatchTheReference) {
   }
 }
 
-// SpMM on the device through the plan: CSR's kernel for k = 1..33 (every
-// KC template and two passes) against the reference, on the edge cases
-// and a long-row matrix, float, double and complex<double>; the other
-// formats column by column.
-template <class V>
-void check_spmm_gpu(Format f) {
-  const ExecutorPtr gpu = make_executor(Backend::cuda);
-  for (const auto& [name, a64] : test::edge_case_matrices()) {
-    const auto a = convert_types<V, std::int32_t>(a64);
-    SpmvOptions o;
-    o.format = f;
-    o.layout.max_fill = 1e9;
-    std::optional<SpmvPlan<V, std::int32_t>> plan;
-    try {
-      plan.emplace(gpu, a, o);
-    } catch (const Error&) {
-      continue;
-    }
-    for (long long k : {1LL, 2LL, 3LL, 8LL, 16LL, 32LL, 33LL}) {
-      if (f != Format::csr && k != 3) continue;
-      const auto xh = test::test_vector<V>(static_cast<std::size_t>(a.cols * k), 7);
-      const DenseMatrix<V> x(gpu, a.cols, k, std::span<const V>(xh));
-      for (const V beta : {V(0), V(-1)}) {
-        const V nan(std::numeric_limits<real_type_t<V>>::quiet_NaN());
-        std::vector<V> expect = beta == V(0) ? std::vector<V>(static_cast<std::size_t>(a.rows * k), nan)
-                                             : test::test_vector<V>(static_cast<std::size_t>(a.rows * k), 8);
-        DenseMatrix<V> y(gpu, a.rows, k, std::span<const V>(expect));
-        reference::csr_spmm<V, std::int32_t>(V(2), a, {xh.data(), a.cols, k, std::max<long long>(1, a.cols)}, beta,
-                                             {expect.data(), a.rows, k, std::max<long long>(1, a.rows)});
-        plan->apply(V(2), x, beta, y);
-        const auto got = y.to_host();
-        for (std::size_t i = 0; i < got.size(); ++i) {
-          const double scale = std::max(1.0, std::abs(std::complex<double>(expect[i])));
-          ASSERT_LE(std::abs(std::complex<double>(got[i]) - std::complex<double>(expect[i])), 1e-4 * scale)
-              << name << " " << plan->description() << " k " << k << " entry " << i;
-        }
-      }
-    }
-  }
-}
-
+// SpMM on the device through the plan (support/spmm_check.hpp): CSR's
+// kernel for k = 1..33 (every KC template, two passes) on the edge cases
+// and a 40,000-entry row (the long-row kernel), float, double and
+// complex<double>; the other formats column by column.
 TEST(CudaSpmm, MatchesTheReference) {
   if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
-  check_spmm_gpu<double>(Format::csr);
-  check_spmm_gpu<float>(Format::csr);
-  check_spmm_gpu<std::complex<double>>(Format::csr);
-  for (Format f : all_formats()) check_spmm_gpu<double>(f);
+  const ExecutorPtr gpu = make_executor(Backend::cuda);
+  const std::vector<long long> ks = {1, 2, 3, 8, 16, 32, 33};
+  test::check_plan_spmm<double>(gpu, Format::csr, ks);
+  test::check_plan_spmm<float>(gpu, Format::csr, ks);
+  test::check_plan_spmm<std::complex<double>>(gpu, Format::csr, ks);
+  for (Format f : all_formats()) test::check_plan_spmm<double>(gpu, f, {3});
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "hsparse/io/matrix_source.hpp"
 #include "hsparse/kernels/csr_spmm.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
+#include "support/spmm_check.hpp"
 #include "support/test_support.hpp"
 
 namespace hsparse {
@@ -122,50 +123,13 @@ TEST(SpmvPlan, WrongSizesAndExecutorsAreErrors) {
   EXPECT_THROW((SpmvPlan<double, std::int32_t>(ex, a, SpmvOptions{Format::csr, "no-such-kernel"})), Error);
 }
 
-// SpMM through the plan: CSR's kernel (A read once per 32 columns) and the
-// column-by-column product of the other formats, against the reference
-// SpMM on the edge cases for k = 1, 5 and 33 (two passes), beta = 0 with
-// NaN in Y, complex values for CSR's kernel.
-template <class V>
-void check_spmm(Format f) {
-  const ExecutorPtr ex = make_executor(Backend::cpu);
-  for (const auto& [name, a64] : test::edge_case_matrices()) {
-    const auto a = convert_types<V, std::int32_t>(a64);
-    SpmvOptions o;
-    o.format = f;
-    o.layout.max_fill = 1e9;
-    std::optional<SpmvPlan<V, std::int32_t>> plan;
-    try {
-      plan.emplace(ex, a, o);
-    } catch (const Error&) {
-      continue;  // a format refusing the matrix (fill): the SpMV tests check refusals
-    }
-    EXPECT_EQ(plan->has_spmm(), f == Format::csr);
-    for (long long k : {1LL, 5LL, 33LL}) {
-      const auto xh = test::test_vector<V>(static_cast<std::size_t>(a.cols * k), 7);
-      const DenseMatrix<V> x(ex, a.cols, k, std::span<const V>(xh));
-      for (const V beta : {V(0), V(-1)}) {
-        const V nan(std::numeric_limits<real_type_t<V>>::quiet_NaN());
-        std::vector<V> expect = beta == V(0) ? std::vector<V>(static_cast<std::size_t>(a.rows * k), nan)
-                                             : test::test_vector<V>(static_cast<std::size_t>(a.rows * k), 8);
-        DenseMatrix<V> y(ex, a.rows, k, std::span<const V>(expect));
-        reference::csr_spmm<V, std::int32_t>(V(2), a, x.view(), beta, {expect.data(), a.rows, k, std::max<long long>(1, a.rows)});
-        plan->apply(V(2), x, beta, y);
-        const auto got = y.to_host();
-        for (std::size_t i = 0; i < got.size(); ++i) {
-          const double scale = std::max(1.0, std::abs(std::complex<double>(expect[i])));
-          ASSERT_LE(std::abs(std::complex<double>(got[i]) - std::complex<double>(expect[i])), 1e-4 * scale)
-              << name << " " << plan->description() << " k " << k << " entry " << i;
-        }
-      }
-    }
-  }
-}
-
+// SpMM through the plan (support/spmm_check.hpp): CSR's kernel (A read
+// once per 32 columns) and the other formats column by column, k = 1, 5 and
+// 33 (two passes), complex values for CSR's kernel.
 TEST(SpmvPlan, SpmmMatchesTheReferenceForEveryFormat) {
-  for (Format f : all_formats()) check_spmm<double>(f);
-  check_spmm<std::complex<float>>(Format::csr);  // complex: the SpMM kernel; the column path is the SpMV's, tested there
   const ExecutorPtr ex = make_executor(Backend::cpu);
+  for (Format f : all_formats()) test::check_plan_spmm<double>(ex, f, {1, 5, 33});
+  test::check_plan_spmm<std::complex<float>>(ex, Format::csr, {1, 5, 33});  // the column path is the SpMV's, tested there
   const auto a = io::load_matrix<double, std::int32_t>("stencil2d:n=10");
   const SpmvPlan<double, std::int32_t> plan(ex, a);
   const DenseMatrix<double> x(ex, 100, 3);

@@ -50,6 +50,13 @@ template <class I> constexpr bool fits_index(std::uint64_t v) {
   X(std::complex<double>, std::int32_t)  \
   X(std::complex<double>, std::int64_t)
 
+// The value types alone (dense kernels, which have no index type).
+#define HSPARSE_FOR_EACH_VALUE(X) \
+  X(float)                        \
+  X(double)                       \
+  X(std::complex<float>)          \
+  X(std::complex<double>)
+
 // Real value types only: the formats whose kernels are float/double (ELL,
 // HYB, DIA, BCSR, SELL-C-sigma); COO and CSR take every value type.
 #define HSPARSE_FOR_EACH_REAL_VALUE_INDEX(X) \

@@ -8,6 +8,7 @@
 #include "check.cuh"
 #include "cublas_handle.hpp"
 #include "device_common.cuh"
+#include "hsparse/core/types.hpp"
 #include "hsparse/backends/cuda/dense_ops.hpp"
 #include "hsparse/core/error.hpp"
 
@@ -249,10 +250,7 @@ void gemm(const Executor& ex, GemmAlgorithm algorithm, Op ta, Op tb, T alpha, co
 #define HSPARSE_INSTANTIATE(T)                                                                                                        \
   template void gemm(const Executor&, GemmAlgorithm, Op, Op, T, const ConstDenseView<T>&, const ConstDenseView<T>&, T, const DenseView<T>&, \
                      const GemmTile&);
-HSPARSE_INSTANTIATE(float)
-HSPARSE_INSTANTIATE(double)
-HSPARSE_INSTANTIATE(std::complex<float>)
-HSPARSE_INSTANTIATE(std::complex<double>)
+HSPARSE_FOR_EACH_VALUE(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::cuda

@@ -17,6 +17,7 @@
 
 #include "check.cuh"
 #include "device_common.cuh"
+#include "hsparse/core/types.hpp"
 #include "hsparse/backends/cuda/dense_ops.hpp"
 #include "hsparse/core/error.hpp"
 
@@ -200,10 +201,7 @@ void tall_skinny_update(const Executor& ex, T alpha, const ConstDenseView<T>& v,
 #define HSPARSE_INSTANTIATE(T)                                                                                                       \
   template void tall_skinny_dot(const Executor&, T, const ConstDenseView<T>&, const ConstDenseView<T>&, T, const DenseView<T>&);    \
   template void tall_skinny_update(const Executor&, T, const ConstDenseView<T>&, const ConstDenseView<T>&, T, const DenseView<T>&);
-HSPARSE_INSTANTIATE(float)
-HSPARSE_INSTANTIATE(double)
-HSPARSE_INSTANTIATE(std::complex<float>)
-HSPARSE_INSTANTIATE(std::complex<double>)
+HSPARSE_FOR_EACH_VALUE(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::cuda

@@ -181,10 +181,7 @@ void gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseVie
 
 #define HSPARSE_INSTANTIATE(T) \
   template void gemm(Op, Op, T, const ConstDenseView<T>&, const ConstDenseView<T>&, T, const DenseView<T>&);
-HSPARSE_INSTANTIATE(float)
-HSPARSE_INSTANTIATE(double)
-HSPARSE_INSTANTIATE(std::complex<float>)
-HSPARSE_INSTANTIATE(std::complex<double>)
+HSPARSE_FOR_EACH_VALUE(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::openmp

@@ -104,10 +104,7 @@ template void block_dots(const double* const*, long long, const double* const*, 
 #define HSPARSE_INSTANTIATE(T)                                                                               \
   template void tall_skinny_dot(T, const ConstDenseView<T>&, const ConstDenseView<T>&, T, const DenseView<T>&); \
   template void tall_skinny_update(T, const ConstDenseView<T>&, const ConstDenseView<T>&, T, const DenseView<T>&);
-HSPARSE_INSTANTIATE(float)
-HSPARSE_INSTANTIATE(double)
-HSPARSE_INSTANTIATE(std::complex<float>)
-HSPARSE_INSTANTIATE(std::complex<double>)
+HSPARSE_FOR_EACH_VALUE(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::openmp

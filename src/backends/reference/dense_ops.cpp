@@ -42,10 +42,7 @@ void tall_skinny_update(T alpha, const ConstDenseView<T>& v, const ConstDenseVie
   template void gemm(Op, Op, T, const ConstDenseView<T>&, const ConstDenseView<T>&, T, const DenseView<T>&);          \
   template void tall_skinny_dot(T, const ConstDenseView<T>&, const ConstDenseView<T>&, T, const DenseView<T>&);       \
   template void tall_skinny_update(T, const ConstDenseView<T>&, const ConstDenseView<T>&, T, const DenseView<T>&);
-HSPARSE_INSTANTIATE(float)
-HSPARSE_INSTANTIATE(double)
-HSPARSE_INSTANTIATE(std::complex<float>)
-HSPARSE_INSTANTIATE(std::complex<double>)
+HSPARSE_FOR_EACH_VALUE(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::reference

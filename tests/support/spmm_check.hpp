@@ -1,0 +1,57 @@
+#pragma once
+// SpMM through a plan on any executor, against the reference SpMM
+// (kernels/csr_spmm.hpp), on every edge-case matrix (support/test_support.hpp)
+// the format takes, for each k given, with beta = 0 (NaN in Y: it must not
+// be read) and beta = -1. The CPU and GPU tests both run it.
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <limits>
+#include <optional>
+
+#include "hsparse/core/error.hpp"
+#include "hsparse/core/types.hpp"
+#include "hsparse/formats/convert.hpp"
+#include "hsparse/kernels/csr_spmm.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
+#include "support/test_support.hpp"
+
+namespace hsparse::test {
+
+template <class V>
+void check_plan_spmm(const ExecutorPtr& ex, Format f, const std::vector<long long>& ks) {
+  for (const auto& [name, a64] : edge_case_matrices()) {
+    const auto a = convert_types<V, std::int32_t>(a64);
+    SpmvOptions o;
+    o.format = f;
+    o.layout.max_fill = 1e9;
+    std::optional<SpmvPlan<V, std::int32_t>> plan;
+    try {
+      plan.emplace(ex, a, o);
+    } catch (const Error&) {
+      continue;  // a format refusing the matrix: the SpMV tests check refusals
+    }
+    EXPECT_EQ(plan->has_spmm(), f == Format::csr) << name;
+    for (long long k : ks) {
+      const auto xh = test_vector<V>(static_cast<std::size_t>(a.cols * k), 7);
+      const DenseMatrix<V> x(ex, a.cols, k, std::span<const V>(xh));
+      for (const V beta : {V(0), V(-1)}) {
+        const V nan(std::numeric_limits<real_type_t<V>>::quiet_NaN());
+        std::vector<V> expect = beta == V(0) ? std::vector<V>(static_cast<std::size_t>(a.rows * k), nan)
+                                             : test_vector<V>(static_cast<std::size_t>(a.rows * k), 8);
+        DenseMatrix<V> y(ex, a.rows, k, std::span<const V>(expect));
+        reference::csr_spmm<V, std::int32_t>(V(2), a, {xh.data(), a.cols, k, std::max<long long>(1, a.cols)}, beta,
+                                             {expect.data(), a.rows, k, std::max<long long>(1, a.rows)});
+        plan->apply(V(2), x, beta, y);
+        const auto got = y.to_host();
+        for (std::size_t i = 0; i < got.size(); ++i) {
+          const double scale = std::max(1.0, std::abs(std::complex<double>(expect[i])));
+          ASSERT_LE(std::abs(std::complex<double>(got[i]) - std::complex<double>(expect[i])), 1e-4 * scale)
+              << name << " " << plan->description() << " k " << k << " entry " << i;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace hsparse::test
