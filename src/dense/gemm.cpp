@@ -11,8 +11,8 @@ namespace hsparse {
 
 std::vector<std::string> gemm_algorithms(Backend backend) {
   switch (backend) {
-    case Backend::cpu: return {"blocked", "reference"};
-    case Backend::cuda: return {"register", "tiled", "untiled", "cublas"};
+    case Backend::cpu: return {"blocked", "reference", "tall-skinny"};
+    case Backend::cuda: return {"register", "tiled", "untiled", "cublas", "tall-skinny"};
   }
   return {};
 }
@@ -39,6 +39,11 @@ void gemm(Op ta, Op tb, T alpha, const DenseMatrix<T>& a, const DenseMatrix<T>& 
     std::string list = "auto";
     for (const auto& n : names) list += ", " + n;
     throw Error(ErrorCode::invalid_argument, "gemm algorithm '" + o.algorithm + "' on " + to_string(backend) + ": valid are " + list);
+  }
+  if (algorithm == "tall-skinny") {  // the shapes it serves: V^T W (A transposed, B not) and V S (neither)
+    if (tb == Op::transpose) throw Error(ErrorCode::invalid_argument, "gemm tall-skinny: V^T W (--transa) or V S (no transpose), not op(B) = B^T");
+    if (ta == Op::transpose) return tall_skinny_dot<T>(alpha, a, b, beta, c);
+    return tall_skinny_update<T>(alpha, a, b, beta, c);
   }
   switch (backend) {
     case Backend::cpu:

@@ -68,11 +68,18 @@ int run_gemm(const GemmCommandOptions& o) {
   if (algorithm == "untiled") q = gemm_intensity(shape, 1, 1);
   else if (algorithm == "tiled") q = gemm_intensity(shape, 16, 16);
   else if (algorithm == "register") q = gemm_intensity(shape, go.tile.bm, go.tile.bn);
+  // Tall-skinny: V and W (or V and Y) stream once: (small + small) x long words.
+  const bool tall = algorithm == "tall-skinny";
+  const double small1 = tall && o.transa ? static_cast<double>(o.m) : static_cast<double>(o.k), small2 = static_cast<double>(o.n);
+  const double long_dim = tall && o.transa ? static_cast<double>(o.k) : static_cast<double>(o.m);
+  const double tall_bytes = (small1 + small2) * long_dim * sizeof(T);
+  if (tall) q = 2 * small1 * small2 / (small1 + small2);
   const double flops = 2.0 * static_cast<double>(o.m) * static_cast<double>(o.n) * static_cast<double>(o.k);
   std::printf("gemm %s/%s%s: %lld x %lld x %lld, %s, %s%s: median %.3f ms over %d runs, %.1f GFLOP/s", to_string(ex->backend()), algorithm.c_str(),
               algorithm == "register" ? (" " + go.tile.name()).c_str() : "", o.m, o.n, o.k, type_name<T>(), to_string(ta), to_string(tb),
               t.median_s * 1e3, t.repetitions, flops / t.median_s * 1e-9);
   if (q > 0) std::printf(", q = %.1f flops/word", q);
+  if (tall) std::printf(", %.1f GB/s of the operands read once", tall_bytes / t.median_s * 1e-9);
   std::printf("\n");
   if (!o.check) return 0;
   // Sampled entries against double-precision dot products; bound: 4 k eps
@@ -117,7 +124,7 @@ Action add_gemm_command(CLI::App& app) {
   cmd->add_flag("--transa", o->transa, "op(A) = A^T (A stored k x m)");
   cmd->add_flag("--transb", o->transb, "op(B) = B^T (B stored n x k)");
   add_backend_option(cmd, o->backend);
-  cmd->add_option("--algorithm", o->algorithm, "auto, or CPU: blocked, reference; GPU: register, tiled, untiled, cublas")->capture_default_str();
+  cmd->add_option("--algorithm", o->algorithm, "auto, or CPU: blocked, reference; GPU: register, tiled, untiled, cublas; both: tall-skinny (V^T W with --transa, V S without)")->capture_default_str();
   cmd->add_option("--tile", o->tile, "GPU register-blocked tile BMxBNxBK/TMxTN (compiled: 64x64x16/4x4, 128x128x8/8x8, 128x64x8/8x4, 64x128x8/4x8, 128x128x16/8x8)")
       ->capture_default_str();
   cmd->add_option("--alpha", o->alpha, "alpha")->capture_default_str();

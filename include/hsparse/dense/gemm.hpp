@@ -14,7 +14,8 @@ namespace hsparse {
 struct GemmOptions {
   // "auto": the fastest of our own (CPU: blocked; GPU: register, float and
   // double, else tiled). CPU: reference, blocked. GPU: untiled, tiled,
-  // register, cublas (the baseline).
+  // register, cublas (the baseline). Both: tall-skinny, the tall-skinny
+  // products for C = A^T B (V^T W) and C = A B (V S) with A tall.
   std::string algorithm = "auto";
   cuda::GemmTile tile;  // the GPU register-blocked kernel's tile
 };
