@@ -6,6 +6,9 @@
 
 #include "commands.hpp"
 #include "hsparse/core/error.hpp"
+#ifdef HSPARSE_HAVE_CUDA
+#include "hsparse/backends/cuda/cusparse_spmv.hpp"
+#endif
 #include "hsparse/core/timer.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/kernels/csr_spmm.hpp"
@@ -54,6 +57,18 @@ int run_spmm(const SpmmCommandOptions& o, const Csr<V, I>& a) {
   std::printf("  %lld separate SpMVs          %9.3f ms  %8.1f GFLOP/s  model %.3g bytes, %7.1f GB/s\n", k, t_cols.median_s * 1e3,
               flops / t_cols.median_s * 1e-9, bytes_cols, bytes_cols / t_cols.median_s * 1e-9);
   std::printf("  spmm / separate SpMVs: %.2fx\n", t_cols.median_s / t_spmm.median_s);
+#ifdef HSPARSE_HAVE_CUDA
+  if (ex->backend() == Backend::cuda) {  // the baseline: cuSPARSE SpMM on the same CSR, X and Y
+    const cuda::Executor& cex = cuda_executor(*ex, "the cuSPARSE SpMM");
+    const auto dev = cuda::DeviceCsr<V, I>::upload(a);
+    const cuda::CusparseSpmm<V, I> baseline(cex, dev, x.view(), y.view());
+    const TimingSummary t_cu = time_for([&] { baseline.apply(V(1), V(0)); }, o.min_time_s, o.repetitions, sync);
+    const double bytes_cu = spmm_bytes(a.rows, a.cols, nnz, static_cast<double>(k), sizeof(V), sizeof(I), false);
+    std::printf("  cuSPARSE SpMM (CSR)        %9.3f ms  %8.1f GFLOP/s  model %.3g bytes, %7.1f GB/s\n", t_cu.median_s * 1e3,
+                flops / t_cu.median_s * 1e-9, bytes_cu, bytes_cu / t_cu.median_s * 1e-9);
+    std::printf("  spmm / cuSPARSE SpMM: %.2fx\n", t_cu.median_s / t_spmm.median_s);
+  }
+#endif
   if (!o.check) return 0;
   std::vector<V> expect(result.size());
   reference::csr_spmm<V, I>(V(1), a, {xh.data(), a.cols, k, std::max<long long>(1, a.cols)}, V(0), {expect.data(), a.rows, k, std::max<long long>(1, a.rows)});

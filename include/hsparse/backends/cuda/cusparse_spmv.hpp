@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "hsparse/backends/cuda/device_formats.hpp"
+#include "hsparse/dense/dense_matrix.hpp"
 
 namespace hsparse::cuda {
 
@@ -29,6 +30,23 @@ class CusparseSpmv {
   CusparseSpmv(const CusparseSpmv&) = delete;
   CusparseSpmv& operator=(const CusparseSpmv&) = delete;
   void apply(V alpha, const V* x, V beta, V* y) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// cuSPARSE's SpMM (CSR x column-major dense, the default algorithm) on
+// fixed device views of X and Y, buffer sized once: the baseline of
+// hsparse's SpMM. apply() computes Y = alpha A X + beta Y on ex's stream.
+template <class V, class I>
+class CusparseSpmm {
+ public:
+  CusparseSpmm(const Executor& ex, const DeviceCsr<V, I>& a, const ConstDenseView<V>& x, const DenseView<V>& y);
+  ~CusparseSpmm();
+  CusparseSpmm(const CusparseSpmm&) = delete;
+  CusparseSpmm& operator=(const CusparseSpmm&) = delete;
+  void apply(V alpha, V beta) const;
 
  private:
   struct State;
