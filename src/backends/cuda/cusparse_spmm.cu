@@ -9,12 +9,7 @@
 namespace hsparse::cuda {
 
 namespace {
-template <class V> constexpr cudaDataType spmm_value_type() {
-  if constexpr (std::is_same_v<V, float>) return CUDA_R_32F;
-  else if constexpr (std::is_same_v<V, double>) return CUDA_R_64F;
-  else if constexpr (std::is_same_v<V, std::complex<float>>) return CUDA_C_32F;
-  else return CUDA_C_64F;
-}
+template <class V> constexpr cudaDataType spmm_value_type() { return detail::cusparse_value_type<V>(); }
 }  // namespace
 
 template <class V, class I>
@@ -35,7 +30,7 @@ template <class V, class I>
 CusparseSpmm<V, I>::CusparseSpmm(const Executor& ex, const DeviceCsr<V, I>& a, const ConstDenseView<V>& x, const DenseView<V>& y) : state_(new State) {
   if (x.rows != a.cols || y.rows != a.rows || x.cols != y.cols) throw Error(ErrorCode::invalid_argument, "cuSPARSE SpMM: shapes do not match");
   State& s = *state_;
-  constexpr auto it = sizeof(I) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I;
+  constexpr auto it = detail::cusparse_index_type<I>();
   HSPARSE_CUSPARSE_CHECK(cusparseCreate(&s.handle));
   HSPARSE_CUSPARSE_CHECK(cusparseSetStream(s.handle, detail::stream_of(ex)));
   HSPARSE_CUSPARSE_CHECK(cusparseCreateCsr(&s.matrix, a.rows, a.cols, static_cast<std::int64_t>(a.nnz()), const_cast<I*>(a.row_ptr.data()),

@@ -10,13 +10,8 @@ namespace hsparse::cuda {
 namespace {
 
 
-template <class V> constexpr cudaDataType value_type() {
-  if constexpr (std::is_same_v<V, float>) return CUDA_R_32F;
-  else if constexpr (std::is_same_v<V, double>) return CUDA_R_64F;
-  else if constexpr (std::is_same_v<V, std::complex<float>>) return CUDA_C_32F;
-  else return CUDA_C_64F;
-}
-template <class I> constexpr cusparseIndexType_t index_type() { return sizeof(I) == 4 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I; }
+template <class V> constexpr cudaDataType value_type() { return detail::cusparse_value_type<V>(); }
+template <class I> constexpr cusparseIndexType_t index_type() { return detail::cusparse_index_type<I>(); }
 
 // cuSPARSE marks SELL padding with column -1; ours repeats a real column (value 0).
 template <class I>
