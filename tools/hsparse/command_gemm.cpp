@@ -11,6 +11,7 @@
 #include "hsparse/core/host_system.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/core/types.hpp"
+#include "bench/dense_baselines.hpp"
 #include "hsparse/dense/gemm.hpp"
 #include "option_checks.hpp"
 
@@ -57,11 +58,22 @@ int run_gemm(const GemmCommandOptions& o) {
   go.algorithm = o.algorithm;
   go.tile = parse_tile(o.tile);
   const T alpha = static_cast<T>(o.alpha), beta = static_cast<T>(o.beta);
+  // "eigen": the CPU baseline (bench/dense_baselines.hpp), not one of ours.
+  const bool eigen = o.algorithm == "eigen";
+  if (eigen && ex->backend() != Backend::cpu) throw Error(ErrorCode::invalid_argument, "--algorithm eigen is a CPU baseline (use --backend cpu)");
+  auto run = [&] {
+    if (eigen) {
+      DenseView<T> cv = c.view();
+      bench::eigen_gemm<T>(ta, tb, alpha, a.view(), b.view(), beta, cv);
+    } else {
+      gemm<T>(ta, tb, alpha, a, b, beta, c, go);
+    }
+  };
   // The first product is the checked one (beta C with C as generated).
-  gemm<T>(ta, tb, alpha, a, b, beta, c, go);
+  run();
   ex->synchronize();
   const std::vector<T> result = c.to_host();
-  const TimingSummary t = time_for([&] { gemm<T>(ta, tb, alpha, a, b, beta, c, go); }, o.min_time_s, o.repetitions, [&] { ex->synchronize(); });
+  const TimingSummary t = time_for(run, o.min_time_s, o.repetitions, [&] { ex->synchronize(); });
   const std::string algorithm = o.algorithm == "auto" ? gemm_algorithms(ex->backend()).front() : o.algorithm;
   const GemmShape shape{o.m, o.n, o.k};
   double q = 0;
@@ -124,7 +136,7 @@ Action add_gemm_command(CLI::App& app) {
   cmd->add_flag("--transa", o->transa, "op(A) = A^T (A stored k x m)");
   cmd->add_flag("--transb", o->transb, "op(B) = B^T (B stored n x k)");
   add_backend_option(cmd, o->backend);
-  cmd->add_option("--algorithm", o->algorithm, "auto, or CPU: blocked, reference; GPU: register, tiled, untiled, cublas; both: tall-skinny (V^T W with --transa, V S without)")->capture_default_str();
+  cmd->add_option("--algorithm", o->algorithm, "auto, or CPU: blocked, reference, eigen (the baseline); GPU: register, tiled, untiled, cublas (the baseline); both: tall-skinny (V^T W with --transa, V S without)")->capture_default_str();
   cmd->add_option("--tile", o->tile, "GPU register-blocked tile BMxBNxBK/TMxTN (compiled: 64x64x16/4x4, 128x128x8/8x8, 128x64x8/8x4, 64x128x8/4x8, 128x128x16/8x8)")
       ->capture_default_str();
   cmd->add_option("--alpha", o->alpha, "alpha")->capture_default_str();
