@@ -96,6 +96,33 @@ class KrylovOps {
 #endif
   }
 
+  // ---- column operations for the multi-RHS solve (pointers to n entries in the executor's memory) ----
+  double dot(const V* a, const V* b) const {
+    if (cpu_) return openmp::dot<V>({a, n_}, {b, n_});
+#ifdef HSPARSE_HAVE_CUDA
+    return cuda::dot_host<V>(*cex_, n(), a, b, *scratch_);
+#endif
+    return 0;
+  }
+  void axpby(V a, const V* x, V b, V* y) const {
+    if (cpu_) return openmp::axpby<V>(a, {x, n_}, b, {y, n_});
+#ifdef HSPARSE_HAVE_CUDA
+    cuda::axpby<V>(*cex_, n(), a, x, b, y);
+#endif
+  }
+  void precondition(const V* r, V* z) const {
+    if (cpu_) {
+      const V* d = dinv_.data();
+      const auto nn = n();
+#pragma omp parallel for simd schedule(static)
+      for (long long i = 0; i < nn; ++i) z[i] = d[i] * r[i];
+      return;
+    }
+#ifdef HSPARSE_HAVE_CUDA
+    cuda::scale_by<V>(*cex_, n(), dinv_.data(), r, z);
+#endif
+  }
+
   // ---- pipelined CG: the state (kernels/pipelined_cg_step.hpp) in the executor's memory ----
   // The host looks at the state every `check` iterations: every one on the
   // CPU, where it is free; options.check_every on a GPU (a synchronisation).

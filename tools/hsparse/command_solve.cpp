@@ -15,6 +15,7 @@
 #include "hsparse/core/error.hpp"
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
+#include "hsparse/dense/dense_matrix.hpp"
 #include "hsparse/solvers/krylov.hpp"
 #include "hsparse/tuning/advisor.hpp"
 #include "matrix_dispatch.hpp"
@@ -66,6 +67,44 @@ std::function<void(int, double)> terminal_progress() {
   };
 }
 
+// Several right-hand sides (solvers/krylov.hpp solve_many): a line per
+// column, X written as an n x k Matrix Market array.
+template <class V, class I>
+int solve_columns(const SolveCliOptions& c, const Csr<V, I>& a, const SpmvPlan<V, I>& plan, const std::vector<V>& bh, long long k,
+                  const SolverOptions& o, const std::string& operator_name) {
+  const long long n = a.rows;
+  const DenseMatrix<V> b(plan.executor(), n, k, std::span<const V>(bh));
+  DenseMatrix<V> x(plan.executor(), n, k);
+  const auto results = solve_many<V, I>(a, plan, b, x, o);
+  if (o.progress) std::fprintf(stderr, "\r\033[K");
+  const std::vector<V> xh = x.to_host();
+  std::printf("%s: %lld x %lld, %zu nonzeros, %s, %lld right-hand sides\n", c.source.c_str(), static_cast<long long>(a.rows),
+              static_cast<long long>(a.cols), a.nnz(), type_name<V>(), k);
+  std::printf("solver      %s in lockstep (one SpMM per iteration%s), preconditioner %s, operator %s\n", to_string(o.method),
+              plan.has_spmm() ? "" : ": this format multiplies column by column", to_string(o.preconditioner), operator_name.c_str());
+  int failed = 0, most = 0;
+  for (long long j = 0; j < k; ++j) {
+    const auto& r = results[static_cast<std::size_t>(j)];
+    const double true_res = true_relative_residual<V, I>(a, std::span<const V>(bh.data() + j * n, static_cast<std::size_t>(n)),
+                                                          std::span<const V>(xh.data() + j * n, static_cast<std::size_t>(n)));
+    std::printf("column %-4lld %s after %d iterations, true ||b - Ax||/||b|| %.3e: %s\n", j + 1, to_string(r.status), r.iterations, true_res,
+                r.message.c_str());
+    failed += !r.converged();
+    most = std::max(most, r.iterations);
+  }
+  const double seconds = results.empty() ? 0 : results.front().seconds;
+  std::printf("time        %.3f ms for %d lockstep iterations, %.2f us per iteration (all columns)\n", seconds * 1e3, most,
+              most > 0 ? seconds / most * 1e6 : 0.0);
+  if (!c.out_file.empty()) {
+    std::FILE* f = std::fopen(c.out_file.c_str(), "w");
+    if (!f) throw Error(ErrorCode::io, c.out_file + ": cannot open for writing");
+    std::fprintf(f, "%%%%MatrixMarket matrix array real general\n%lld %lld\n", n, k);
+    for (const V v : xh) std::fprintf(f, "%.17g\n", static_cast<double>(v));
+    std::fclose(f);
+  }
+  return failed ? 1 : 0;
+}
+
 template <class V, class I>
 int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
   if constexpr (is_complex_v<V>) {
@@ -76,13 +115,22 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
     require_symmetric(a, c);
     // b: from the file, or A x* with x*[i] = 1 + (i*7919 mod 1000)/1000 (so the error in x is known too).
     std::vector<V> xstar, b;
+    long long rhs_columns = 1;
     if (c.rhs_file.empty()) {
       xstar = default_x<V>(n);
       b.resize(n);
       reference::csr_spmv<V, I>(V(1), a, std::span<const V>(xstar), V(0), std::span<V>(b));
     } else {
-      b = io::read_matrix_market_vector<V>(c.rhs_file);
-      if (b.size() != n) throw Error(ErrorCode::invalid_argument, c.rhs_file + ": " + std::to_string(b.size()) + " entries, the matrix has " + std::to_string(n) + " rows");
+      // One column: b; several: B, solved by CG in lockstep with one SpMM per iteration.
+      const auto data = io::read_matrix_market<V, std::int64_t>(c.rhs_file);
+      if (data.header.rows != static_cast<std::int64_t>(n)) {
+        throw Error(ErrorCode::invalid_argument, c.rhs_file + ": " + std::to_string(data.header.rows) + " rows, the matrix has " + std::to_string(n));
+      }
+      rhs_columns = data.header.cols;
+      b.assign(static_cast<std::size_t>(n * rhs_columns), V(0));
+      for (std::size_t e = 0; e < data.matrix.values.size(); ++e) {
+        b[static_cast<std::size_t>(data.matrix.row_idx[e] + data.matrix.col_idx[e] * static_cast<std::int64_t>(n))] += data.matrix.values[e];
+      }
     }
     SolverOptions o;
     o.method = parse_krylov_method(c.method);
@@ -104,6 +152,7 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
     std::vector<V> x(n, V(0));
     const SpmvPlan<V, I> plan(ex, a, po);
     const std::string operator_name = std::string(to_string(ex->backend())) + "/" + plan.description();
+    if (rhs_columns > 1) return solve_columns<V, I>(c, a, plan, b, rhs_columns, o, operator_name);
     const SolverResult r = solve<V, I>(a, plan, std::span<const V>(b), std::span<V>(x), o);
     if (o.progress) std::fprintf(stderr, "\r\033[K");
     const double true_res = true_relative_residual<V, I>(a, b, x);
@@ -141,7 +190,7 @@ Action add_solve_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("solve", "Solve A x = b by CG, pipelined CG or GMRES(m) (Jacobi optional) on the CPU or GPU");
   auto o = std::make_shared<SolveCliOptions>();
   cmd->add_option("matrix", o->source, "Matrix Market file, .hsp file or generator spec (e.g. stencil2d:n=1000)")->required();
-  cmd->add_option("--rhs", o->rhs_file, "b as a Matrix Market vector (default: b = A x*, x*[i] = 1 + (i*7919 mod 1000)/1000)");
+  cmd->add_option("--rhs", o->rhs_file, "b as a Matrix Market vector, or B with several columns (solved by CG in lockstep, one SpMM per iteration; --out writes X) (default: b = A x*, x*[i] = 1 + (i*7919 mod 1000)/1000)");
   cmd->add_option("--method", o->method, "cg, pipecg or gmres")->check(CLI::IsMember({"cg", "pipecg", "gmres"}))->capture_default_str();
   cmd->add_option("--precond", o->precond, "none or jacobi")->check(CLI::IsMember({"none", "jacobi"}))->capture_default_str();
   add_backend_option(cmd, o->backend);

@@ -89,6 +89,18 @@ SolverResult solve(const Csr<V, I>& a, const SpmvPlan<V, I>& op, const Array<V>&
 template <class V, class I>
 SolverResult solve(const Csr<V, I>& a, const SpmvPlan<V, I>& op, std::span<const V> b, std::span<V> x, const SolverOptions& options);
 
+// A X = B for k right-hand sides at once (the columns of B and X, dense
+// matrices on the plan's executor): k CGs (Jacobi optional) in lockstep,
+// each iteration one SpMM through the plan (SpmvPlan::apply on dense
+// matrices: A read once per 32 columns where the format has an SpMM
+// kernel) for all columns still running, each column with its own alpha,
+// beta and stopping test; a column that stops is no longer updated. One
+// SolverResult per column. options.method must be CG (Error(invalid_argument)
+// otherwise: the pipelined and GMRES recurrences are not block ones here).
+template <class V, class I>
+std::vector<SolverResult> solve_many(const Csr<V, I>& a, const SpmvPlan<V, I>& op, const DenseMatrix<V>& b, DenseMatrix<V>& x,
+                                     const SolverOptions& options);
+
 // ||b - A x|| / ||b|| in double on the host (the check the solver's own residual is held to).
 template <class V, class I>
 double true_relative_residual(const Csr<V, I>& a, std::span<const V> b, std::span<const V> x);
