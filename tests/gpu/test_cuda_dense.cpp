@@ -152,6 +152,11 @@ TEST(CudaTallSkinny, MatchTheReference) {
 // kernel for k = 1..33 (every KC template, two passes) on the edge cases
 // and a 40,000-entry row (the long-row kernel), float, double and
 // complex<double>; the other formats column by column.
+TEST(CudaSpmm, OnEverySharedMatrix) {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  test::check_plan_spmm_shared(make_executor(Backend::cuda), {3, 33});
+}
+
 TEST(CudaSpmm, MatchesTheReference) {
   if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
   const ExecutorPtr gpu = make_executor(Backend::cuda);

@@ -8,48 +8,68 @@
 #include <complex>
 #include <limits>
 #include <optional>
+#include <string>
 
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/formats/convert.hpp"
+#include "hsparse/io/matrix_source.hpp"
 #include "hsparse/kernels/csr_spmm.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
 #include "support/test_support.hpp"
 
 namespace hsparse::test {
 
+// One matrix: the plan's SpMM against the reference for each k.
+template <class V>
+void check_plan_spmm_on(const ExecutorPtr& ex, const Csr<V, std::int32_t>& a, const std::string& name, Format f, const std::vector<long long>& ks) {
+  SpmvOptions o;
+  o.format = f;
+  o.layout.max_fill = 1e9;
+  std::optional<SpmvPlan<V, std::int32_t>> plan;
+  try {
+    plan.emplace(ex, a, o);
+  } catch (const Error&) {
+    return;  // a format refusing the matrix: the SpMV tests check refusals
+  }
+  EXPECT_EQ(plan->has_spmm(), f == Format::csr) << name;
+  for (long long k : ks) {
+    const auto xh = test_vector<V>(static_cast<std::size_t>(a.cols * k), 7);
+    const DenseMatrix<V> x(ex, a.cols, k, std::span<const V>(xh));
+    for (const V beta : {V(0), V(-1)}) {
+      const V nan(std::numeric_limits<real_type_t<V>>::quiet_NaN());
+      std::vector<V> expect = beta == V(0) ? std::vector<V>(static_cast<std::size_t>(a.rows * k), nan)
+                                           : test_vector<V>(static_cast<std::size_t>(a.rows * k), 8);
+      DenseMatrix<V> y(ex, a.rows, k, std::span<const V>(expect));
+      reference::csr_spmm<V, std::int32_t>(V(2), a, {xh.data(), a.cols, k, std::max<long long>(1, a.cols)}, beta,
+                                           {expect.data(), a.rows, k, std::max<long long>(1, a.rows)});
+      plan->apply(V(2), x, beta, y);
+      const auto got = y.to_host();
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        const double scale = std::max(1.0, std::abs(std::complex<double>(expect[i])));
+        ASSERT_LE(std::abs(std::complex<double>(got[i]) - std::complex<double>(expect[i])), 1e-4 * scale)
+            << name << " " << plan->description() << " k " << k << " entry " << i;
+      }
+    }
+  }
+}
+
 template <class V>
 void check_plan_spmm(const ExecutorPtr& ex, Format f, const std::vector<long long>& ks) {
-  for (const auto& [name, a64] : edge_case_matrices()) {
-    const auto a = convert_types<V, std::int32_t>(a64);
-    SpmvOptions o;
-    o.format = f;
-    o.layout.max_fill = 1e9;
-    std::optional<SpmvPlan<V, std::int32_t>> plan;
-    try {
-      plan.emplace(ex, a, o);
-    } catch (const Error&) {
-      continue;  // a format refusing the matrix: the SpMV tests check refusals
-    }
-    EXPECT_EQ(plan->has_spmm(), f == Format::csr) << name;
-    for (long long k : ks) {
-      const auto xh = test_vector<V>(static_cast<std::size_t>(a.cols * k), 7);
-      const DenseMatrix<V> x(ex, a.cols, k, std::span<const V>(xh));
-      for (const V beta : {V(0), V(-1)}) {
-        const V nan(std::numeric_limits<real_type_t<V>>::quiet_NaN());
-        std::vector<V> expect = beta == V(0) ? std::vector<V>(static_cast<std::size_t>(a.rows * k), nan)
-                                             : test_vector<V>(static_cast<std::size_t>(a.rows * k), 8);
-        DenseMatrix<V> y(ex, a.rows, k, std::span<const V>(expect));
-        reference::csr_spmm<V, std::int32_t>(V(2), a, {xh.data(), a.cols, k, std::max<long long>(1, a.cols)}, beta,
-                                             {expect.data(), a.rows, k, std::max<long long>(1, a.rows)});
-        plan->apply(V(2), x, beta, y);
-        const auto got = y.to_host();
-        for (std::size_t i = 0; i < got.size(); ++i) {
-          const double scale = std::max(1.0, std::abs(std::complex<double>(expect[i])));
-          ASSERT_LE(std::abs(std::complex<double>(got[i]) - std::complex<double>(expect[i])), 1e-4 * scale)
-              << name << " " << plan->description() << " k " << k << " entry " << i;
-        }
-      }
+  for (const auto& [name, a64] : edge_case_matrices()) check_plan_spmm_on<V>(ex, convert_types<V, std::int32_t>(a64), name, f, ks);
+}
+
+// Every shared SuiteSparse matrix (complex ones as complex<double>) through
+// a CSR plan's SpMM; skips with a message when the folder is absent.
+inline void check_plan_spmm_shared(const ExecutorPtr& ex, const std::vector<long long>& ks) {
+  const auto dir = shared_matrix_dir();
+  if (!dir) GTEST_SKIP() << "skipped: shared matrices folder not found (set HSPARSE_MATRICES)";
+  for (const auto& m : read_manifest(*dir)) {
+    const std::string path = *dir + "/" + m.name + ".mtx.gz";
+    if (m.field == "complex") {
+      check_plan_spmm_on<std::complex<double>>(ex, io::load_matrix<std::complex<double>, std::int32_t>(path), m.name, Format::csr, ks);
+    } else {
+      check_plan_spmm_on<double>(ex, io::load_matrix<double, std::int32_t>(path), m.name, Format::csr, ks);
     }
   }
 }

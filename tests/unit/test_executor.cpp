@@ -126,6 +126,8 @@ TEST(SpmvPlan, WrongSizesAndExecutorsAreErrors) {
 // SpMM through the plan (support/spmm_check.hpp): CSR's kernel (A read
 // once per 32 columns) and the other formats column by column, k = 1, 5 and
 // 33 (two passes), complex values for CSR's kernel.
+TEST(SpmvPlan, SpmmOnEverySharedMatrix) { test::check_plan_spmm_shared(make_executor(Backend::cpu), {3, 33}); }
+
 TEST(SpmvPlan, SpmmMatchesTheReferenceForEveryFormat) {
   const ExecutorPtr ex = make_executor(Backend::cpu);
   for (Format f : all_formats()) test::check_plan_spmm<double>(ex, f, {1, 5, 33});

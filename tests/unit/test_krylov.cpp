@@ -306,5 +306,33 @@ TEST(KrylovCpu, SeveralRightHandSidesMatchSingleSolves) {
   EXPECT_THROW((solve_many<double, std::int32_t>(a, plan, b, wrong, SolverOptions{})), Error);
 }
 
+// Several right-hand sides on shared SPD matrices (Jacobi CG in lockstep):
+// every column held to the true residual.
+TEST(KrylovCpu, SeveralRightHandSidesOnSharedMatrices) {
+  const auto dir = test::shared_matrix_dir();
+  if (!dir) GTEST_SKIP() << "skipped: shared matrices folder not found (set HSPARSE_MATRICES)";
+  const ExecutorPtr ex = make_executor(Backend::cpu);
+  for (const char* name : {"nos4", "1138_bus", "bcsstk15"}) {
+    const auto a = io::load_matrix<double, std::int32_t>(*dir + "/" + name + ".mtx.gz");
+    const long long n = a.rows, k = 3;
+    const auto bh = test::test_vector<double>(static_cast<std::size_t>(n * k), 21);
+    const DenseMatrix<double> b(ex, n, k, std::span<const double>(bh));
+    DenseMatrix<double> x(ex, n, k);
+    SolverOptions o;
+    o.preconditioner = Preconditioner::jacobi;
+    o.max_iterations = 20000;
+    const SpmvPlan<double, std::int32_t> plan(ex, a);
+    const auto results = solve_many<double, std::int32_t>(a, plan, b, x, o);
+    const auto xh = x.to_host();
+    for (long long j = 0; j < k; ++j) {
+      EXPECT_TRUE(results[static_cast<std::size_t>(j)].converged()) << name << " column " << j << ": " << results[static_cast<std::size_t>(j)].message;
+      EXPECT_LE((true_relative_residual<double, std::int32_t>(a, std::span<const double>(bh.data() + j * n, static_cast<std::size_t>(n)),
+                                                              std::span<const double>(xh.data() + j * n, static_cast<std::size_t>(n)))),
+                1e-6)
+          << name << " column " << j;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hsparse
