@@ -51,38 +51,14 @@ class KrylovOps {
     copy(b, r);
     op_.apply(V(-1), x.data(), V(1), r.data());
   }
-  double dot(const Vector& a, const Vector& b) const {
-    if (cpu_) return openmp::dot<V>(in(a), in(b));
-#ifdef HSPARSE_HAVE_CUDA
-    return cuda::dot_host<V>(*cex_, n(), a.data(), b.data(), *scratch_);
-#endif
-    return 0;
-  }
+  double dot(const Vector& a, const Vector& b) const { return dot(a.data(), b.data()); }
   double norm(const Vector& a) const { return cpu_ ? openmp::norm2<V>(in(a)) : std::sqrt(dot(a, a)); }
   void axpy(V a, const Vector& x, Vector& y) const { axpby(a, x, V(1), y); }
-  void axpby(V a, const Vector& x, V b, Vector& y) const {
-    if (cpu_) return openmp::axpby<V>(a, in(x), b, out(y));
-#ifdef HSPARSE_HAVE_CUDA
-    cuda::axpby<V>(*cex_, n(), a, x.data(), b, y.data());
-#endif
-  }
+  void axpby(V a, const Vector& x, V b, Vector& y) const { axpby(a, x.data(), b, y.data()); }
   void copy(const Vector& src, Vector& dst) const { ex_->copy(dst.data(), src.data(), n_ * sizeof(V)); }
   void zero(Vector& x) const { ex_->fill_zero(x.data(), n_ * sizeof(V)); }
   bool preconditioned() const { return dinv_.size() > 0; }
-  void precondition(const Vector& r, Vector& z) const {
-    if (cpu_) {
-      const V* d = dinv_.data();
-      const V* rr = r.data();
-      V* zz = z.data();
-      const auto nn = n();
-#pragma omp parallel for simd schedule(static)
-      for (long long i = 0; i < nn; ++i) zz[i] = d[i] * rr[i];
-      return;
-    }
-#ifdef HSPARSE_HAVE_CUDA
-    cuda::scale_by<V>(*cex_, n(), dinv_.data(), r.data(), z.data());
-#endif
-  }
+  void precondition(const Vector& r, Vector& z) const { precondition(r.data(), z.data()); }
   void mdot(const Vector& w, const std::vector<const Vector*>& basis, std::span<double> result) const {
     if (cpu_) return openmp::mdot<V>(in(w), pointers(basis), result);
 #ifdef HSPARSE_HAVE_CUDA
@@ -96,7 +72,7 @@ class KrylovOps {
 #endif
   }
 
-  // ---- column operations for the multi-RHS solve (pointers to n entries in the executor's memory) ----
+  // ---- the same on pointers to n entries in the executor's memory (the multi-RHS solve's columns) ----
   double dot(const V* a, const V* b) const {
     if (cpu_) return openmp::dot<V>({a, n_}, {b, n_});
 #ifdef HSPARSE_HAVE_CUDA

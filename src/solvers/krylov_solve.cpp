@@ -80,8 +80,10 @@ std::vector<SolverResult> solve_many(const Csr<V, I>& a, const SpmvPlan<V, I>& o
   DenseMatrix<V> z = ops.preconditioned() ? DenseMatrix<V>(ex, n, k) : DenseMatrix<V>();
   auto zc = [&](long long j) { return ops.preconditioned() ? z.column(j) : r.column(j); };
   std::vector<SolverResult> res(static_cast<std::size_t>(k));
+  SolverOptions per_column = o;
+  per_column.progress = nullptr;  // one progress report for all columns, below
   std::vector<detail::KrylovMonitor> m;
-  for (long long j = 0; j < k; ++j) m.push_back({o, res[static_cast<std::size_t>(j)]});
+  for (long long j = 0; j < k; ++j) m.push_back({per_column, res[static_cast<std::size_t>(j)]});
   std::vector<double> rz(static_cast<std::size_t>(k), 0);
   std::vector<char> running(static_cast<std::size_t>(k), 1);
   // R = B - A X (one SpMM), Z = M^-1 R, P = Z.
@@ -140,6 +142,13 @@ std::vector<SolverResult> solve_many(const Csr<V, I>& a, const SpmvPlan<V, I>& o
         running[jj] = 0;
         ex->fill_zero(p.column(j), static_cast<std::size_t>(n) * sizeof(V));
       }
+    }
+    if (o.progress) {  // the worst column still running
+      double worst = 0;
+      for (long long j = 0; j < k; ++j) {
+        if (running[static_cast<std::size_t>(j)]) worst = std::max(worst, res[static_cast<std::size_t>(j)].relative_residual);
+      }
+      o.progress(it, worst);
     }
   }
   ex->synchronize();

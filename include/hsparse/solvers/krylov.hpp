@@ -95,7 +95,8 @@ SolverResult solve(const Csr<V, I>& a, const SpmvPlan<V, I>& op, std::span<const
 // matrices: A read once per 32 columns where the format has an SpMM
 // kernel) for all columns still running, each column with its own alpha,
 // beta and stopping test; a column that stops is no longer updated. One
-// SolverResult per column. options.method must be CG (Error(invalid_argument)
+// SolverResult per column; options.progress gets the iteration and the
+// largest ||r||/||b|| of the columns still running. options.method must be CG (Error(invalid_argument)
 // otherwise: the pipelined and GMRES recurrences are not block ones here).
 template <class V, class I>
 std::vector<SolverResult> solve_many(const Csr<V, I>& a, const SpmvPlan<V, I>& op, const DenseMatrix<V>& b, DenseMatrix<V>& x,
