@@ -122,19 +122,19 @@ void launch(const Executor& ex, unsigned grid, I rows, const I* rp, const I* ci,
 }  // namespace
 
 template <class I>
-SpmmLongRows spmm_long_rows(std::span<const I> row_ptr) {
+SpmmWorkspace spmm_workspace(std::span<const I> row_ptr) {
   std::vector<long long> rows;
   for (std::size_t i = 0; i + 1 < row_ptr.size(); ++i) {
     if (static_cast<long long>(row_ptr[i + 1] - row_ptr[i]) > kLongRow) rows.push_back(static_cast<long long>(i));
   }
-  SpmmLongRows r;
+  SpmmWorkspace r;
   r.count = static_cast<long long>(rows.size());
   if (!rows.empty()) r.rows = DeviceArray<long long>(rows);
   return r;
 }
 
 template <class V, class I>
-void csr_spmm(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const SpmmLongRows& long_rows, const ConstDenseView<V>& x, V beta,
+void csr_spmm(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, SpmmWorkspace& workspace, const ConstDenseView<V>& x, V beta,
               const DenseView<V>& y) {
   if (x.rows != a.cols || y.rows != a.rows || x.cols != y.cols) {
     throw Error(ErrorCode::invalid_argument, "SpMM shapes do not match: A " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + ", X " +
@@ -149,7 +149,9 @@ void csr_spmm(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const SpmmL
   const D al = detail::dev_value(alpha), be = detail::dev_value(beta);
   const int first_kc = static_cast<int>(std::min<long long>(kSpmmColumns, x.cols));
   const int first_KC = first_kc <= 1 ? 1 : first_kc <= 2 ? 2 : first_kc <= 4 ? 4 : first_kc <= 8 ? 8 : first_kc <= 16 ? 16 : 32;
-  DeviceArray<D> xr(static_cast<std::size_t>(std::max<long long>(1, a.cols)) * first_KC);
+  const std::size_t packed_bytes = static_cast<std::size_t>(std::max<long long>(1, a.cols)) * first_KC * sizeof(D);
+  if (workspace.packed.size() < packed_bytes) workspace.packed = DeviceArray<unsigned char>(packed_bytes);  // cudaFree waits for earlier users
+  D* const xr = reinterpret_cast<D*>(workspace.packed.data());
   const I* rp = a.row_ptr.data();
   const I* ci = a.col_idx.data();
   const D* v = detail::dev(a.values.data());
@@ -157,27 +159,26 @@ void csr_spmm(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const SpmmL
     const int kc = static_cast<int>(std::min<long long>(kSpmmColumns, x.cols - j0));
     const int KC = kc <= 1 ? 1 : kc <= 2 ? 2 : kc <= 4 ? 4 : kc <= 8 ? 8 : kc <= 16 ? 16 : 32;
     const auto pack_grid = static_cast<unsigned>(std::clamp<long long>((a.cols * KC + kThreads - 1) / kThreads, 1, 16LL * ex.multiprocessors()));
-    pack_rows_kernel<D><<<pack_grid, kThreads, 0, detail::stream_of(ex)>>>(a.cols, kc, KC, detail::dev(x.data + j0 * x.ld), x.ld, xr.data());
+    pack_rows_kernel<D><<<pack_grid, kThreads, 0, detail::stream_of(ex)>>>(a.cols, kc, KC, detail::dev(x.data + j0 * x.ld), x.ld, xr);
     D* ys = detail::dev(y.data + j0 * y.ld);
-    const long long* lr = long_rows.rows.data();
+    const long long* lr = workspace.rows.data();
     switch (KC) {
-      case 1: launch<1>(ex, grid, a.rows, rp, ci, v, coop, kc, xr.data(), al, be, ys, y.ld, lr, long_rows.count); break;
-      case 2: launch<2>(ex, grid, a.rows, rp, ci, v, coop, kc, xr.data(), al, be, ys, y.ld, lr, long_rows.count); break;
-      case 4: launch<4>(ex, grid, a.rows, rp, ci, v, coop, kc, xr.data(), al, be, ys, y.ld, lr, long_rows.count); break;
-      case 8: launch<8>(ex, grid, a.rows, rp, ci, v, coop, kc, xr.data(), al, be, ys, y.ld, lr, long_rows.count); break;
-      case 16: launch<16>(ex, grid, a.rows, rp, ci, v, coop, kc, xr.data(), al, be, ys, y.ld, lr, long_rows.count); break;
-      default: launch<32>(ex, grid, a.rows, rp, ci, v, coop, kc, xr.data(), al, be, ys, y.ld, lr, long_rows.count); break;
+      case 1: launch<1>(ex, grid, a.rows, rp, ci, v, coop, kc, xr, al, be, ys, y.ld, lr, workspace.count); break;
+      case 2: launch<2>(ex, grid, a.rows, rp, ci, v, coop, kc, xr, al, be, ys, y.ld, lr, workspace.count); break;
+      case 4: launch<4>(ex, grid, a.rows, rp, ci, v, coop, kc, xr, al, be, ys, y.ld, lr, workspace.count); break;
+      case 8: launch<8>(ex, grid, a.rows, rp, ci, v, coop, kc, xr, al, be, ys, y.ld, lr, workspace.count); break;
+      case 16: launch<16>(ex, grid, a.rows, rp, ci, v, coop, kc, xr, al, be, ys, y.ld, lr, workspace.count); break;
+      default: launch<32>(ex, grid, a.rows, rp, ci, v, coop, kc, xr, al, be, ys, y.ld, lr, workspace.count); break;
     }
   }
   HSPARSE_CUDA_CHECK(cudaGetLastError());
-  ex.synchronize();  // xr is freed on return
 }
 
-template SpmmLongRows spmm_long_rows(std::span<const std::int32_t>);
-template SpmmLongRows spmm_long_rows(std::span<const std::int64_t>);
+template SpmmWorkspace spmm_workspace(std::span<const std::int32_t>);
+template SpmmWorkspace spmm_workspace(std::span<const std::int64_t>);
 
 #define HSPARSE_INSTANTIATE(V, I) \
-  template void csr_spmm(const Executor&, V, const DeviceCsr<V, I>&, const SpmmLongRows&, const ConstDenseView<V>&, V, const DenseView<V>&);
+  template void csr_spmm(const Executor&, V, const DeviceCsr<V, I>&, SpmmWorkspace&, const ConstDenseView<V>&, V, const DenseView<V>&);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

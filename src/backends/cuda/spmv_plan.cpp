@@ -31,7 +31,7 @@ struct Storage {
   std::optional<DeviceBcsr<V, I>> bcsr;
   std::unique_ptr<CusparseSpmv<V, I>> cusparse;
   CsrAdaptiveSchedule adaptive;
-  SpmmLongRows spmm_long_rows;  // CSR's SpMM: rows a block each
+  SpmmWorkspace spmm;  // CSR's SpMM: its long rows and packing buffer
   DeviceArray<unsigned char> workspace;
 };
 
@@ -61,9 +61,9 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     s.csr.emplace(DeviceCsr<V, I>::upload(a));
     const DeviceCsr<V, I>* m = &*s.csr;
     if (kernel.rfind("cusparse", 0) != 0) {  // hsparse's CSR kernels: our SpMM (cuSPARSE's baselines go column by column)
-      s.spmm_long_rows = spmm_long_rows(std::span<const I>(a.row_ptr));
-      const SpmmLongRows* lr = &s.spmm_long_rows;
-      apply_block = [e, m, lr](V al, const ConstDenseView<V>& x, V be, const DenseView<V>& y) { csr_spmm(*e, al, *m, *lr, x, be, y); };
+      s.spmm = spmm_workspace(std::span<const I>(a.row_ptr));
+      SpmmWorkspace* w = &s.spmm;  // the plan's own: a product may grow its packing buffer
+      apply_block = [e, m, w](V al, const ConstDenseView<V>& x, V be, const DenseView<V>& y) { csr_spmm(*e, al, *m, *w, x, be, y); };
     }
     if (kernel == "scalar") {
       apply_ = [e, m](V al, const V* x, V be, V* y) { csr_spmv_scalar(*e, al, *m, x, be, y); };

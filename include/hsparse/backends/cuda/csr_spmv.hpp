@@ -77,15 +77,20 @@ void csr_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, co
 // (kernels/csr_spmm.hpp): X packed row-major per pass of 32 columns, the
 // CSR vector decomposition for short rows (coop threads per row, up to 32
 // column sums in registers), a block per row for the long rows listed by
-// spmm_long_rows (computed once, on the host, from the row pointers).
-struct SpmmLongRows {
+// spmm_workspace (computed once, on the host, from the row pointers).
+// The plan keeps one SpmmWorkspace per matrix: the long rows, and the
+// buffer X is packed into, grown when a call needs more and otherwise
+// reused (no allocation or synchronisation per product; one stream's
+// products are ordered, so reuse is safe).
+struct SpmmWorkspace {
   DeviceArray<long long> rows;
   long long count = 0;
+  DeviceArray<unsigned char> packed;
 };
 template <class I>
-SpmmLongRows spmm_long_rows(std::span<const I> row_ptr);
+SpmmWorkspace spmm_workspace(std::span<const I> row_ptr);
 template <class V, class I>
-void csr_spmm(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const SpmmLongRows& long_rows, const ConstDenseView<V>& x, V beta,
+void csr_spmm(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, SpmmWorkspace& workspace, const ConstDenseView<V>& x, V beta,
               const DenseView<V>& y);
 
 }  // namespace hsparse::cuda
