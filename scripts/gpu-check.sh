@@ -11,7 +11,8 @@
 #   matrices to the bench), BENCH_TIMEOUT=<s> (default 420), BENCH_ARGS="...",
 #   RUN_CPU_BENCH=1 (hsparse bench on the host CPU too), RUN_TUNE=1 (hsparse tune; TUNE_MATRICES, TUNE_ARGS, TUNE_TIMEOUT),
 #   RUN_SOLVER_BENCH=1 (hsparse bench --solvers), RUN_TRIDIAG_BENCH=1 (hsparse bench --tridiag),
-#   RUN_GEMM=1 (hsparse gemm: every GPU kernel and tile at GEMM_SIZES, default "4096 8192", float and double).
+#   RUN_GEMM=1 (hsparse gemm: every GPU kernel and tile at GEMM_SIZES, default "4096 8192", float and double;
+#   GEMM_SIMPLE, default "tiled untiled", the slow first steps: set it empty to skip them).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/hsparse-gpu-out}
@@ -63,7 +64,7 @@ if command -v compute-sanitizer >/dev/null && [ "${SKIP_MEMCHECK:-0}" != 1 ]; th
   echo "memcheck rc=$?" | tee -a "$OUT/summary.txt"
   grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
   # The solvers' kernels: reductions, pipelined CG, the baseline.
-  timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 $BUILD_DIR/tests/hsparse_gpu_tests \
+  HSPARSE_MATRICES=/nonexistent timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 $BUILD_DIR/tests/hsparse_gpu_tests \
     --gtest_filter='CudaVectorOps.MatchReferenceFloat:CudaKrylov.BreakdownNonConvergenceAndBaseline:CudaExecutor.*:Every/CudaGemm.*:CudaSpmm.*:CudaTridiagonal.ZeroPivot*' >> "$OUT/memcheck.log" 2>&1
   echo "memcheck (solvers) rc=$?" | tee -a "$OUT/summary.txt"
   grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
@@ -129,13 +130,16 @@ fi
 # hsparse gemm (RUN_GEMM=1): every GPU GEMM kernel, each compiled tile, and cuBLAS.
 if [ "${RUN_GEMM:-0}" = 1 ]; then
   log "hsparse gemm sweep"
+  tensor_tiles="128x128/64x32 64x64/32x32"
+  register_tiles="64x64x16/4x4 128x128x8/8x8 128x64x8/8x4 64x128x8/4x8 128x128x16/8x8"
   for prec in "" "--single"; do
     for n in ${GEMM_SIZES:-4096 8192}; do
       common="--backend cuda --m $n --n $n --k $n $prec --check --samples 200 --repetitions 3 --min-time 0.05"
-      for alg in cublas tiled untiled; do timeout 120 $BUILD_DIR/bin/hsparse gemm $common --algorithm $alg 2>&1; done
-      for tile in 64x64x16/4x4 128x128x8/8x8 128x64x8/8x4 64x128x8/4x8 128x128x16/8x8; do
-        timeout 120 $BUILD_DIR/bin/hsparse gemm $common --algorithm register --tile $tile 2>&1
-      done
+      baselines="cublas"; tc=tensor
+      [ -n "$prec" ] && { baselines="cublas cublas-tf32"; tc=tf32; }
+      for alg in $baselines ${GEMM_SIMPLE:-tiled untiled}; do timeout 120 $BUILD_DIR/bin/hsparse gemm $common --algorithm $alg 2>&1; done
+      for tile in $tensor_tiles; do timeout 120 $BUILD_DIR/bin/hsparse gemm $common --algorithm $tc --tile $tile 2>&1; done
+      for tile in $register_tiles; do timeout 120 $BUILD_DIR/bin/hsparse gemm $common --algorithm register --tile $tile 2>&1; done
     done
   done > "$OUT/gemm.log"
   grep -E "^gemm|FAILED|hsparse:" "$OUT/gemm.log" | tee -a "$OUT/summary.txt"

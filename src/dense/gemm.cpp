@@ -12,9 +12,17 @@ namespace hsparse {
 std::vector<std::string> gemm_algorithms(Backend backend) {
   switch (backend) {
     case Backend::cpu: return {"blocked", "reference", "tall-skinny"};
-    case Backend::cuda: return {"register", "tiled", "untiled", "cublas", "tall-skinny"};
+    case Backend::cuda: return {"register", "tensor", "tf32", "tiled", "untiled", "cublas", "cublas-tf32", "tall-skinny"};
   }
   return {};
+}
+
+template <class T>
+std::string default_gemm_algorithm(Backend backend) {
+  // The GPU's double runs on the FP64 tensor cores (exact FP64 arithmetic,
+  // twice the SIMT rate); float stays exact (SIMT), TF32 only when named.
+  if (backend == Backend::cuda && std::is_same_v<T, double>) return "tensor";
+  return gemm_algorithms(backend).front();
 }
 
 namespace {
@@ -34,7 +42,7 @@ template <class T>
 void gemm(Op ta, Op tb, T alpha, const DenseMatrix<T>& a, const DenseMatrix<T>& b, T beta, DenseMatrix<T>& c, const GemmOptions& o) {
   const Backend backend = common_backend("gemm", a, b, c);
   const auto names = gemm_algorithms(backend);
-  const std::string algorithm = o.algorithm == "auto" ? names.front() : o.algorithm;
+  const std::string algorithm = o.algorithm == "auto" ? default_gemm_algorithm<T>(backend) : o.algorithm;
   if (std::find(names.begin(), names.end(), algorithm) == names.end()) {
     std::string list = "auto";
     for (const auto& n : names) list += ", " + n;
@@ -87,6 +95,7 @@ void tall_skinny_update(T alpha, const DenseMatrix<T>& v, const DenseMatrix<T>& 
 }
 
 #define HSPARSE_INSTANTIATE(T)                                                                                         \
+  template std::string default_gemm_algorithm<T>(Backend);                                                             \
   template void gemm(Op, Op, T, const DenseMatrix<T>&, const DenseMatrix<T>&, T, DenseMatrix<T>&, const GemmOptions&); \
   template void tall_skinny_dot(T, const DenseMatrix<T>&, const DenseMatrix<T>&, T, DenseMatrix<T>&);                  \
   template void tall_skinny_update(T, const DenseMatrix<T>&, const DenseMatrix<T>&, T, DenseMatrix<T>&);

@@ -28,11 +28,15 @@ void PrintTo(const GemmVariant& v, std::ostream* os) { *os << v.name; }
 
 std::vector<GemmVariant> gemm_variants() {
   std::vector<GemmVariant> v = {{"untiled", {"untiled", {}}}, {"tiled", {"tiled", {}}}, {"cublas", {"cublas", {}}}};
-  for (const auto& t : gemm_tiles()) {
-    std::string name = "register_" + t.name();
+  const auto add = [&](const std::string& algorithm, const GemmTile& t) {
+    std::string name = algorithm + "_" + t.name();
     for (char& ch : name) ch = (ch == 'x' || ch == '/') ? '_' : ch;
-    v.push_back({name, {"register", t}});
-  }
+    v.push_back({name, {algorithm, t}});
+  };
+  for (const auto& t : gemm_tiles()) add("register", t);
+  for (const auto& t : gemm_tensor_tiles()) add("tensor", t);
+  for (const auto& t : gemm_tensor_tiles()) add("tf32", t);
+  v.push_back({"cublas_tf32", {"cublas-tf32", {}}});
   return v;
 }
 
@@ -52,11 +56,24 @@ void check_gemm(const GemmOptions& options, long long m, long long n, long long 
   gemm<T>(ta, tb, alpha, a, b, beta, c, options);
   const auto got = c.to_host();  // rows x cols, ld = rows
   const double tol = (std::is_same_v<real_type_t<T>, float> ? 3e-5 : 1e-12) * std::max(1.0, static_cast<double>(k));
+  // TF32 rounds each input to 10 mantissa bits (u = 2^-11): the products
+  // err by up to 2u |a||b|; the bound per entry uses |alpha| |op(A)| |op(B)|.
+  const bool tf32 = options.algorithm == "tf32" || options.algorithm == "cublas-tf32";
+  std::vector<T> magnitude(static_cast<std::size_t>(ldc * n), T(0));
+  if (tf32) {
+    auto abs_of = [](std::vector<T> x) {
+      for (auto& e : x) e = T(std::abs(e));
+      return x;
+    };
+    const auto aa = abs_of(ah), ba = abs_of(bh);
+    reference::gemm<T>(ta, tb, T(std::abs(alpha)), {aa.data(), ar, ac, lda}, {ba.data(), br, bc, ldb}, T(0), {magnitude.data(), m, n, ldc});
+  }
   for (long long j = 0; j < n; ++j) {
     for (long long i = 0; i < m; ++i) {
       const auto e = std::complex<double>(expect[static_cast<std::size_t>(i + j * ldc)]);
       const auto g = std::complex<double>(got[static_cast<std::size_t>(i + j * m)]);
-      ASSERT_LE(std::abs(g - e), tol * std::max(1.0, std::abs(e)))
+      const double input_rounding = tf32 ? 2 * std::ldexp(1.0, -11) * std::abs(std::complex<double>(magnitude[static_cast<std::size_t>(i + j * ldc)])) : 0.0;
+      ASSERT_LE(std::abs(g - e), tol * std::max(1.0, std::abs(e)) + input_rounding)
           << options.algorithm << " " << m << "x" << n << "x" << k << " " << to_string(ta) << to_string(tb) << " at (" << i << ", " << j << ")";
     }
   }
@@ -78,12 +95,23 @@ void check_variant(const GemmOptions& o) {
   }
 }
 
+// tensor is double only, tf32 and cublas-tf32 float only: the other type
+// must be refused (never silently run at another precision).
 TEST_P(CudaGemm, MatchesTheReference) {
   if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
-  check_variant<double>(GetParam().options);
-  check_variant<float>(GetParam().options);
-  if (GetParam().options.algorithm != "cublas") {  // complex: the untiled and tiled kernels (register falls back to tiled)
-    check_variant<std::complex<double>>(GetParam().options);
+  const GemmOptions& o = GetParam().options;
+  const bool double_only = o.algorithm == "tensor", float_only = o.algorithm == "tf32" || o.algorithm == "cublas-tf32";
+  if (!float_only) check_variant<double>(o);
+  if (!double_only) check_variant<float>(o);
+  if (o.algorithm == "untiled" || o.algorithm == "tiled" || o.algorithm == "register") {  // complex (register falls back to tiled)
+    check_variant<std::complex<double>>(o);
+  }
+  if (double_only || float_only) {
+    const ExecutorPtr gpu = make_executor(Backend::cuda);
+    DenseMatrix<float> af(gpu, 4, 3), bf(gpu, 3, 2), cf(gpu, 4, 2);
+    DenseMatrix<double> ad(gpu, 4, 3), bd(gpu, 3, 2), cd(gpu, 4, 2);
+    if (double_only) EXPECT_THROW(gemm<float>(Op::none, Op::none, 1.0f, af, bf, 0.0f, cf, o), Error);
+    if (float_only) EXPECT_THROW(gemm<double>(Op::none, Op::none, 1.0, ad, bd, 0.0, cd, o), Error);
   }
 }
 

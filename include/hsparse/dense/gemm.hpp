@@ -12,16 +12,22 @@
 namespace hsparse {
 
 struct GemmOptions {
-  // "auto": the fastest of our own (CPU: blocked; GPU: register, float and
-  // double, else tiled). CPU: reference, blocked. GPU: untiled, tiled,
-  // register, cublas (the baseline). Both: tall-skinny, the tall-skinny
-  // products for C = A^T B (V^T W) and C = A B (V S) with A tall.
+  // "auto": default_gemm_algorithm. CPU: reference, blocked. GPU: untiled,
+  // tiled, register (complex: tiled), tensor (double: FP64 DMMA), tf32
+  // (float, opt-in: inputs rounded to TF32), cublas and cublas-tf32 (the
+  // baselines). Both: tall-skinny, the tall-skinny products for
+  // C = A^T B (V^T W) and C = A B (V S) with A tall.
   std::string algorithm = "auto";
-  cuda::GemmTile tile;  // the GPU register-blocked kernel's tile
+  cuda::GemmTile tile;  // the GPU register-blocked or tensor-core kernel's tile (the kind's first when of the other kind)
 };
 
-// The algorithm names valid on a backend (first: what "auto" means).
+// The algorithm names valid on a backend.
 std::vector<std::string> gemm_algorithms(Backend backend);
+// What "auto" means, the one place it is decided: the CPU's blocked kernel;
+// on the GPU the tensor cores for double (exact FP64), the register-blocked
+// SIMT kernel for float (exact FP32; TF32 is never chosen for the user).
+template <class T>
+std::string default_gemm_algorithm(Backend backend);
 
 // Error(invalid_argument) for mismatched shapes, matrices on different
 // backends, or an algorithm the backend lacks (naming the valid ones).

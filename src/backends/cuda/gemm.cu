@@ -1,5 +1,6 @@
 // The GPU GEMM kernels (backends/cuda/dense_ops.hpp): untiled, shared-memory
-// tiled, and MAGMA's register blocking; cuBLAS as the baseline.
+// tiled, and MAGMA's register blocking; the dispatcher (tensor cores in
+// gemm_tensor_core.cu); cuBLAS as the baseline.
 #include <cublas_v2.h>
 
 #include <climits>
@@ -7,7 +8,8 @@
 
 #include "check.cuh"
 #include "cublas_handle.hpp"
-#include "device_common.cuh"
+#include "gemm_common.cuh"
+#include "gemm_tensor_core.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/backends/cuda/dense_ops.hpp"
 #include "hsparse/core/error.hpp"
@@ -16,17 +18,9 @@ namespace hsparse::cuda {
 
 namespace {
 
-// op(A)(i, p) and op(B)(p, j) from column-major storage.
-template <class D>
-__device__ __forceinline__ D load_a(const D* a, long long lda, bool t, long long i, long long p) { return t ? a[p + i * lda] : a[i + p * lda]; }
-template <class D>
-__device__ __forceinline__ D load_b(const D* b, long long ldb, bool t, long long p, long long j) { return t ? b[j + p * ldb] : b[p + j * ldb]; }
-
-template <class D>
-__device__ __forceinline__ void store_c(D* c, long long ldc, long long i, long long j, D alpha, D v, D beta) {
-  D& out = c[i + j * ldc];
-  out = beta == D(0) ? alpha * v : alpha * v + beta * out;
-}
+using detail::load_a;
+using detail::load_b;
+using detail::store_c;
 
 // Step 1 (Owens, "unblocked"): one thread per C(i, j); threadIdx.x walks
 // rows, so C and (un-transposed) A are read and written coalesced.
@@ -73,63 +67,92 @@ __global__ void gemm_tiled(long long m, long long n, long long k, bool ta, bool 
   if (i < m && j < n) store_c(c, ldc, i, j, alpha, sum, beta);
 }
 
-// Step 3: register blocking (MAGMA, LAWN 227): 256 threads as RX x RY =
-// (BM/TM) x (BN/TN); thread (tx, ty) owns C rows tx + r*RX and columns
-// ty + s*RY of the block's BM x BN tile (stride 16 with MAGMA's tile), in
-// registers for the whole k loop. Each BK step loads a BK x BM panel of
-// op(A) and a BK x BN panel of op(B) into shared memory (coalesced along
-// the storage's rows), then every thread reads TM + TN values per p and
-// does TM * TN fused multiply-adds.
+// Step 3: register blocking (MAGMA, LAWN 227): RX x RY = (BM/TM) x (BN/TN)
+// threads; each owns TM x TN outputs of the block's BM x BN tile, in
+// registers for the whole k loop. MAGMA's Fermi kernel strides a thread's
+// rows by 16 so that its 4-byte shared loads are conflict-free; here the
+// stride unit is V = 16 bytes of values (4 floats, 2 doubles): thread tx
+// owns rows (r RX + tx) V + v, so every shared read is one 16-byte load
+// and a warp's loads still hit consecutive addresses. BK-deep panels of
+// op(A) and op(B) arrive by cp.async into the other of two buffers while
+// this one is used (the lecture's "prefetch the next tile").
 template <class D, int BM, int BN, int BK, int TM, int TN>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN)) gemm_register_blocked(long long m, long long n, long long k, bool ta, bool tb, D alpha,
                                                                               const D* __restrict__ a, long long lda, const D* __restrict__ b,
                                                                               long long ldb, D beta, D* c, long long ldc) {
-  constexpr int RX = BM / TM, RY = BN / TN, THREADS = RX * RY;
-  __shared__ D as[BK][BM];
-  __shared__ D bs[BK][BN];
+  constexpr int RX = BM / TM, RY = BN / TN, THREADS = RX * RY, V = 16 / static_cast<int>(sizeof(D));
+  using Vec = std::conditional_t<sizeof(D) == 8, double2, float4>;
+  static_assert(TM % V == 0 && TN % V == 0, "a thread's rows and columns come in 16-byte groups");
+  extern __shared__ __align__(16) unsigned char shared_raw[];
+  D* const as = reinterpret_cast<D*>(shared_raw);  // [2][BK][BM]
+  D* const bs = as + 2 * BK * BM;                  // [2][BK][BN]
   const int t = threadIdx.x, tx = t % RX, ty = t / RX;
-  const long long i0 = blockIdx.x * static_cast<long long>(BM), j0 = blockIdx.y * static_cast<long long>(BN);
-  D acc[TM][TN];
-#pragma unroll
-  for (int r = 0; r < TM; ++r)
-#pragma unroll
-    for (int s = 0; s < TN; ++s) acc[r][s] = D(0);
-  for (long long p0 = 0; p0 < k; p0 += BK) {
+  long long bi = 0, bj = 0;
+  detail::grouped_tile<8>(blockIdx.x, (m + BM - 1) / BM, (n + BN - 1) / BN, bi, bj);
+  const long long i0 = bi * BM, j0 = bj * BN;
+  const auto load_panel = [&](int buf, long long p0) {
 #pragma unroll
     for (int e = t; e < BM * BK; e += THREADS) {
       // Un-transposed A: rows i fastest; A^T: depth p fastest (both coalesced).
       const int ii = ta ? e / BK : e % BM, pp = ta ? e % BK : e / BM;
       const long long gi = i0 + ii, gp = p0 + pp;
-      as[pp][ii] = gi < m && gp < k ? load_a(a, lda, ta, gi, gp) : D(0);
+      const bool ok = gi < m && gp < k;
+      detail::copy_async(as + (buf * BK + pp) * BM + ii, ok ? detail::address_a(a, lda, ta, gi, gp) : a, ok);
     }
 #pragma unroll
     for (int e = t; e < BN * BK; e += THREADS) {
       const int jj = tb ? e % BN : e / BK, pp = tb ? e / BN : e % BK;
       const long long gj = j0 + jj, gp = p0 + pp;
-      bs[pp][jj] = gj < n && gp < k ? load_b(b, ldb, tb, gp, gj) : D(0);
+      const bool ok = gj < n && gp < k;
+      detail::copy_async(bs + (buf * BK + pp) * BN + jj, ok ? detail::address_b(b, ldb, tb, gp, gj) : b, ok);
     }
+  };
+  D acc[TM][TN];
+#pragma unroll
+  for (int r = 0; r < TM; ++r)
+#pragma unroll
+    for (int s = 0; s < TN; ++s) acc[r][s] = D(0);
+  const long long panels = (k + BK - 1) / BK;
+  load_panel(0, 0);
+  detail::copy_async_commit();
+  for (long long kt = 0; kt < panels; ++kt) {
+    if (kt + 1 < panels) load_panel(static_cast<int>((kt + 1) % 2), (kt + 1) * BK);
+    detail::copy_async_commit();
+    detail::copy_async_wait<1>();  // panel kt has landed
     __syncthreads();
+    const D* sa = as + (kt % 2) * BK * BM;
+    const D* sb = bs + (kt % 2) * BK * BN;
 #pragma unroll
     for (int p = 0; p < BK; ++p) {
       D ar[TM], br[TN];
 #pragma unroll
-      for (int r = 0; r < TM; ++r) ar[r] = as[p][tx + r * RX];
+      for (int r = 0; r < TM / V; ++r) {
+        const Vec x = *reinterpret_cast<const Vec*>(sa + p * BM + (r * RX + tx) * V);
+        const D* xv = reinterpret_cast<const D*>(&x);
 #pragma unroll
-      for (int s = 0; s < TN; ++s) br[s] = bs[p][ty + s * RY];
+        for (int v = 0; v < V; ++v) ar[r * V + v] = xv[v];
+      }
+#pragma unroll
+      for (int s = 0; s < TN / V; ++s) {
+        const Vec x = *reinterpret_cast<const Vec*>(sb + p * BN + (s * RY + ty) * V);
+        const D* xv = reinterpret_cast<const D*>(&x);
+#pragma unroll
+        for (int v = 0; v < V; ++v) br[s * V + v] = xv[v];
+      }
 #pragma unroll
       for (int r = 0; r < TM; ++r)
 #pragma unroll
         for (int s = 0; s < TN; ++s) acc[r][s] += ar[r] * br[s];
     }
-    __syncthreads();
+    __syncthreads();  // everyone is done with this buffer before it is refilled
   }
 #pragma unroll
   for (int s = 0; s < TN; ++s) {
-    const long long j = j0 + ty + s * RY;
+    const long long j = j0 + (s / V * RY + ty) * V + s % V;
     if (j >= n) continue;
 #pragma unroll
     for (int r = 0; r < TM; ++r) {
-      const long long i = i0 + tx + r * RX;
+      const long long i = i0 + (r / V * RX + tx) * V + r % V;
       if (i < m) store_c(c, ldc, i, j, alpha, acc[r][s], beta);
     }
   }
@@ -144,15 +167,27 @@ unsigned grid_dim(long long n, long long per_block, const char* what) {
 template <class D, int BM, int BN, int BK, int TM, int TN>
 void launch_register(const Executor& ex, const GemmShape& s, bool ta, bool tb, D alpha, const D* a, long long lda, const D* b, long long ldb,
                      D beta, D* c, long long ldc) {
-  const dim3 grid(grid_dim(s.m, BM, "x"), grid_dim(s.n, BN, "y"));
-  gemm_register_blocked<D, BM, BN, BK, TM, TN><<<grid, (BM / TM) * (BN / TN), 0, detail::stream_of(ex)>>>(s.m, s.n, s.k, ta, tb, alpha, a, lda, b,
-                                                                                                         ldb, beta, c, ldc);
+  constexpr std::size_t bytes = 2ull * BK * (BM + BN) * sizeof(D);
+  const auto kernel = gemm_register_blocked<D, BM, BN, BK, TM, TN>;
+  HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  const long long blocks = ((s.m + BM - 1) / BM) * ((s.n + BN - 1) / BN);
+  if (blocks > INT_MAX) throw Error(ErrorCode::invalid_argument, "GEMM: " + std::to_string(blocks) + " tiles exceed the grid");
+  kernel<<<static_cast<unsigned>(blocks), (BM / TM) * (BN / TN), bytes, detail::stream_of(ex)>>>(s.m, s.n, s.k, ta, tb, alpha, a, lda, b, ldb, beta,
+                                                                                                 c, ldc);
 }
 
 template <class T>
 void cublas_gemm(const Executor& ex, const GemmShape& s, Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta,
-                 const DenseView<T>& c) {
+                 const DenseView<T>& c, bool tf32) {
   cublasHandle_t h = cublas_handle(ex);
+  // The shared handle stays in default math (exact FP32) between calls.
+  struct MathMode {
+    cublasHandle_t h;
+    ~MathMode() { cublasSetMathMode(h, CUBLAS_DEFAULT_MATH); }
+  } restore{h};
+  if (cublasSetMathMode(h, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH) != CUBLAS_STATUS_SUCCESS) {
+    throw Error(ErrorCode::cuda, "cublasSetMathMode failed");
+  }
   const cublasOperation_t oa = ta == Op::transpose ? CUBLAS_OP_T : CUBLAS_OP_N, ob = tb == Op::transpose ? CUBLAS_OP_T : CUBLAS_OP_N;
   if (s.m > INT_MAX || s.n > INT_MAX || s.k > INT_MAX || a.ld > INT_MAX || b.ld > INT_MAX || c.ld > INT_MAX) {
     throw Error(ErrorCode::invalid_argument, "cuBLAS GEMM: a size above 2^31 - 1");
@@ -169,14 +204,39 @@ void cublas_gemm(const Executor& ex, const GemmShape& s, Op ta, Op tb, T alpha, 
   if (st != CUBLAS_STATUS_SUCCESS) throw Error(ErrorCode::cuda, "cublas gemm failed with status " + std::to_string(static_cast<int>(st)));
 }
 
+// The tile for the algorithm's kind: the caller's when it is of that kind
+// (bk == 0 marks a tensor-core tile), else the kind's first compiled one.
+GemmTile tile_for(GemmAlgorithm algorithm, const GemmTile& tile) {
+  const bool tensor = algorithm == GemmAlgorithm::tensor || algorithm == GemmAlgorithm::tf32;
+  if ((tile.bk == 0) == tensor) return tile;
+  return tensor ? gemm_tensor_tiles().front() : gemm_tiles().front();
+}
+
 }  // namespace
 
 template <class T>
 void gemm(const Executor& ex, GemmAlgorithm algorithm, Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta,
-          const DenseView<T>& c, const GemmTile& tile) {
+          const DenseView<T>& c, const GemmTile& requested_tile) {
   const GemmShape s = check_gemm_shapes<T>(ta, tb, a, b, c);
+  constexpr bool is_float = std::is_same_v<T, float>, is_double = std::is_same_v<T, double>;
+  // Precision is never changed silently: TF32 only when asked for by name.
+  if (algorithm == GemmAlgorithm::tensor && !is_double) {
+    throw Error(ErrorCode::unsupported, std::string("GEMM 'tensor' is FP64 DMMA, double only") +
+                                            (is_float ? "; float on tensor cores rounds its inputs to TF32: ask for it with 'tf32'" : ""));
+  }
+  if ((algorithm == GemmAlgorithm::tf32 || algorithm == GemmAlgorithm::cublas_tf32) && !is_float) {
+    throw Error(ErrorCode::unsupported, std::string("GEMM '") + to_string(algorithm) + "' is float only (TF32 tensor cores)");
+  }
+  const GemmTile tile = tile_for(algorithm, requested_tile);
   if (s.m == 0 || s.n == 0) return;
-  if (algorithm == GemmAlgorithm::cublas) return cublas_gemm<T>(ex, s, ta, tb, alpha, a, b, beta, c);
+  if (algorithm == GemmAlgorithm::cublas || algorithm == GemmAlgorithm::cublas_tf32) {
+    return cublas_gemm<T>(ex, s, ta, tb, alpha, a, b, beta, c, algorithm == GemmAlgorithm::cublas_tf32);
+  }
+  if (algorithm == GemmAlgorithm::tensor || algorithm == GemmAlgorithm::tf32) {
+    gemm_tensor_core<T>(ex, s, ta, tb, alpha, a, b, beta, c, tile);
+    HSPARSE_CUDA_CHECK(cudaGetLastError());
+    return;
+  }
   using D = detail::device_t<T>;
   const bool at = ta == Op::transpose, bt = tb == Op::transpose;
   const D* ad = detail::dev(a.data);
@@ -216,7 +276,10 @@ void gemm(const Executor& ex, GemmAlgorithm algorithm, Op ta, Op tb, T alpha, co
         }
       }
       break;
-    case GemmAlgorithm::cublas: break;
+    case GemmAlgorithm::tensor:
+    case GemmAlgorithm::tf32:
+    case GemmAlgorithm::cublas:
+    case GemmAlgorithm::cublas_tf32: break;  // handled above
   }
   HSPARSE_CUDA_CHECK(cudaGetLastError());
 }

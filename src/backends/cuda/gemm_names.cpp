@@ -1,6 +1,7 @@
 // The GPU GEMM's names and compiled tiles (backends/cuda/dense_ops.hpp),
 // compiled in every build: the CLI and the dispatcher name them even where
 // CUDA is absent (and then say so when asked to run).
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -14,25 +15,48 @@ const char* to_string(GemmAlgorithm a) {
     case GemmAlgorithm::untiled: return "untiled";
     case GemmAlgorithm::tiled: return "tiled";
     case GemmAlgorithm::register_blocked: return "register";
+    case GemmAlgorithm::tensor: return "tensor";
+    case GemmAlgorithm::tf32: return "tf32";
     case GemmAlgorithm::cublas: return "cublas";
+    case GemmAlgorithm::cublas_tf32: return "cublas-tf32";
   }
   return "?";
 }
 
 GemmAlgorithm parse_gemm_algorithm(const std::string& name) {
-  for (auto a : {GemmAlgorithm::untiled, GemmAlgorithm::tiled, GemmAlgorithm::register_blocked, GemmAlgorithm::cublas}) {
+  constexpr GemmAlgorithm all[] = {GemmAlgorithm::untiled, GemmAlgorithm::tiled, GemmAlgorithm::register_blocked, GemmAlgorithm::tensor,
+                                   GemmAlgorithm::tf32,    GemmAlgorithm::cublas, GemmAlgorithm::cublas_tf32};
+  std::string names;
+  for (auto a : all) {
     if (name == to_string(a)) return a;
+    names += std::string(names.empty() ? "" : ", ") + to_string(a);
   }
-  throw Error(ErrorCode::invalid_argument, "unknown GEMM algorithm '" + name + "' (untiled, tiled, register, cublas)");
+  throw Error(ErrorCode::invalid_argument, "unknown GEMM algorithm '" + name + "' (" + names + ")");
 }
 
 std::string GemmTile::name() const {
+  if (bk == 0) return std::to_string(bm) + "x" + std::to_string(bn) + "/" + std::to_string(tm) + "x" + std::to_string(tn);
   return std::to_string(bm) + "x" + std::to_string(bn) + "x" + std::to_string(bk) + "/" + std::to_string(tm) + "x" + std::to_string(tn);
 }
 
 const std::vector<GemmTile>& gemm_tiles() {
   static const std::vector<GemmTile> tiles = {{64, 64, 16, 4, 4}, {128, 128, 8, 8, 8}, {128, 64, 8, 8, 4}, {64, 128, 8, 4, 8}, {128, 128, 16, 8, 8}};
   return tiles;
+}
+
+const std::vector<GemmTile>& gemm_tensor_tiles() {
+  static const std::vector<GemmTile> tiles = {{128, 128, 0, 64, 32}, {64, 64, 0, 32, 32}};
+  return tiles;
+}
+
+GemmTile parse_gemm_tile(const std::string& text, const std::string& option) {
+  GemmTile t;
+  char tail = 0;
+  if (std::sscanf(text.c_str(), "%dx%dx%d/%dx%d%c", &t.bm, &t.bn, &t.bk, &t.tm, &t.tn, &tail) == 5) return t;
+  t.bk = 0;
+  if (std::sscanf(text.c_str(), "%dx%d/%dx%d%c", &t.bm, &t.bn, &t.tm, &t.tn, &tail) == 4) return t;
+  throw Error(ErrorCode::invalid_argument,
+              option + " " + text + ": expected BMxBNxBK/TMxTN (register-blocked, e.g. 64x64x16/4x4) or BMxBN/WMxWN (tensor-core, e.g. 128x128/64x32)");
 }
 
 }  // namespace hsparse::cuda

@@ -11,10 +11,15 @@
 //    columns strided by 16; BK-deep panels of A and B in shared memory.
 //    The tile sizes are template parameters; GemmTile picks among the
 //    compiled ones (gemm_tiles()).
+//  - tensor: the CUTLASS hierarchy on Hopper's tensor cores (mma.sync),
+//    double only (FP64 DMMA, IEEE products and sums);
+//  - tf32: the same kernel for float with the inputs rounded to TF32 (10-bit
+//    mantissa), opt-in only and named so: exact float is the SIMT kernels.
 // All take op(A) = A or A^T and op(B) likewise, any sizes (edges are
 // bounds-checked, not padded), beta == 0 without reading C. Float and
-// double; complex values take the tiled kernel. cublas_gemm is the
-// baseline (cuBLAS, column-major like us).
+// double; complex values take the tiled kernel. cublas is the baseline
+// (cuBLAS, column-major like us, default math: exact FP32 for float);
+// cublas-tf32 its TF32 tensor-op mode, the baseline of tf32.
 #include <string>
 #include <vector>
 
@@ -23,19 +28,29 @@
 
 namespace hsparse::cuda {
 
-enum class GemmAlgorithm { untiled, tiled, register_blocked, cublas };
+enum class GemmAlgorithm { untiled, tiled, register_blocked, tensor, tf32, cublas, cublas_tf32 };
 const char* to_string(GemmAlgorithm a);
-GemmAlgorithm parse_gemm_algorithm(const std::string& name);  // untiled, tiled, register, cublas
+GemmAlgorithm parse_gemm_algorithm(const std::string& name);  // untiled, tiled, register, tensor, tf32, cublas, cublas-tf32
 
+// A block's tile of C. Register-blocked: BM x BN per block, BK deep
+// panels, TM x TN outputs per thread ("64x64x16/4x4"). Tensor-core: bk = 0
+// (the panel is 128 bytes deep: 16 doubles or 32 floats), TM x TN is a
+// warp's tile ("128x128/64x32").
 struct GemmTile {
   int bm = 64, bn = 64, bk = 16, tm = 4, tn = 4;  // MAGMA's: 64 x 64 per block, 4 x 4 per thread
-  std::string name() const;                     // "64x64x16/4x4"
+  std::string name() const;
 };
-// The register-blocked tiles compiled (every one 256 threads).
+// The register-blocked tiles compiled (every one 256 threads), and the tensor-core ones.
 const std::vector<GemmTile>& gemm_tiles();
+const std::vector<GemmTile>& gemm_tensor_tiles();
+// Parses GemmTile::name()'s two forms; Error(invalid_argument) naming `option` otherwise.
+GemmTile parse_gemm_tile(const std::string& text, const std::string& option);
 
 // C = alpha op(A) op(B) + beta C on device views, on ex's stream.
-// Error(invalid_argument) for mismatched shapes or a tile not compiled.
+// `tile` is the register-blocked or tensor-core kernel's (the first
+// compiled one when the caller's does not match the algorithm's kind).
+// Error(invalid_argument) for mismatched shapes or a tile not compiled;
+// Error(unsupported) for tensor on float (use tf32) or tf32 on double.
 template <class T>
 void gemm(const Executor& ex, GemmAlgorithm algorithm, Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta,
           const DenseView<T>& c, const GemmTile& tile = {});

@@ -1,0 +1,60 @@
+#pragma once
+// Shared by the GPU GEMM kernels (gemm.cu, gemm_tensor_core.cu): operand
+// access from column-major storage, the output update, asynchronous
+// global -> shared copies, and the block order.
+#include <cstdint>
+
+#include "device_common.cuh"
+
+namespace hsparse::cuda::detail {
+
+// op(A)(i, p) and op(B)(p, j) from column-major storage.
+template <class D>
+__device__ __forceinline__ D load_a(const D* a, long long lda, bool t, long long i, long long p) { return t ? a[p + i * lda] : a[i + p * lda]; }
+template <class D>
+__device__ __forceinline__ D load_b(const D* b, long long ldb, bool t, long long p, long long j) { return t ? b[j + p * ldb] : b[p + j * ldb]; }
+template <class D>
+__device__ __forceinline__ const D* address_a(const D* a, long long lda, bool t, long long i, long long p) { return t ? a + p + i * lda : a + i + p * lda; }
+template <class D>
+__device__ __forceinline__ const D* address_b(const D* b, long long ldb, bool t, long long p, long long j) { return t ? b + j + p * ldb : b + p + j * ldb; }
+
+// C(i, j) = alpha v + beta C(i, j); C not read when beta is zero (NaN in C stays out).
+template <class D>
+__device__ __forceinline__ void store_c(D* c, long long ldc, long long i, long long j, D alpha, D v, D beta) {
+  D& out = c[i + j * ldc];
+  out = beta == D(0) ? alpha * v : alpha * v + beta * out;
+}
+
+// One element global -> shared without passing through registers (sm_80+
+// cp.async, .ca: 4- and 8-byte copies are allowed there). `valid` false
+// writes zeros (src-size 0) and reads nothing, which pads the edge tiles.
+template <class D>
+__device__ __forceinline__ void copy_async(D* shared, const D* global, bool valid) {
+  static_assert(sizeof(D) == 4 || sizeof(D) == 8, "cp.async element of 4 or 8 bytes");
+  const auto dst = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  const int src_bytes = valid ? static_cast<int>(sizeof(D)) : 0;
+  if constexpr (sizeof(D) == 8) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(global), "r"(src_bytes));
+  } else {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(global), "r"(src_bytes));
+  }
+}
+__device__ __forceinline__ void copy_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int Pending>
+__device__ __forceinline__ void copy_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending)); }
+
+// Block (bi, bj) of a grid of tiles_m x tiles_n C tiles from a 1-D block
+// index, grouped GROUP tiles down m at a time: the blocks resident together
+// share a few panels of A and B, which then stay in L2 (for 8192^2 doubles
+// a panel is 8 MB; row-major order would sweep all of A per B panel).
+template <int GROUP>
+__device__ __forceinline__ void grouped_tile(long long block, long long tiles_m, long long tiles_n, long long& bi, long long& bj) {
+  const long long per_group = static_cast<long long>(GROUP) * tiles_n;
+  const long long group = block / per_group, first_m = group * GROUP;
+  const long long rows = tiles_m - first_m < GROUP ? tiles_m - first_m : GROUP;
+  const long long in_group = block % per_group;
+  bi = first_m + in_group % rows;
+  bj = in_group / rows;
+}
+
+}  // namespace hsparse::cuda::detail
