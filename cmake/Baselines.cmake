@@ -1,9 +1,11 @@
-# The CPU baselines of hsparse bench: Eigen (headers) and librsb, each
-# optional (Eigen3::Eigen, PkgConfig::LIBRSB; Eigen3_FOUND, LIBRSB_FOUND).
+# The CPU baselines of hsparse bench: Eigen (headers), librsb and OpenBLAS,
+# each optional (Eigen3::Eigen, PkgConfig::LIBRSB, PkgConfig::OPENBLAS;
+# Eigen3_FOUND, LIBRSB_FOUND, OPENBLAS_FOUND).
 find_package(Eigen3 3.3 QUIET NO_MODULE)
 find_package(PkgConfig QUIET)
 if(PkgConfig_FOUND)
   pkg_check_modules(LIBRSB QUIET IMPORTED_TARGET librsb)
+  pkg_check_modules(OPENBLAS QUIET IMPORTED_TARGET openblas)
 endif()
 # The GPU machine has neither: scripts/gpu-prepare.sh carries Debian's Eigen
 # headers and librsb (library and headers) in third_party/ (git-ignored).
@@ -18,4 +20,12 @@ if(NOT LIBRSB_FOUND AND EXISTS ${TP}/lib/librsb.so AND EXISTS ${TP}/include/rsb.
   target_include_directories(PkgConfig::LIBRSB INTERFACE ${TP}/include)
   target_link_libraries(PkgConfig::LIBRSB INTERFACE ${TP}/lib/librsb.so)
   set(LIBRSB_FOUND ON)
+endif()
+# OpenBLAS on the GPU machine: gpu-prepare.sh carries the library xz-packed
+# (the carry's size limit) with libgfortran; gpu-check.sh unpacks it.
+if(NOT OPENBLAS_FOUND AND EXISTS ${TP}/lib/libopenblas.so AND EXISTS ${TP}/include/openblas/cblas.h)
+  add_library(PkgConfig::OPENBLAS INTERFACE IMPORTED)
+  target_include_directories(PkgConfig::OPENBLAS INTERFACE ${TP}/include/openblas)
+  target_link_libraries(PkgConfig::OPENBLAS INTERFACE ${TP}/lib/libopenblas.so)
+  set(OPENBLAS_FOUND ON)
 endif()

@@ -14,5 +14,11 @@ cp /usr/include/rsb.h /usr/include/rsb_types.h /usr/include/rsb-config.h /usr/in
 mkdir -p third_party/lib && cp /usr/lib/x86_64-linux-gnu/librsb.so.0.0.0 third_party/lib/ &&
   ln -sf librsb.so.0.0.0 third_party/lib/librsb.so && ln -sf librsb.so.0.0.0 third_party/lib/librsb.so.0
 cp -L /usr/lib/x86_64-linux-gnu/libhwloc.so.15 third_party/lib/  # librsb's one dependency Ubuntu may lack
+# The CPU GEMM baseline: OpenBLAS (xz-packed: 36 MB would not fit the
+# device tool's 64 MiB carry; gpu-check.sh unpacks it) and its Fortran runtime.
+mkdir -p third_party/include/openblas
+cp /usr/include/x86_64-linux-gnu/openblas-pthread/{cblas.h,openblas_config.h} third_party/include/openblas/
+xz -T2 -c /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so > third_party/lib/libopenblas.so.0.xz
+cp -L /usr/lib/x86_64-linux-gnu/libgfortran.so.5 /usr/lib/x86_64-linux-gnu/libquadmath.so.0 third_party/lib/
 if [ -d ../shared/matrices ]; then rm -rf matrices && cp -r ../shared/matrices matrices; fi
 du -sh third_party matrices 2>/dev/null

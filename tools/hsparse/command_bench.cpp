@@ -7,6 +7,7 @@
 
 #include "bench/bench.hpp"
 #include "bench/solver_bench.hpp"
+#include "bench/dense_bench.hpp"
 #include "bench/tridiag_bench.hpp"
 #include "commands.hpp"
 #include "option_checks.hpp"
@@ -37,7 +38,7 @@ struct BenchCommand {
   bench::Options options;
   std::vector<std::string> compare;
   std::string report_from;
-  bool solvers = false, tridiag = false;
+  bool solvers = false, tridiag = false, dense = false;
   int solver_iterations = 200;
 };
 
@@ -60,6 +61,7 @@ Action add_bench_command(CLI::App& app) {
   cmd->add_option("--compare", c->compare, "OLD.json NEW.json: per-matrix and per-kernel GFLOP/s ratios")->expected(2);
   cmd->add_flag("--solvers", c->solvers, "Instead of SpMV: CG / pipelined CG / baseline time per iteration on Poisson 1e4..1e7, and mdot");
   cmd->add_flag("--tridiag", c->tridiag, "Instead of SpMV: batched tridiagonal solvers vs cuSPARSE gtsv over (size x count)");
+  cmd->add_flag("--dense", c->dense, "Instead of SpMV: GEMM (untiled, tiled, register, tensor cores), tall-skinny V^T W / V S and SpMM vs cuBLAS / cuSPARSE or Eigen / OpenBLAS");
   cmd->add_option("--solver-iterations", c->solver_iterations, "--solvers: iterations per timed solve")->check(integer_in(1))->capture_default_str();
   cmd->add_option("--report-from", c->report_from, "Rewrite the report (and plots) of a results.json into --out");
   return [c]() {
@@ -79,6 +81,14 @@ Action add_bench_command(CLI::App& app) {
       to.quick = c->options.quick;
       std::signal(SIGINT, on_interrupt);
       return bench::run_tridiag_benchmark(to, g_stop);
+    }
+    if (c->dense) {
+      bench::DenseBenchOptions d;
+      d.backend = c->options.backend;
+      d.out_dir = c->options.out_dir;
+      d.quick = c->options.quick;
+      std::signal(SIGINT, on_interrupt);
+      return bench::run_dense_benchmark(d, g_stop);
     }
     if (c->solvers) {
       bench::SolverBenchOptions so;

@@ -12,6 +12,7 @@
 #include "hsparse/core/timer.hpp"
 #include "hsparse/core/types.hpp"
 #include "bench/dense_baselines.hpp"
+#include "bench/gemm_samples.hpp"
 #include "hsparse/dense/gemm.hpp"
 #include "option_checks.hpp"
 
@@ -26,14 +27,6 @@ struct GemmCommandOptions {
   double alpha = 1, beta = 0, min_time_s = 0.2;
   int repetitions = 5, samples = 1000;
 };
-
-// Deterministic values in [-0.5, 0.5): the same matrices on every machine.
-template <class T>
-std::vector<T> generated(long long count, long long seed) {
-  std::vector<T> v(static_cast<std::size_t>(count));
-  for (long long i = 0; i < count; ++i) v[static_cast<std::size_t>(i)] = static_cast<T>(((i * 7919 + seed * 104729) % 1000) / 1000.0 - 0.5);
-  return v;
-}
 
 // --tile applies to the kernels with tiles, and must be of their kind.
 cuda::GemmTile tile_option(const std::string& text, const std::string& algorithm) {
@@ -60,8 +53,8 @@ int run_gemm(const GemmCommandOptions& o) {
   const long long ar = o.transa ? o.k : o.m, ac = o.transa ? o.m : o.k, br = o.transb ? o.n : o.k, bc = o.transb ? o.k : o.n;
   const double bytes = static_cast<double>(ar * ac + br * bc + o.m * o.n) * sizeof(T);
   require_host_memory(static_cast<std::size_t>(bytes), "gemm operands on the host");
-  const auto ah = generated<T>(ar * ac, 1), bh = generated<T>(br * bc, 2);
-  const std::vector<T> ch = o.beta == 0 ? std::vector<T>(static_cast<std::size_t>(o.m * o.n)) : generated<T>(o.m * o.n, 3);
+  const auto ah = bench::generated_values<T>(ar * ac, 1), bh = bench::generated_values<T>(br * bc, 2);
+  const std::vector<T> ch = o.beta == 0 ? std::vector<T>(static_cast<std::size_t>(o.m * o.n)) : bench::generated_values<T>(o.m * o.n, 3);
   const DenseMatrix<T> a(ex, ar, ac, std::span<const T>(ah)), b(ex, br, bc, std::span<const T>(bh));
   DenseMatrix<T> c(ex, o.m, o.n, std::span<const T>(ch));
   const std::string algorithm = o.algorithm == "auto" ? default_gemm_algorithm<T>(ex->backend()) : o.algorithm;
@@ -69,13 +62,16 @@ int run_gemm(const GemmCommandOptions& o) {
   go.algorithm = algorithm;
   go.tile = tile_option(o.tile, algorithm);
   const T alpha = static_cast<T>(o.alpha), beta = static_cast<T>(o.beta);
-  // "eigen": the CPU baseline (bench/dense_baselines.hpp), not one of ours.
-  const bool eigen = o.algorithm == "eigen";
-  if (eigen && ex->backend() != Backend::cpu) throw Error(ErrorCode::invalid_argument, "--algorithm eigen is a CPU baseline (use --backend cpu)");
+  // "eigen", "openblas": the CPU baselines (bench/dense_baselines.hpp), not ours.
+  const bool eigen = o.algorithm == "eigen", openblas = o.algorithm == "openblas";
+  if ((eigen || openblas) && ex->backend() != Backend::cpu) {
+    throw Error(ErrorCode::invalid_argument, "--algorithm " + o.algorithm + " is a CPU baseline (use --backend cpu)");
+  }
   auto run = [&] {
     if (eigen) {
-      DenseView<T> cv = c.view();
-      bench::eigen_gemm<T>(ta, tb, alpha, a.view(), b.view(), beta, cv);
+      bench::eigen_gemm<T>(ta, tb, alpha, a.view(), b.view(), beta, c.view());
+    } else if (openblas) {
+      bench::openblas_gemm<T>(ta, tb, alpha, a.view(), b.view(), beta, c.view());
     } else {
       gemm<T>(ta, tb, alpha, a, b, beta, c, go);
     }
@@ -86,10 +82,7 @@ int run_gemm(const GemmCommandOptions& o) {
   const std::vector<T> result = c.to_host();
   const TimingSummary t = time_for(run, o.min_time_s, o.repetitions, [&] { ex->synchronize(); });
   const GemmShape shape{o.m, o.n, o.k};
-  double q = 0;
-  if (algorithm == "untiled") q = gemm_intensity(shape, 1, 1);
-  else if (algorithm == "tiled") q = gemm_intensity(shape, 16, 16);
-  else if (algorithm == "register" || algorithm == "tensor" || algorithm == "tf32") q = gemm_intensity(shape, go.tile.bm, go.tile.bn);
+  double q = bench::gemm_algorithm_intensity(algorithm, go.tile, shape);
   // Tall-skinny: V and W (or V and Y) stream once: (small + small) x long words.
   const bool tall = algorithm == "tall-skinny";
   const double small1 = tall && o.transa ? static_cast<double>(o.m) : static_cast<double>(o.k), small2 = static_cast<double>(o.n);
@@ -106,36 +99,10 @@ int run_gemm(const GemmCommandOptions& o) {
   if (tall) std::printf(", %.1f GB/s of the operands read once", tall_bytes / t.median_s * 1e-9);
   std::printf("\n");
   if (!o.check) return 0;
-  // Sampled entries against double-precision dot products; bound: 4 k eps
-  // sum |a||b| (the dot product's forward error) plus beta's rounding; with
-  // TF32 inputs also 2 u_tf32 sum |a||b| (each input rounded to 10 bits, u = 2^-11).
-  const double eps = std::numeric_limits<real_type_t<T>>::epsilon(), input_rounding = tf32 ? 2 * std::ldexp(1.0, -11) : 0.0;
-  double worst = 0;
-  int failed = 0;
-  unsigned long long state = 12345;
-  const int samples = static_cast<int>(std::min<long long>(o.samples, o.m * o.n));
-  for (int s = 0; s < samples; ++s) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    const long long i = static_cast<long long>((state >> 33) % static_cast<unsigned long long>(o.m));
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    const long long j = static_cast<long long>((state >> 33) % static_cast<unsigned long long>(o.n));
-    double dot = 0, mag = 0;
-    for (long long p = 0; p < o.k; ++p) {
-      const double x = o.transa ? ah[static_cast<std::size_t>(p + i * ar)] : ah[static_cast<std::size_t>(i + p * ar)];
-      const double y = o.transb ? bh[static_cast<std::size_t>(j + p * br)] : bh[static_cast<std::size_t>(p + j * br)];
-      dot += x * y;
-      mag += std::abs(x * y);
-    }
-    const double c0 = ch[static_cast<std::size_t>(i + j * o.m)];
-    const double expect = o.alpha * dot + o.beta * c0;
-    const double bound = (4 * (static_cast<double>(o.k) + 2) * eps + input_rounding) * (std::abs(o.alpha) * mag + std::abs(o.beta * c0)) + 1e-300;
-    const double err = std::abs(static_cast<double>(result[static_cast<std::size_t>(i + j * o.m)]) - expect);
-    worst = std::max(worst, err / bound);
-    failed += err > bound || !std::isfinite(err);
-  }
-  std::printf("check: %d sampled entries against double-precision dot products%s: %s (worst at %.3g of its bound)\n", samples,
-              tf32 ? " (bound widened for TF32 inputs)" : "", failed ? "FAILED" : "PASSED", worst);
-  return failed ? 1 : 0;
+  const auto check = bench::check_gemm_samples<T>(ta, tb, o.m, o.n, o.k, o.alpha, ah, bh, o.beta, ch, result, o.samples, tf32);
+  std::printf("check: %d sampled entries against double-precision dot products%s: %s (worst at %.3g of its bound)\n", check.samples,
+              tf32 ? " (bound widened for TF32 inputs)" : "", check.failed ? "FAILED" : "PASSED", check.worst);
+  return check.failed ? 1 : 0;
 }
 
 }  // namespace
@@ -150,7 +117,7 @@ Action add_gemm_command(CLI::App& app) {
   cmd->add_flag("--transb", o->transb, "op(B) = B^T (B stored n x k)");
   add_backend_option(cmd, o->backend);
   cmd->add_option("--algorithm", o->algorithm,
-                  "auto (CPU blocked; GPU tensor for double, register for float), or CPU: blocked, reference, eigen (the baseline); GPU: register, "
+                  "auto (CPU blocked; GPU tensor for double, register for float), or CPU: blocked, reference, eigen and openblas (the baselines); GPU: register, "
                   "tensor (double, FP64 tensor cores), tf32 (float, inputs rounded to TF32: opt-in), tiled, untiled, cublas and cublas-tf32 (the "
                   "baselines); both: tall-skinny (V^T W with --transa, V S without)")
       ->capture_default_str();

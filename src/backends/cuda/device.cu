@@ -18,6 +18,29 @@ std::size_t free_device_memory() {
   return free_bytes;
 }
 
+ArithmeticPeaks arithmetic_peaks(int device) {
+  ArithmeticPeaks p;
+  int sms = 0, khz = 0, major = 0, minor = 0;
+  HSPARSE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  HSPARSE_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device));
+  HSPARSE_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  HSPARSE_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  const double ghz = khz * 1e-6, per_sm_ghz = sms * ghz;
+  char basis[96];
+  std::snprintf(basis, sizeof basis, "%d SMs x %.2f GHz (sm_%d%d)", sms, ghz, major, minor);
+  p.basis = basis;
+  if (major == 9 && minor == 0) {  // Hopper (H100/H200 datasheet rates per SM per clock)
+    p.known = true;
+    p.fp64 = 128 * per_sm_ghz;
+    p.fp64_tensor = 256 * per_sm_ghz;
+    p.fp32 = 256 * per_sm_ghz;
+    p.tf32_tensor = 2048 * per_sm_ghz;
+  } else {
+    p.basis += ": no per-SM rates known for this architecture";
+  }
+  return p;
+}
+
 std::string device_description() {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);

@@ -76,8 +76,8 @@ __global__ void gemm_tiled(long long m, long long n, long long k, bool ta, bool 
 // and a warp's loads still hit consecutive addresses. BK-deep panels of
 // op(A) and op(B) arrive by cp.async into the other of two buffers while
 // this one is used (the lecture's "prefetch the next tile").
-template <class D, int BM, int BN, int BK, int TM, int TN>
-__global__ void __launch_bounds__((BM / TM) * (BN / TN)) gemm_register_blocked(long long m, long long n, long long k, bool ta, bool tb, D alpha,
+template <class D, int BM, int BN, int BK, int TM, int TN, bool ta, bool tb>
+__global__ void __launch_bounds__((BM / TM) * (BN / TN)) gemm_register_blocked(long long m, long long n, long long k, D alpha,
                                                                               const D* __restrict__ a, long long lda, const D* __restrict__ b,
                                                                               long long ldb, D beta, D* c, long long ldc) {
   constexpr int RX = BM / TM, RY = BN / TN, THREADS = RX * RY, V = 16 / static_cast<int>(sizeof(D));
@@ -168,12 +168,13 @@ template <class D, int BM, int BN, int BK, int TM, int TN>
 void launch_register(const Executor& ex, const GemmShape& s, bool ta, bool tb, D alpha, const D* a, long long lda, const D* b, long long ldb,
                      D beta, D* c, long long ldc) {
   constexpr std::size_t bytes = 2ull * BK * (BM + BN) * sizeof(D);
-  const auto kernel = gemm_register_blocked<D, BM, BN, BK, TM, TN>;
-  HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
   const long long blocks = ((s.m + BM - 1) / BM) * ((s.n + BN - 1) / BN);
   if (blocks > INT_MAX) throw Error(ErrorCode::invalid_argument, "GEMM: " + std::to_string(blocks) + " tiles exceed the grid");
-  kernel<<<static_cast<unsigned>(blocks), (BM / TM) * (BN / TN), bytes, detail::stream_of(ex)>>>(s.m, s.n, s.k, ta, tb, alpha, a, lda, b, ldb, beta,
-                                                                                                 c, ldc);
+  detail::with_transposes(ta, tb, [&](auto at, auto bt) {
+    const auto kernel = gemm_register_blocked<D, BM, BN, BK, TM, TN, decltype(at)::value, decltype(bt)::value>;
+    HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+    kernel<<<static_cast<unsigned>(blocks), (BM / TM) * (BN / TN), bytes, detail::stream_of(ex)>>>(s.m, s.n, s.k, alpha, a, lda, b, ldb, beta, c, ldc);
+  });
 }
 
 template <class T>
@@ -264,10 +265,9 @@ void gemm(const Executor& ex, GemmAlgorithm algorithm, Op ta, Op tb, T alpha, co
         const auto is = [&](int bm, int bn, int bk, int tm, int tn) {
           return tile.bm == bm && tile.bn == bn && tile.bk == bk && tile.tm == tm && tile.tn == tn;
         };
-        if (is(64, 64, 16, 4, 4)) launch_register<D, 64, 64, 16, 4, 4>(ex, s, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
-        else if (is(128, 128, 8, 8, 8)) launch_register<D, 128, 128, 8, 8, 8>(ex, s, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
+        if (is(128, 128, 8, 8, 8)) launch_register<D, 128, 128, 8, 8, 8>(ex, s, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
+        else if (is(64, 64, 16, 4, 4)) launch_register<D, 64, 64, 16, 4, 4>(ex, s, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
         else if (is(128, 64, 8, 8, 4)) launch_register<D, 128, 64, 8, 8, 4>(ex, s, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
-        else if (is(64, 128, 8, 4, 8)) launch_register<D, 64, 128, 8, 4, 8>(ex, s, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
         else if (is(128, 128, 16, 8, 8)) launch_register<D, 128, 128, 16, 8, 8>(ex, s, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
         else {
           std::string names;

@@ -3,6 +3,7 @@
 // access from column-major storage, the output update, asynchronous
 // global -> shared copies, and the block order.
 #include <cstdint>
+#include <type_traits>
 
 #include "device_common.cuh"
 
@@ -55,6 +56,19 @@ __device__ __forceinline__ void grouped_tile(long long block, long long tiles_m,
   const long long in_group = block % per_group;
   bi = first_m + in_group % rows;
   bj = in_group / rows;
+}
+
+// f(std::bool_constant<TA>, std::bool_constant<TB>): the transposes as
+// template arguments, so a kernel's index arithmetic has no run-time select.
+template <class F>
+void with_transposes(bool ta, bool tb, F&& f) {
+  if (ta) {
+    if (tb) f(std::true_type{}, std::true_type{});
+    else f(std::true_type{}, std::false_type{});
+  } else {
+    if (tb) f(std::false_type{}, std::true_type{});
+    else f(std::false_type{}, std::false_type{});
+  }
 }
 
 }  // namespace hsparse::cuda::detail

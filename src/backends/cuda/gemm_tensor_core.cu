@@ -3,7 +3,7 @@
 // shared memory by cp.async in a STAGES-deep ring (the next panels land
 // while the tensor cores work on this one); shared memory -> registers as
 // MMA fragments; registers -> tensor cores by mma.sync:
-//  - double: m16n8k16 f64 (DMMA, sm_90; IEEE double products and sums,
+//  - double: m16n8k4 f64 (DMMA; IEEE double products and sums,
 //    only the order of the additions differs from the SIMT kernels);
 //  - float, opt-in only: m16n8k8 tf32, whose inputs are rounded to TF32
 //    (10-bit mantissa: about 1e-3 relative error per product). Named "tf32"
@@ -34,14 +34,16 @@ namespace {
 template <class D, int K>
 struct Mma;
 
+// m16n8k4: the deeper f64 shapes (k8, k16) run as chains of dependent
+// k4 steps on the same accumulators; measured (ncu, H200, 4096^3) with
+// k16 the DP tensor pipe was 45% busy, warps stalled on that dependency.
+// With k4 every MMA of a k-step is independent of the next one issued.
 template <>
-struct Mma<double, 16> {
-  static __device__ __forceinline__ void run(double (&c)[4], const double (&a)[8], const double (&b)[4]) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, "
-        "{%0,%1,%2,%3};\n"
-        : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
-        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
+struct Mma<double, 4> {
+  static __device__ __forceinline__ void run(double (&c)[4], const double (&a)[2], const double (&b)[1]) {
+    asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+                 : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+                 : "d"(a[0]), "d"(a[1]), "d"(b[0]));
   }
 };
 
@@ -178,10 +180,9 @@ void launch_mma(const Executor& ex, const GemmShape& s, D alpha, const D* a, lon
 template <class D, int BM, int BN, int WM, int WN, int MK, int STAGES>
 void launch_mma_op(const Executor& ex, const GemmShape& s, bool ta, bool tb, D alpha, const D* a, long long lda, const D* b, long long ldb, D beta,
                    D* c, long long ldc) {
-  if (!ta && !tb) launch_mma<D, BM, BN, WM, WN, MK, STAGES, false, false>(ex, s, alpha, a, lda, b, ldb, beta, c, ldc);
-  else if (!ta && tb) launch_mma<D, BM, BN, WM, WN, MK, STAGES, false, true>(ex, s, alpha, a, lda, b, ldb, beta, c, ldc);
-  else if (ta && !tb) launch_mma<D, BM, BN, WM, WN, MK, STAGES, true, false>(ex, s, alpha, a, lda, b, ldb, beta, c, ldc);
-  else launch_mma<D, BM, BN, WM, WN, MK, STAGES, true, true>(ex, s, alpha, a, lda, b, ldb, beta, c, ldc);
+  detail::with_transposes(ta, tb, [&](auto at, auto bt) {
+    launch_mma<D, BM, BN, WM, WN, MK, STAGES, decltype(at)::value, decltype(bt)::value>(ex, s, alpha, a, lda, b, ldb, beta, c, ldc);
+  });
 }
 
 }  // namespace
@@ -192,7 +193,7 @@ void gemm_tensor_core(const Executor& ex, const GemmShape& s, Op ta, Op tb, T al
   const bool at = ta == Op::transpose, bt = tb == Op::transpose;
   const auto is = [&](int bm, int bn, int wm, int wn) { return tile.bm == bm && tile.bn == bn && tile.tm == wm && tile.tn == wn; };
   if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
-    constexpr int MK = std::is_same_v<T, double> ? 16 : 8;
+    constexpr int MK = std::is_same_v<T, double> ? 4 : 8;
     if (is(128, 128, 64, 32)) return launch_mma_op<T, 128, 128, 64, 32, MK, 4>(ex, s, at, bt, alpha, a.data, a.ld, b.data, b.ld, beta, c.data, c.ld);
     if (is(64, 64, 32, 32)) return launch_mma_op<T, 64, 64, 32, 32, MK, 4>(ex, s, at, bt, alpha, a.data, a.ld, b.data, b.ld, beta, c.data, c.ld);
     std::string names;

@@ -82,14 +82,19 @@ void csr_spmm(V alpha, const Csr<V, I>& a, const ConstDenseView<V>& x, V beta, c
   check_spmm_shapes<V, I>(a, x, y);
   const long long k = x.cols, cols = a.cols;
   const bool guided = choose_schedule(a) == Schedule::guided_rows;
-  std::vector<V> xr;
+  // The packed X is kept per calling thread and only grows: a fresh buffer
+  // per product cost a page fault per 4 KiB (measured: SpMM of 32 columns
+  // 5x slower than 32 SpMVs on a 300,000-column matrix, mostly system time).
+  thread_local std::vector<V> xr;
   for (long long j0 = 0; j0 < k; j0 += kSpmmColumns) {
     const int kc = static_cast<int>(std::min<long long>(kSpmmColumns, k - j0));
     const int KC = kc <= 1 ? 1 : kc <= 2 ? 2 : kc <= 4 ? 4 : kc <= 8 ? 8 : kc <= 16 ? 16 : 32;
-    xr.assign(static_cast<std::size_t>(cols * KC), V(0));  // padding columns stay 0
+    if (xr.size() < static_cast<std::size_t>(cols * KC)) xr.resize(static_cast<std::size_t>(cols * KC));
+    V* const packed = xr.data();
 #pragma omp parallel for schedule(static)
     for (long long c = 0; c < cols; ++c) {
-      for (int j = 0; j < kc; ++j) xr[static_cast<std::size_t>(c * KC + j)] = x(c, j0 + j);
+      for (int j = 0; j < kc; ++j) packed[c * KC + j] = x(c, j0 + j);
+      for (int j = kc; j < KC; ++j) packed[c * KC + j] = V(0);  // padding columns
     }
     V* ys = y.data + j0 * y.ld;
     switch (KC) {

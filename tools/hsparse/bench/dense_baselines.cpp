@@ -1,9 +1,16 @@
-// Eigen's GEMM on our column-major views (dense_baselines.hpp).
+// Eigen's and OpenBLAS's GEMM on our column-major views (dense_baselines.hpp).
 #include "dense_baselines.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <omp.h>
 
 #include "hsparse/core/error.hpp"
 #ifdef HSPARSE_HAVE_EIGEN
 #include <Eigen/Dense>
+#endif
+#ifdef HSPARSE_HAVE_OPENBLAS
+#include <cblas.h>
 #endif
 
 namespace hsparse::bench {
@@ -37,6 +44,43 @@ void eigen_gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDe
 #endif
 }
 
+bool have_openblas_gemm() {
+#ifdef HSPARSE_HAVE_OPENBLAS
+  return true;
+#else
+  return false;
+#endif
+}
+
+template <class T>
+void openblas_gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta, const DenseView<T>& c) {
+  const GemmShape s = check_gemm_shapes<T>(ta, tb, a, b, c);
+#ifdef HSPARSE_HAVE_OPENBLAS
+  if (s.m > INT_MAX || s.n > INT_MAX || s.k > INT_MAX || a.ld > INT_MAX || b.ld > INT_MAX || c.ld > INT_MAX) {
+    throw Error(ErrorCode::invalid_argument, "OpenBLAS GEMM: a size above 2^31 - 1");
+  }
+  if (s.m == 0 || s.n == 0) return;
+  // OpenBLAS's own threads, as many as our OpenMP kernels use (like with like).
+  openblas_set_num_threads(omp_get_max_threads());
+  const auto op = [](Op o) { return o == Op::transpose ? CblasTrans : CblasNoTrans; };
+  const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
+  const int lda = static_cast<int>(std::max(1LL, a.ld)), ldb = static_cast<int>(std::max(1LL, b.ld)), ldc = static_cast<int>(std::max(1LL, c.ld));
+  if (beta == T(0)) {  // BLAS reads C when beta is 0 only to scale it: make NaN in C harmless anyway
+    for (long long j = 0; j < s.n; ++j)
+      for (long long i = 0; i < s.m; ++i) c.data[i + j * c.ld] = T(0);
+  }
+  if constexpr (std::is_same_v<T, double>) cblas_dgemm(CblasColMajor, op(ta), op(tb), m, n, k, alpha, a.data, lda, b.data, ldb, beta, c.data, ldc);
+  else cblas_sgemm(CblasColMajor, op(ta), op(tb), m, n, k, alpha, a.data, lda, b.data, ldb, beta, c.data, ldc);
+#else
+  (void)s;
+  (void)alpha;
+  (void)beta;
+  throw Error(ErrorCode::unsupported, "this hsparse was built without OpenBLAS (the CPU GEMM baseline)");
+#endif
+}
+
+template void openblas_gemm(Op, Op, float, const ConstDenseView<float>&, const ConstDenseView<float>&, float, const DenseView<float>&);
+template void openblas_gemm(Op, Op, double, const ConstDenseView<double>&, const ConstDenseView<double>&, double, const DenseView<double>&);
 template void eigen_gemm(Op, Op, float, const ConstDenseView<float>&, const ConstDenseView<float>&, float, const DenseView<float>&);
 template void eigen_gemm(Op, Op, double, const ConstDenseView<double>&, const ConstDenseView<double>&, double, const DenseView<double>&);
 

@@ -1,7 +1,8 @@
 #pragma once
-// The CPU's dense baseline for hsparse gemm and the dense bench: Eigen's
-// GEMM (OpenMP-parallel, its own cache blocking), where this build has
-// Eigen (cmake/Baselines.cmake). Error(unsupported) where it does not.
+// The CPU's dense baselines for hsparse gemm and the dense bench: Eigen's
+// GEMM (OpenMP-parallel, its own cache blocking) and OpenBLAS's (its
+// assembly kernels, its own threads set to our OpenMP thread count), where
+// this build has them (cmake/Baselines.cmake). Error(unsupported) where not.
 #include "hsparse/kernels/dense_ops.hpp"
 
 namespace hsparse::bench {
@@ -9,5 +10,9 @@ namespace hsparse::bench {
 bool have_eigen_gemm();
 template <class T>
 void eigen_gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta, const DenseView<T>& c);
+
+bool have_openblas_gemm();
+template <class T>
+void openblas_gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta, const DenseView<T>& c);
 
 }  // namespace hsparse::bench

@@ -10,6 +10,7 @@
 
 #include "hsparse/core/error.hpp"
 #include "hsparse/formats/format.hpp"
+#include "gnuplot.hpp"
 #include "report_parts.hpp"
 
 namespace hsparse::bench::detail {
@@ -142,19 +143,7 @@ std::string write_plots(const Report& r, const std::vector<MatrixSummary>& sums,
       g << "set yrange [0:1]; plot NaN notitle\n";
     }
   }
-  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) return "gnuplot is not installed here";
-  std::string failed;
-  for (const char* name : {"roofline", "speedup", "breakeven"}) {
-    for (const auto& [term, ext] : std::vector<std::pair<std::string, std::string>>{{"pngcairo size 1400,900", "png"}, {"svg size 1400,900", "svg"}}) {
-      const std::string cmd = "cd '" + p + "' && gnuplot -e \"set terminal " + term + "; set output '" + name + "." + ext + "'\" " + name +
-                              ".gp 2> " + name + "." + ext + ".log";
-      // The log stays only when gnuplot failed: it says why.
-      const std::string log = p + name + "." + ext + ".log";
-      if (std::system(cmd.c_str()) != 0) failed += std::string(failed.empty() ? "" : ", ") + name + "." + ext;
-      else std::filesystem::remove(log);
-    }
-  }
-  return failed.empty() ? "" : "gnuplot failed on " + failed + " (see plots/*.log)";
+  return render_gnuplot(dir + "/plots", {"roofline", "speedup", "breakeven"});
 }
 
 }  // namespace hsparse::bench::detail

@@ -18,6 +18,18 @@ namespace hsparse::cuda {
 bool device_available();
 // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB)" or why there is none.
 std::string device_description();
+// The device's arithmetic peaks in GFLOP/s: multiprocessors x maximum SM
+// clock x flop per clock per multiprocessor of its architecture (the
+// vendor's per-SM rates; sm_90: FP64 128, FP64 tensor 256, FP32 256, TF32
+// tensor 2048 dense). `known` is false, and the rates 0, for an
+// architecture not in the table: no peak is guessed.
+struct ArithmeticPeaks {
+  bool known = false;
+  double fp64 = 0, fp64_tensor = 0, fp32 = 0, tf32_tensor = 0;
+  std::string basis;  // "132 SMs x 1.98 GHz (sm_90)"
+};
+ArithmeticPeaks arithmetic_peaks(int device = 0);
+
 // Free memory of the current device now (cudaMemGetInfo); 0 without a device.
 std::size_t free_device_memory();
 

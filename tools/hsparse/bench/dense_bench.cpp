@@ -1,0 +1,431 @@
+// hsparse bench --dense (dense_bench.hpp).
+#include "dense_bench.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <vector>
+
+#include "dense_baselines.hpp"
+#include "gemm_samples.hpp"
+#include "gnuplot.hpp"
+#include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/core/host_system.hpp"
+#include "hsparse/core/timer.hpp"
+#include "hsparse/dense/gemm.hpp"
+#include "hsparse/io/matrix_source.hpp"
+#include "hsparse/kernels/csr_spmm.hpp"
+#include "hsparse/performance/spmv_model.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
+#include "option_checks.hpp"
+#ifdef HSPARSE_HAVE_CUDA
+#include "hsparse/backends/cuda/cusparse_spmv.hpp"
+#include "hsparse/backends/cuda/timing.hpp"
+#endif
+
+namespace hsparse::bench {
+
+namespace {
+
+struct DenseRow {
+  DenseRow(std::string s, std::string p, std::string sh, std::string a, std::string l, double z)
+      : section(std::move(s)), precision(std::move(p)), shape(std::move(sh)), algorithm(std::move(a)), library(std::move(l)), size(z) {}
+  std::string section, precision, shape, algorithm, library;
+  double size = 0;  // GEMM: n; tall-skinny and SpMM: k
+  double seconds = 0, gflops = 0, gbytes = 0, q = 0;
+  std::string peak_name;  // the peak this kernel is held to ("" on the CPU: none known)
+  double peak_gflops = 0, read_bandwidth = 0;
+  std::string status = "ok";
+};
+
+struct Context {
+  ExecutorPtr ex;
+  bool gpu = false, quick = false;
+  double min_time = 0.2;
+  double read_bandwidth = 0;  // bytes/s, measured at the start
+  cuda::ArithmeticPeaks peaks;
+  std::vector<DenseRow> rows;
+  int status = 0;
+  const std::atomic<bool>* stop = nullptr;
+  void sync() const { ex->synchronize(); }
+};
+
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+// The peak a GEMM kernel is held to: the unit it runs on (cuBLAS's DGEMM
+// uses the FP64 tensor cores on Hopper, its SGEMM the FP32 units).
+void attach_peak(const Context& c, DenseRow& r, bool is_double) {
+  if (!c.gpu || !c.peaks.known) return;
+  const std::string& a = r.algorithm;
+  if (a == "tf32" || a == "cublas-tf32") r.peak_name = "TF32 tensor", r.peak_gflops = c.peaks.tf32_tensor;
+  else if (is_double && (a == "tensor" || a == "cublas")) r.peak_name = "FP64 tensor", r.peak_gflops = c.peaks.fp64_tensor;
+  else if (is_double) r.peak_name = "FP64", r.peak_gflops = c.peaks.fp64;
+  else r.peak_name = "FP32", r.peak_gflops = c.peaks.fp32;
+}
+
+void add_row(Context& c, DenseRow r) {
+  std::printf("  %-12s %-7s %-28s %-14s %-9s %10.3f ms %10.1f GFLOP/s", r.section.c_str(), r.precision.c_str(), r.shape.c_str(), r.algorithm.c_str(),
+              r.library.c_str(), r.seconds * 1e3, r.gflops);
+  if (r.gbytes > 0) std::printf(" %8.1f GB/s", r.gbytes);
+  if (r.peak_gflops > 0) std::printf("  %5.1f%% of %s", 100 * r.gflops / r.peak_gflops, r.peak_name.c_str());
+  if (r.status != "ok") std::printf("  %s", r.status.c_str());
+  std::printf("\n");
+  std::fflush(stdout);
+  c.rows.push_back(std::move(r));
+}
+
+// NaN in every entry before a kernel writes it (the product must overwrite all).
+template <class T>
+void poison(DenseMatrix<T>& m) {
+  const std::vector<T> nan(static_cast<std::size_t>(m.rows() * m.cols()), std::numeric_limits<T>::quiet_NaN());
+  m = DenseMatrix<T>(m.executor(), m.rows(), m.cols(), std::span<const T>(nan));
+}
+
+std::vector<long long> gemm_sizes(const Context& c) {
+  if (c.quick) return c.gpu ? std::vector<long long>{512, 1024} : std::vector<long long>{128, 256};
+  return c.gpu ? std::vector<long long>{1024, 2048, 4096, 8192} : std::vector<long long>{256, 512, 1024, 2048};
+}
+
+template <class T>
+void bench_gemm(Context& c, long long n) {
+  constexpr bool is_double = std::is_same_v<T, double>;
+  const double bytes = 3.0 * static_cast<double>(n) * static_cast<double>(n) * sizeof(T);
+  require_host_memory(static_cast<std::size_t>(2 * bytes), "bench --dense GEMM operands");
+  const auto ah = generated_values<T>(n * n, 1), bh = generated_values<T>(n * n, 2);
+  const DenseMatrix<T> a(c.ex, n, n, std::span<const T>(ah)), b(c.ex, n, n, std::span<const T>(bh));
+  DenseMatrix<T> out(c.ex, n, n);
+  std::vector<std::pair<std::string, std::string>> kernels;  // algorithm, library
+  if (c.gpu) {
+    kernels = {{"untiled", "hsparse"}, {"tiled", "hsparse"}, {"register", "hsparse"}, {is_double ? "tensor" : "tf32", "hsparse"}, {"cublas", "cublas"}};
+    if (!is_double) kernels.push_back({"cublas-tf32", "cublas"});
+  } else {
+    if (n <= 512) kernels.push_back({"reference", "hsparse"});  // a triple loop: minutes beyond 512 on a few cores
+    kernels.push_back({"blocked", "hsparse"});
+    if (have_eigen_gemm()) kernels.push_back({"eigen", "eigen"});
+    if (have_openblas_gemm()) kernels.push_back({"openblas", "openblas"});
+  }
+  const GemmShape shape{n, n, n};
+  for (const auto& [algorithm, library] : kernels) {
+    if (*c.stop) return;
+    GemmOptions go;
+    go.algorithm = algorithm;
+    if (algorithm == "tensor" || algorithm == "tf32") go.tile = cuda::gemm_tensor_tiles().front();
+    const auto run = [&] {
+      if (algorithm == "eigen") eigen_gemm<T>(Op::none, Op::none, T(1), a.view(), b.view(), T(0), out.view());
+      else if (algorithm == "openblas") openblas_gemm<T>(Op::none, Op::none, T(1), a.view(), b.view(), T(0), out.view());
+      else gemm<T>(Op::none, Op::none, T(1), a, b, T(0), out, go);
+    };
+    poison(out);  // beta = 0 must not read C, and every entry must be written
+    run();
+    c.sync();
+    const bool tf32 = algorithm == "tf32" || algorithm == "cublas-tf32";
+    const auto check = check_gemm_samples<T>(Op::none, Op::none, n, n, n, 1.0, ah, bh, 0.0, {}, out.to_host(), 256, tf32);
+    DenseRow r{"gemm", is_double ? "double" : "float", std::to_string(n) + "^3", algorithm, library, static_cast<double>(n)};
+    if (check.failed) {
+      r.status = "wrong: " + std::to_string(check.failed) + " of " + std::to_string(check.samples) + " sampled entries beyond their bound";
+      c.status = 1;
+    }
+    const auto t = time_for(run, c.min_time, 3, [&] { c.sync(); });
+    r.seconds = t.median_s;
+    r.gflops = 2.0 * std::pow(static_cast<double>(n), 3) / t.median_s * 1e-9;
+    r.q = gemm_algorithm_intensity(algorithm, go.tile, shape);
+    attach_peak(c, r, is_double);
+    add_row(c, r);
+  }
+}
+
+// V^T W and V S with V, W of n x k (S k x k): ours against the baseline's
+// GEMM of the same shape; the products are compared with each other.
+void bench_tall_skinny(Context& c, long long n, long long k) {
+  using T = double;
+  require_host_memory(static_cast<std::size_t>(3 * n * k * sizeof(T)), "bench --dense tall-skinny operands");
+  const auto vh = generated_values<T>(n * k, 4), wh = generated_values<T>(n * k, 5);
+  const DenseMatrix<T> v(c.ex, n, k, std::span<const T>(vh)), w(c.ex, n, k, std::span<const T>(wh));
+  DenseMatrix<T> s(c.ex, k, k), y(c.ex, n, k);
+  const std::string baseline = c.gpu ? "cublas" : have_openblas_gemm() ? "openblas" : have_eigen_gemm() ? "eigen" : "";
+  const auto product = [&](const std::string& who, bool dot) {
+    if (who == "hsparse") {
+      if (dot) tall_skinny_dot<T>(1.0, v, w, 0.0, s);
+      else tall_skinny_update<T>(1.0, v, s, 0.0, y);
+    } else if (who == "cublas") {
+      GemmOptions go{"cublas", {}};
+      if (dot) gemm<T>(Op::transpose, Op::none, 1.0, v, w, 0.0, s, go);
+      else gemm<T>(Op::none, Op::none, 1.0, v, s, 0.0, y, go);
+    } else {
+      const auto f = who == "openblas" ? openblas_gemm<T> : eigen_gemm<T>;
+      if (dot) f(Op::transpose, Op::none, 1.0, v.view(), w.view(), 0.0, s.view());
+      else f(Op::none, Op::none, 1.0, v.view(), s.view(), 0.0, y.view());
+    }
+  };
+  for (bool dot : {true, false}) {
+    std::vector<T> results[2];
+    const std::string libraries[2] = {"hsparse", baseline};
+    for (int i = 0; i < 2 && !libraries[i].empty(); ++i) {
+      if (*c.stop) return;
+      if (!dot) s = DenseMatrix<T>(c.ex, k, k, std::span<const T>(generated_values<T>(k * k, 6)));
+      product(libraries[i], dot);
+      c.sync();
+      results[i] = dot ? s.to_host() : y.to_host();
+      const auto t = time_for([&] { product(libraries[i], dot); }, c.min_time, 5, [&] { c.sync(); });
+      DenseRow r{"tall-skinny", "double", std::string(dot ? "V^T W" : "V S") + " n=" + fmt("%.0e", static_cast<double>(n)) + " k=" + std::to_string(k),
+                 dot ? "V^T W" : "V S", libraries[i], static_cast<double>(k)};
+      r.seconds = t.median_s;
+      r.gflops = 2.0 * static_cast<double>(n) * static_cast<double>(k) * static_cast<double>(k) / t.median_s * 1e-9;
+      r.gbytes = 2.0 * static_cast<double>(n * k) * sizeof(T) / t.median_s * 1e-9;  // V and W read (V read, Y written) once
+      r.q = static_cast<double>(k);  // 2 n k^2 flops over 2 n k words
+      r.read_bandwidth = c.read_bandwidth;
+      if (i == 1) {
+        double diff = 0, scale = 0;
+        for (std::size_t e = 0; e < results[0].size(); ++e) {
+          diff = std::max(diff, std::abs(results[0][e] - results[1][e]));
+          scale = std::max(scale, std::abs(results[1][e]));
+        }
+        if (!(diff <= 1e-10 * std::max(1.0, scale))) {
+          r.status = "differs from " + baseline + " by " + fmt("%.3g", diff) + " (scale " + fmt("%.3g", scale) + ")";
+          c.status = 1;
+        }
+      }
+      add_row(c, r);
+    }
+  }
+}
+
+std::vector<std::string> spmm_matrices(const Context& c) {
+  if (c.quick || !c.gpu) {
+    return {"stencil3d:points=27,n=40", "fem:block=3,n=20", "powerlaw:min=2.5,rows=200000", "circuit:n=300000", "random:per_row=10,rows=300000",
+            "shortwide:rows=2000,per_row=2600"};
+  }
+  return {"stencil3d:points=27,n=100", "fem:block=3,n=48", "powerlaw:min=2.5,rows=2000000", "circuit:n=3000000", "random:per_row=10,rows=3000000",
+          "shortwide:rows=6000,per_row=2600"};
+}
+
+// Y = A X for k = 1 .. 32 (CSR plan): ours, k separate SpMVs of the same
+// plan, and cuSPARSE SpMM; ours checked against the reference SpMM.
+void bench_spmm(Context& c, const std::string& spec) {
+  using V = double;
+  using I = std::int32_t;
+  const auto a = io::load_matrix<V, I>(spec);
+  const SpmvPlan<V, I> plan(c.ex, a, SpmvOptions{});
+  const double nnz = static_cast<double>(a.nnz());
+  for (long long k : {1LL, 2LL, 4LL, 8LL, 16LL, 32LL}) {
+    if (*c.stop) return;
+    require_host_memory(static_cast<std::size_t>(3 * (a.rows + a.cols) * k * sizeof(V)), "bench --dense SpMM vectors");
+    const auto xh = generated_values<V>(a.cols * k, 7);
+    const DenseMatrix<V> x(c.ex, a.cols, k, std::span<const V>(xh));
+    DenseMatrix<V> y(c.ex, a.rows, k);
+    poison(y);
+    plan.apply(V(1), x, V(0), y);
+    c.sync();
+    const auto got = y.to_host();
+    std::vector<V> expect(got.size());
+    reference::csr_spmm<V, I>(V(1), a, {xh.data(), a.cols, k, std::max<long long>(1, a.cols)}, V(0), {expect.data(), a.rows, k, std::max<long long>(1, a.rows)});
+    double worst = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::abs(got[i] - expect[i]) / std::max(1.0, std::abs(expect[i])));
+    const double model = spmm_bytes(a.rows, a.cols, nnz, static_cast<double>(k), sizeof(V), sizeof(I), false);
+    const auto row = [&](const std::string& algorithm, const std::string& library, const TimingSummary& t, double bytes) {
+      DenseRow r{"spmm", "double", spec + " k=" + std::to_string(k), algorithm, library, static_cast<double>(k)};
+      r.seconds = t.median_s;
+      r.gflops = 2 * nnz * static_cast<double>(k) / t.median_s * 1e-9;
+      r.gbytes = bytes / t.median_s * 1e-9;
+      r.q = 2 * nnz * static_cast<double>(k) / (bytes / sizeof(V));
+      r.read_bandwidth = c.read_bandwidth;
+      return r;
+    };
+    DenseRow ours = row("spmm", "hsparse", time_for([&] { plan.apply(V(1), x, V(0), y); }, c.min_time, 5, [&] { c.sync(); }), model);
+    if (!(worst <= 1e-10)) {
+      ours.status = "wrong: relative difference " + fmt("%.3g", worst) + " from the reference SpMM";
+      c.status = 1;
+    }
+    add_row(c, ours);
+    const auto t_cols = time_for(
+        [&] {
+          for (long long j = 0; j < k; ++j) plan.apply(V(1), x.column(j), V(0), y.column(j));
+        },
+        c.min_time, 5, [&] { c.sync(); });
+    add_row(c, row(std::to_string(k) + " SpMVs", "hsparse", t_cols,
+                   static_cast<double>(k) * spmm_bytes(a.rows, a.cols, nnz, 1, sizeof(V), sizeof(I), false)));
+#ifdef HSPARSE_HAVE_CUDA
+    if (c.gpu) {
+      const auto dev = cuda::DeviceCsr<V, I>::upload(a);
+      const cuda::CusparseSpmm<V, I> baseline(cuda_executor(*c.ex, "the cuSPARSE SpMM"), dev, x.view(), y.view());
+      add_row(c, row("cusparse-spmm", "cusparse", time_for([&] { baseline.apply(V(1), V(0)); }, c.min_time, 5, [&] { c.sync(); }), model));
+    }
+#endif
+  }
+}
+
+// The report: a table per section, the goals of the issue, the plots.
+void write_dense_report(const Context& c, const std::string& dir, const std::string& device) {
+  namespace fs = std::filesystem;
+  fs::create_directories(dir + "/plots");
+  nlohmann::json j;
+  j["device"] = device;
+  j["peaks"] = {{"known", c.peaks.known}, {"basis", c.peaks.basis}, {"fp64", c.peaks.fp64}, {"fp64_tensor", c.peaks.fp64_tensor},
+                {"fp32", c.peaks.fp32}, {"tf32_tensor", c.peaks.tf32_tensor}};
+  j["read_bandwidth_gbs"] = c.read_bandwidth * 1e-9;
+  for (const auto& r : c.rows) {
+    j["results"].push_back({{"section", r.section}, {"precision", r.precision}, {"shape", r.shape}, {"algorithm", r.algorithm}, {"library", r.library},
+                            {"size", r.size}, {"seconds", r.seconds}, {"gflops", r.gflops}, {"gbytes", r.gbytes}, {"q", r.q},
+                            {"peak", r.peak_name}, {"peak_gflops", r.peak_gflops}, {"status", r.status}});
+  }
+  std::ofstream(dir + "/dense.json") << j.dump(1) << "\n";
+  std::ofstream md(dir + "/dense.md");
+  md << "# Dense kernels: GEMM, tall-skinny, SpMM\n\n" << device << ". Host clock around each call plus a synchronisation, median of repeated calls, "
+     << "operands warm (no cache flush) for every library alike.";
+  if (c.peaks.known) {
+    md << " Peaks (" << c.peaks.basis << "): FP64 " << fmt("%.1f", c.peaks.fp64 * 1e-3) << ", FP64 tensor " << fmt("%.1f", c.peaks.fp64_tensor * 1e-3)
+       << ", FP32 " << fmt("%.1f", c.peaks.fp32 * 1e-3) << ", TF32 tensor " << fmt("%.1f", c.peaks.tf32_tensor * 1e-3) << " TFLOP/s.";
+  } else if (c.gpu) {
+    md << " Peaks: " << c.peaks.basis << ".";
+  }
+  md << " Read bandwidth measured at the start: " << fmt("%.0f", c.read_bandwidth * 1e-9) << " GB/s.\n\n";
+  md << "## GEMM C = A B (n x n x n)\n\nq: flops per word from slow memory under the kernel's blocking (Owens; baselines: -).\n\n";
+  md << "| precision | n | algorithm | library | ms | GFLOP/s | % of peak | q | status |\n|---|---:|---|---|---:|---:|---:|---:|---|\n";
+  for (const auto& r : c.rows) {
+    if (r.section != "gemm") continue;
+    md << "| " << r.precision << " | " << r.size << " | " << r.algorithm << " | " << r.library << " | " << fmt("%.3f", r.seconds * 1e3) << " | "
+       << fmt("%.1f", r.gflops) << " | " << (r.peak_gflops > 0 ? fmt("%.1f", 100 * r.gflops / r.peak_gflops) + " (" + r.peak_name + ")" : "-") << " | "
+       << (r.q > 0 ? fmt("%.1f", r.q) : "-") << " | " << r.status << " |\n";
+  }
+  md << "\n## Tall-skinny products (double)\n\nGB/s counts V and W (or V and Y) once; % of the read bandwidth measured above.\n\n";
+  md << "| shape | library | ms | GB/s | % of read BW | GFLOP/s | status |\n|---|---|---:|---:|---:|---:|---|\n";
+  for (const auto& r : c.rows) {
+    if (r.section != "tall-skinny") continue;
+    md << "| " << r.shape << " | " << r.library << " | " << fmt("%.3f", r.seconds * 1e3) << " | " << fmt("%.0f", r.gbytes) << " | "
+       << (r.read_bandwidth > 0 ? fmt("%.0f", 100 * r.gbytes * 1e9 / r.read_bandwidth) : "-") << " | " << fmt("%.1f", r.gflops) << " | " << r.status << " |\n";
+  }
+  md << "\n## SpMM Y = A X (CSR, double)\n\nGB/s under the byte model `spmm_bytes` (A once per call, X read and Y written once; k SpMVs: A k times).\n\n";
+  md << "| matrix, k | algorithm | library | ms | GFLOP/s | GB/s | status |\n|---|---|---|---:|---:|---:|---|\n";
+  for (const auto& r : c.rows) {
+    if (r.section != "spmm") continue;
+    md << "| " << r.shape << " | " << r.algorithm << " | " << r.library << " | " << fmt("%.3f", r.seconds * 1e3) << " | " << fmt("%.1f", r.gflops) << " | "
+       << fmt("%.0f", r.gbytes) << " | " << r.status << " |\n";
+  }
+  // Goals (the issue's, H200): the ratios this run measured.
+  const auto find = [&](const std::string& section, const std::string& precision, double size, const std::string& algorithm) -> const DenseRow* {
+    for (const auto& r : c.rows) {
+      if (r.section == section && r.precision == precision && r.size == size && r.algorithm == algorithm) return &r;
+    }
+    return nullptr;
+  };
+  md << "\n## Against the goals\n\n";
+  const double big = static_cast<double>(gemm_sizes(c).back());
+  const auto ratio_line = [&](const char* what, const DenseRow* ours, const DenseRow* base, double goal) {
+    if (!ours || !base) return;
+    const double ratio = ours->gflops / base->gflops;
+    md << "- " << what << " n = " << big << ": " << fmt("%.1f", ours->gflops) << " vs " << fmt("%.1f", base->gflops) << " GFLOP/s = " << fmt("%.0f%%", 100 * ratio)
+       << " (goal " << fmt("%.0f%%", 100 * goal) << ": " << (ratio >= goal ? "met" : "missed") << ")\n";
+  };
+  if (c.gpu) {
+    ratio_line("DGEMM tensor cores vs cuBLAS,", find("gemm", "double", big, "tensor"), find("gemm", "double", big, "cublas"), 0.85);
+    ratio_line("SGEMM exact FP32 (register) vs cuBLAS,", find("gemm", "float", big, "register"), find("gemm", "float", big, "cublas"), 0.85);
+    if (const DenseRow* r = find("gemm", "double", big, "register"); r && r->peak_gflops > 0) {
+      const double f = r->gflops / r->peak_gflops;
+      md << "- DGEMM register-blocked SIMT n = " << big << ": " << fmt("%.0f%%", 100 * f) << " of the FP64 peak (goal 70%: " << (f >= 0.7 ? "met" : "missed") << ")\n";
+    }
+  } else {
+    ratio_line("DGEMM blocked vs OpenBLAS,", find("gemm", "double", big, "blocked"), find("gemm", "double", big, "openblas"), 0.80);
+  }
+  {  // tall-skinny V^T W: never behind the baseline, >= 85% of the read bandwidth
+    int faster = 0, total = 0, at_bandwidth = 0;
+    for (const auto& r : c.rows) {
+      if (r.section != "tall-skinny" || r.algorithm != "V^T W" || r.library != "hsparse") continue;
+      ++total;
+      at_bandwidth += r.read_bandwidth > 0 && r.gbytes * 1e9 >= 0.85 * r.read_bandwidth;
+      for (const auto& b : c.rows) {
+        if (b.section == r.section && b.shape == r.shape && b.library != "hsparse" && r.seconds <= b.seconds) ++faster;
+      }
+    }
+    if (total) md << "- V^T W: at least as fast as the baseline at " << faster << " of " << total << " k, >= 85% of the read bandwidth at " << at_bandwidth << " of " << total << " (goal: all)\n";
+  }
+  {  // SpMM at k = 8: geometric means over the matrices
+    double log_cu = 0, log_cols = 0;
+    int n_cu = 0, n_cols = 0;
+    for (const auto& r : c.rows) {
+      if (r.section != "spmm" || r.size != 8 || r.library != "hsparse" || r.algorithm != "spmm") continue;
+      for (const auto& b : c.rows) {
+        if (b.section != "spmm" || b.shape != r.shape || &b == &r) continue;
+        if (b.library == "cusparse") log_cu += std::log(b.seconds / r.seconds), ++n_cu;
+        else if (b.algorithm != "spmm") log_cols += std::log(b.seconds / r.seconds), ++n_cols;
+      }
+    }
+    if (n_cu) md << "- SpMM k = 8 vs cuSPARSE SpMM: geometric mean " << fmt("%.2fx", std::exp(log_cu / n_cu)) << " over " << n_cu << " matrices (goal 1.5x)\n";
+    if (n_cols) md << "- SpMM k = 8 vs 8 separate SpMVs: geometric mean " << fmt("%.2fx", std::exp(log_cols / n_cols)) << " (goal 4x)\n";
+  }
+  // Plots: GFLOP/s against n, one line per algorithm, per precision.
+  std::vector<std::string> plots;
+  for (const std::string precision : {"double", "float"}) {
+    std::set<std::string> names;
+    for (const auto& r : c.rows) if (r.section == "gemm" && r.precision == precision && r.status == "ok") names.insert(r.algorithm);
+    if (names.empty()) continue;
+    const std::string name = "gemm_" + precision;
+    std::ofstream d(dir + "/plots/" + name + ".dat");
+    for (const auto& a : names) {
+      d << "# " << a << "\n";
+      for (const auto& r : c.rows) if (r.section == "gemm" && r.precision == precision && r.algorithm == a && r.status == "ok") d << r.size << " " << r.gflops << "\n";
+      d << "\n\n";
+    }
+    std::ofstream g(dir + "/plots/" + name + ".gp");
+    g << "set title '" << precision << " GEMM C = A B, n x n x n: " << device << "' noenhanced\n";
+    g << "set logscale x 2; set grid; set key outside below; set xlabel 'n'; set ylabel 'GFLOP/s'; set yrange [0:*]\n";
+    g << "plot ";
+    int idx = 0;
+    for (const auto& a : names) g << (idx ? ", " : "") << "'" << name << ".dat' index " << idx << " using 1:2 with linespoints lw 2 pt 7 title '" << a << "'", ++idx;
+    g << "\n";
+    plots.push_back(name);
+  }
+  const std::string plot_status = render_gnuplot(dir + "/plots", plots);
+  md << "\n## Plots\n\n";
+  if (!plot_status.empty()) md << "(" << plot_status << ")\n\n";
+  for (const auto& p : plots) md << "![" << p << "](plots/" << p << ".png)\n\n";
+}
+
+}  // namespace
+
+int run_dense_benchmark(const DenseBenchOptions& opt, const std::atomic<bool>& stop) {
+  Context c;
+  c.stop = &stop;
+  c.gpu = tool::resolve_backend(opt.backend) == "cuda";
+  c.ex = make_executor(c.gpu ? "cuda" : "cpu");
+  c.quick = opt.quick;
+  c.min_time = opt.quick ? 0.02 : 0.2;
+  std::string device = c.ex->description();
+#ifdef HSPARSE_HAVE_CUDA
+  if (c.gpu) {
+    c.peaks = cuda::arithmetic_peaks();
+    c.read_bandwidth = cuda::measure_device_bandwidth(cuda_executor(*c.ex, "the bandwidth test")).read_bytes_per_s;
+  }
+#endif
+  if (!c.gpu) c.read_bandwidth = measure_read_bandwidth(opt.quick ? std::size_t(64) << 20 : 0, opt.quick ? 3 : 10).read_bytes_per_s;
+  std::printf("bench --dense on %s (read bandwidth %.0f GB/s)\n", device.c_str(), c.read_bandwidth * 1e-9);
+  std::printf("[1/3] GEMM\n");
+  for (long long n : gemm_sizes(c)) {
+    bench_gemm<double>(c, n);
+    bench_gemm<float>(c, n);
+  }
+  std::printf("[2/3] tall-skinny\n");
+  const long long tall_n = c.quick ? 100000 : c.gpu ? 10000000 : 2000000;
+  for (long long k : {1LL, 2LL, 4LL, 8LL, 16LL, 32LL}) bench_tall_skinny(c, tall_n, k);
+  std::printf("[3/3] SpMM\n");
+  for (const auto& spec : spmm_matrices(c)) {
+    if (stop) break;
+    std::printf("  %s\n", spec.c_str());
+    bench_spmm(c, spec);
+  }
+  write_dense_report(c, opt.out_dir, device);
+  std::printf("report: %s/dense.md (data: dense.json; plots: plots/gemm_*.png)\n", opt.out_dir.c_str());
+  return stop ? 130 : c.status;
+}
+
+}  // namespace hsparse::bench
