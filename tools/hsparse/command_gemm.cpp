@@ -82,7 +82,7 @@ int run_gemm(const GemmCommandOptions& o) {
   const std::vector<T> result = c.to_host();
   const TimingSummary t = time_for(run, o.min_time_s, o.repetitions, [&] { ex->synchronize(); });
   const GemmShape shape{o.m, o.n, o.k};
-  double q = bench::gemm_algorithm_intensity(algorithm, go.tile, shape);
+  double q = bench::gemm_algorithm_intensity<T>(algorithm, go.tile, shape);
   // Tall-skinny: V and W (or V and Y) stream once: (small + small) x long words.
   const bool tall = algorithm == "tall-skinny";
   const double small1 = tall && o.transa ? static_cast<double>(o.m) : static_cast<double>(o.k), small2 = static_cast<double>(o.n);

@@ -53,6 +53,13 @@ HSPARSE_DECLARE_DENSE_OPS
 
 namespace openmp {
 HSPARSE_DECLARE_DENSE_OPS
+// The blocked GEMM's cache blocks: MC x KC of op(A) in L2, KC x NC of
+// op(B) in L3 (its intensity q is gemm_intensity(shape, mc, nc)).
+struct GemmBlocks {
+  long long mc = 0, nc = 0, kc = 0;
+};
+template <class T>
+GemmBlocks gemm_blocks();
 }  // namespace openmp
 
 #undef HSPARSE_DECLARE_DENSE_OPS

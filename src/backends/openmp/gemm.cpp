@@ -179,7 +179,13 @@ void gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseVie
   }
 }
 
+template <class T>
+GemmBlocks gemm_blocks() {
+  return {Blocking<T>::MC, Blocking<T>::NC, Blocking<T>::KC};
+}
+
 #define HSPARSE_INSTANTIATE(T) \
+  template GemmBlocks gemm_blocks<T>(); \
   template void gemm(Op, Op, T, const ConstDenseView<T>&, const ConstDenseView<T>&, T, const DenseView<T>&);
 HSPARSE_FOR_EACH_VALUE(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE

@@ -2,6 +2,8 @@
 #include "dense_bench.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cmath>
 #include <complex>
 #include <cstdio>
@@ -92,6 +94,12 @@ void poison(DenseMatrix<T>& m) {
   m = DenseMatrix<T>(m.executor(), m.rows(), m.cols(), std::span<const T>(nan));
 }
 
+// OpenBLAS's threads spin for a while after a call (THREAD_TIMEOUT, about
+// 0.1 s): the next kernel timed would share the cores with them (measured:
+// our float GEMM at n = 128 took 16 ms instead of 0.05 ms right after an
+// OpenBLAS double GEMM on 2 cores). Let them go to sleep first.
+void rest_after_openblas() { std::this_thread::sleep_for(std::chrono::milliseconds(300)); }
+
 std::vector<long long> gemm_sizes(const Context& c) {
   if (c.quick) return c.gpu ? std::vector<long long>{512, 1024} : std::vector<long long>{128, 256};
   return c.gpu ? std::vector<long long>{1024, 2048, 4096, 8192} : std::vector<long long>{256, 512, 1024, 2048};
@@ -137,9 +145,10 @@ void bench_gemm(Context& c, long long n) {
       c.status = 1;
     }
     const auto t = time_for(run, c.min_time, 3, [&] { c.sync(); });
+    if (library == "openblas") rest_after_openblas();
     r.seconds = t.median_s;
     r.gflops = 2.0 * std::pow(static_cast<double>(n), 3) / t.median_s * 1e-9;
-    r.q = gemm_algorithm_intensity(algorithm, go.tile, shape);
+    r.q = gemm_algorithm_intensity<T>(algorithm, go.tile, shape);
     attach_peak(c, r, is_double);
     add_row(c, r);
   }
@@ -178,6 +187,7 @@ void bench_tall_skinny(Context& c, long long n, long long k) {
       c.sync();
       results[i] = dot ? s.to_host() : y.to_host();
       const auto t = time_for([&] { product(libraries[i], dot); }, c.min_time, 5, [&] { c.sync(); });
+      if (libraries[i] == "openblas") rest_after_openblas();
       DenseRow r{"tall-skinny", "double", std::string(dot ? "V^T W" : "V S") + " n=" + fmt("%.0e", static_cast<double>(n)) + " k=" + std::to_string(k),
                  dot ? "V^T W" : "V S", libraries[i], static_cast<double>(k)};
       r.seconds = t.median_s;

@@ -47,8 +47,13 @@ GemmSampleCheck check_gemm_samples(Op ta, Op tb, long long m, long long n, long 
   return check;
 }
 
+template <class T>
 double gemm_algorithm_intensity(const std::string& algorithm, const cuda::GemmTile& tile, const GemmShape& shape) {
-  if (algorithm == "untiled") return gemm_intensity(shape, 1, 1);
+  if (algorithm == "blocked") {
+    const auto b = openmp::gemm_blocks<T>();
+    return gemm_intensity(shape, static_cast<double>(b.mc), static_cast<double>(b.nc));
+  }
+  if (algorithm == "untiled" || algorithm == "reference") return gemm_intensity(shape, 1, 1);  // a dot product per entry
   if (algorithm == "tiled") return gemm_intensity(shape, 16, 16);
   if (algorithm == "register" || algorithm == "tensor" || algorithm == "tf32") return gemm_intensity(shape, tile.bm, tile.bn);
   return 0;
@@ -56,6 +61,7 @@ double gemm_algorithm_intensity(const std::string& algorithm, const cuda::GemmTi
 
 #define HSPARSE_INSTANTIATE(T)                                                                                                              \
   template std::vector<T> generated_values<T>(long long, long long);                                                                       \
+  template double gemm_algorithm_intensity<T>(const std::string&, const cuda::GemmTile&, const GemmShape&);                               \
   template GemmSampleCheck check_gemm_samples<T>(Op, Op, long long, long long, long long, double, const std::vector<T>&, const std::vector<T>&, \
                                                  double, const std::vector<T>&, const std::vector<T>&, int, bool);
 HSPARSE_INSTANTIATE(float)

@@ -31,8 +31,10 @@ GemmSampleCheck check_gemm_samples(Op ta, Op tb, long long m, long long n, long 
 
 // The intensity q (flops per word moved from slow memory, Owens) of one
 // of our GEMM kernels: ~1 untiled, ~16 tiled, ~ the block tile's side
-// register-blocked and tensor-core (gemm_intensity); 0 for a baseline,
-// whose blocking we do not know.
+// register-blocked and tensor-core, ~ the cache blocks' for the CPU's
+// blocked kernel (gemm_intensity); 0 for a baseline, whose blocking we do
+// not know.
+template <class T>
 double gemm_algorithm_intensity(const std::string& algorithm, const cuda::GemmTile& tile, const GemmShape& shape);
 
 }  // namespace hsparse::bench
