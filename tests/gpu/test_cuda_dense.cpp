@@ -130,7 +130,7 @@ TEST(CudaGemmErrors, ClearErrors) {
 }
 
 // Tall-skinny products on the device against the CPU reference: k, l from
-// 1 to 33 (33: two launches), n up to 300,001 (many blocks, the last
+// 1 to 33 (33: two launches; 17 x 19 and 32 x 32 the 4 x 4 micro-tiles), n up to 300,001 (many blocks, the last
 // block's ordered sum), beta = 0 with NaN in S and Y.
 template <class T>
 void check_tall_skinny_gpu(long long n, long long k, long long l) {
@@ -169,7 +169,7 @@ void check_tall_skinny_gpu(long long n, long long k, long long l) {
 TEST(CudaTallSkinny, MatchTheReference) {
   if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
   for (long long n : {0LL, 1LL, 777LL, 300001LL}) {
-    for (const auto& [k, l] : std::vector<std::pair<long long, long long>>{{1, 1}, {4, 1}, {8, 8}, {3, 7}, {32, 32}, {33, 2}, {9, 33}}) {
+    for (const auto& [k, l] : std::vector<std::pair<long long, long long>>{{1, 1}, {4, 1}, {8, 8}, {3, 7}, {17, 19}, {32, 32}, {33, 2}, {9, 33}}) {
       check_tall_skinny_gpu<double>(n, k, l);
       check_tall_skinny_gpu<float>(n, k, l);
     }
