@@ -44,6 +44,10 @@ tail -5 "$OUT/build.log"
 [ $rc -eq 0 ] || { log "BUILD FAILED"; tail -60 "$OUT/build.log"; exit 1; }
 
 export HSPARSE_MATRICES="$PWD/matrices"
+# The GPU host's VM hides the CPU model: OpenBLAS would fall back to its Prescott (SSE3) kernels.
+if [ -z "${OPENBLAS_CORETYPE:-}" ]; then
+  if grep -q avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX; elif grep -q avx2 /proc/cpuinfo; then export OPENBLAS_CORETYPE=Haswell; fi
+fi
 if [ "${SKIP_CPU_TESTS:-0}" != 1 ]; then
 log "ctest (CPU tests; the GPU ones run verbosely below)"
 # Two OpenMP threads per test and 8 tests at a time: 16 threads per test on 8

@@ -52,6 +52,14 @@ bool have_openblas_gemm() {
 #endif
 }
 
+std::string openblas_core() {
+#ifdef HSPARSE_HAVE_OPENBLAS
+  return openblas_get_corename();
+#else
+  return "";
+#endif
+}
+
 template <class T>
 void openblas_gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta, const DenseView<T>& c) {
   const GemmShape s = check_gemm_shapes<T>(ta, tb, a, b, c);
