@@ -32,7 +32,8 @@ void check_plan_spmm_on(const ExecutorPtr& ex, const Csr<V, std::int32_t>& a, co
   } catch (const Error&) {
     return;  // a format refusing the matrix: the SpMV tests check refusals
   }
-  EXPECT_EQ(plan->has_spmm(), f == Format::csr) << name;
+  // Own SpMM kernels: CSR on both backends, SELL on the CPU; the others go column by column.
+  EXPECT_EQ(plan->has_spmm(), f == Format::csr || (f == Format::sell && ex->backend() == Backend::cpu)) << name;
   for (long long k : ks) {
     const auto xh = test_vector<V>(static_cast<std::size_t>(a.cols * k), 7);
     const DenseMatrix<V> x(ex, a.cols, k, std::span<const V>(xh));
@@ -60,16 +61,18 @@ void check_plan_spmm(const ExecutorPtr& ex, Format f, const std::vector<long lon
 }
 
 // Every shared SuiteSparse matrix (complex ones as complex<double>) through
-// a CSR plan's SpMM; skips with a message when the folder is absent.
-inline void check_plan_spmm_shared(const ExecutorPtr& ex, const std::vector<long long>& ks) {
+// the SpMM of a plan of each format given; skips with a message when the folder is absent.
+inline void check_plan_spmm_shared(const ExecutorPtr& ex, const std::vector<long long>& ks, const std::vector<Format>& formats = {Format::csr}) {
   const auto dir = shared_matrix_dir();
   if (!dir) GTEST_SKIP() << "skipped: shared matrices folder not found (set HSPARSE_MATRICES)";
   for (const auto& m : read_manifest(*dir)) {
     const std::string path = *dir + "/" + m.name + ".mtx.gz";
-    if (m.field == "complex") {
-      check_plan_spmm_on<std::complex<double>>(ex, io::load_matrix<std::complex<double>, std::int32_t>(path), m.name, Format::csr, ks);
-    } else {
-      check_plan_spmm_on<double>(ex, io::load_matrix<double, std::int32_t>(path), m.name, Format::csr, ks);
+    for (Format f : formats) {
+      if (m.field == "complex") {
+        check_plan_spmm_on<std::complex<double>>(ex, io::load_matrix<std::complex<double>, std::int32_t>(path), m.name, f, ks);
+      } else {
+        check_plan_spmm_on<double>(ex, io::load_matrix<double, std::int32_t>(path), m.name, f, ks);
+      }
     }
   }
 }

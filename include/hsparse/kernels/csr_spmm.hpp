@@ -17,9 +17,13 @@ namespace hsparse {
 
 inline constexpr int kSpmmColumns = 32;  // columns per pass over the matrix
 
-// Error(invalid_argument) unless X is cols x k and Y rows x k.
+// Error(invalid_argument) unless X is cols x k and Y rows x k (any format's SpMM).
+template <class V>
+void check_spmm_shapes(long long rows, long long cols, const ConstDenseView<V>& x, const ConstDenseView<V>& y);
 template <class V, class I>
-void check_spmm_shapes(const Csr<V, I>& a, const ConstDenseView<V>& x, const ConstDenseView<V>& y);
+void check_spmm_shapes(const Csr<V, I>& a, const ConstDenseView<V>& x, const ConstDenseView<V>& y) {
+  check_spmm_shapes<V>(a.rows, a.cols, x, y);
+}
 
 // Bytes an SpMM of k columns moves at least: the matrix once per pass of
 // kSpmmColumns columns, x and y once per column (y twice with beta != 0).

@@ -1,7 +1,7 @@
 // SpMM on the CPU (kernels/csr_spmm.hpp). Per pass of up to kSpmmColumns
-// columns, X's columns are first packed row-major (x_r[c * KC + j] =
-// X(c, j0 + j)), so each nonzero's KC products read one contiguous run
-// instead of KC values ld apart (the gathers of KC SpMVs); then rows in
+// columns, X's columns are first packed row-major (packed_passes.hpp), so
+// each nonzero's KC products read one contiguous run instead of KC values
+// ld apart (the gathers of KC SpMVs); then rows in
 // parallel (the CSR kernel's schedule rule), KC sums per row in a fixed-size
 // array the compiler keeps in vector registers, A's entries read once.
 #include <array>
@@ -11,6 +11,7 @@
 #include "hsparse/core/types.hpp"
 #include "hsparse/kernels/csr_spmm.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
+#include "packed_passes.hpp"
 
 namespace hsparse::openmp {
 
@@ -80,32 +81,10 @@ void spmm_pass(V alpha, const Csr<V, I>& a, const V* xr, int kc, V beta, V* ys, 
 template <class V, class I>
 void csr_spmm(V alpha, const Csr<V, I>& a, const ConstDenseView<V>& x, V beta, const DenseView<V>& y) {
   check_spmm_shapes<V, I>(a, x, y);
-  const long long k = x.cols, cols = a.cols;
   const bool guided = choose_schedule(a) == Schedule::guided_rows;
-  // The packed X is kept per calling thread and only grows: a fresh buffer
-  // per product cost a page fault per 4 KiB (measured: SpMM of 32 columns
-  // 5x slower than 32 SpMVs on a 300,000-column matrix, mostly system time).
-  thread_local std::vector<V> xr;
-  for (long long j0 = 0; j0 < k; j0 += kSpmmColumns) {
-    const int kc = static_cast<int>(std::min<long long>(kSpmmColumns, k - j0));
-    const int KC = kc <= 1 ? 1 : kc <= 2 ? 2 : kc <= 4 ? 4 : kc <= 8 ? 8 : kc <= 16 ? 16 : 32;
-    if (xr.size() < static_cast<std::size_t>(cols * KC)) xr.resize(static_cast<std::size_t>(cols * KC));
-    V* const packed = xr.data();
-#pragma omp parallel for schedule(static)
-    for (long long c = 0; c < cols; ++c) {
-      for (int j = 0; j < kc; ++j) packed[c * KC + j] = x(c, j0 + j);
-      for (int j = kc; j < KC; ++j) packed[c * KC + j] = V(0);  // padding columns
-    }
-    V* ys = y.data + j0 * y.ld;
-    switch (KC) {
-      case 1: spmm_pass<1>(alpha, a, xr.data(), kc, beta, ys, y.ld, guided); break;
-      case 2: spmm_pass<2>(alpha, a, xr.data(), kc, beta, ys, y.ld, guided); break;
-      case 4: spmm_pass<4>(alpha, a, xr.data(), kc, beta, ys, y.ld, guided); break;
-      case 8: spmm_pass<8>(alpha, a, xr.data(), kc, beta, ys, y.ld, guided); break;
-      case 16: spmm_pass<16>(alpha, a, xr.data(), kc, beta, ys, y.ld, guided); break;
-      default: spmm_pass<32>(alpha, a, xr.data(), kc, beta, ys, y.ld, guided); break;
-    }
-  }
+  detail::for_each_packed_pass(x, [&](auto width, const V* packed, int kc, long long j0) {
+    spmm_pass<decltype(width)::value>(alpha, a, packed, kc, beta, y.data + j0 * y.ld, y.ld, guided);
+  });
 }
 
 #define HSPARSE_INSTANTIATE(V, I) template void csr_spmm(V, const Csr<V, I>&, const ConstDenseView<V>&, V, const DenseView<V>&);

@@ -9,6 +9,7 @@
 #include "hsparse/core/timer.hpp"
 #include "hsparse/formats/format_storage.hpp"
 #include "hsparse/kernels/csr_spmm.hpp"
+#include "hsparse/kernels/sell_spmm.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/format_spmv.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
@@ -107,6 +108,11 @@ Built<V> build_sell(const Csr<V, I>& a, FormatOptions layout, const std::string&
   b.bytes = FormatStorage<Format::sell>::bytes(*m);
   b.stored = FormatStorage<Format::sell>::stored(*m);
   b.shape = "-" + std::to_string(layout.chunk) + "-" + std::to_string(m->sigma);
+  // SpMM (kernels/sell_spmm.hpp): the chunks read once per 32 columns.
+  b.apply_block = [m, reference = kernel == "reference"](V al, const ConstDenseView<V>& x, V be, const DenseView<V>& y) {
+    if (reference) reference::sell_spmm<V, I>(al, *m, x, be, y);
+    else openmp::sell_spmm<V, I>(al, *m, x, be, y);
+  };
   if (kernel == "reference") {
     b.apply = bind(m, reference::sell_spmv<V, I>);
     b.kernel = kernel;

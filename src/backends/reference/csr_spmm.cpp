@@ -11,10 +11,10 @@
 
 namespace hsparse {
 
-template <class V, class I>
-void check_spmm_shapes(const Csr<V, I>& a, const ConstDenseView<V>& x, const ConstDenseView<V>& y) {
-  if (x.rows != a.cols || y.rows != a.rows || x.cols != y.cols) {
-    throw Error(ErrorCode::invalid_argument, "SpMM shapes do not match: A " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + ", X " +
+template <class V>
+void check_spmm_shapes(long long rows, long long cols, const ConstDenseView<V>& x, const ConstDenseView<V>& y) {
+  if (x.rows != cols || y.rows != rows || x.cols != y.cols) {
+    throw Error(ErrorCode::invalid_argument, "SpMM shapes do not match: A " + std::to_string(rows) + " x " + std::to_string(cols) + ", X " +
                                                  std::to_string(x.rows) + " x " + std::to_string(x.cols) + ", Y " + std::to_string(y.rows) + " x " +
                                                  std::to_string(y.cols));
   }
@@ -39,8 +39,11 @@ void csr_spmm(V alpha, const Csr<V, I>& a, const ConstDenseView<V>& x, V beta, c
 }
 }  // namespace reference
 
-#define HSPARSE_INSTANTIATE(V, I)                                                                                  \
-  template void check_spmm_shapes(const Csr<V, I>&, const ConstDenseView<V>&, const ConstDenseView<V>&);           \
+#define HSPARSE_INSTANTIATE_CHECK(V) template void check_spmm_shapes<V>(long long, long long, const ConstDenseView<V>&, const ConstDenseView<V>&);
+HSPARSE_FOR_EACH_VALUE(HSPARSE_INSTANTIATE_CHECK)
+#undef HSPARSE_INSTANTIATE_CHECK
+
+#define HSPARSE_INSTANTIATE(V, I) \
   template void reference::csr_spmm(V, const Csr<V, I>&, const ConstDenseView<V>&, V, const DenseView<V>&);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
