@@ -32,8 +32,8 @@ void check_plan_spmm_on(const ExecutorPtr& ex, const Csr<V, std::int32_t>& a, co
   } catch (const Error&) {
     return;  // a format refusing the matrix: the SpMV tests check refusals
   }
-  // Own SpMM kernels: CSR on both backends, SELL on the CPU; the others go column by column.
-  EXPECT_EQ(plan->has_spmm(), f == Format::csr || (f == Format::sell && ex->backend() == Backend::cpu)) << name;
+  // Own SpMM kernels: CSR on both backends, SELL and BCSR on the CPU; the others go column by column.
+  EXPECT_EQ(plan->has_spmm(), f == Format::csr || ((f == Format::sell || f == Format::bcsr) && ex->backend() == Backend::cpu)) << name;
   for (long long k : ks) {
     const auto xh = test_vector<V>(static_cast<std::size_t>(a.cols * k), 7);
     const DenseMatrix<V> x(ex, a.cols, k, std::span<const V>(xh));

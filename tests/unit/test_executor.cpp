@@ -123,10 +123,10 @@ TEST(SpmvPlan, WrongSizesAndExecutorsAreErrors) {
   EXPECT_THROW((SpmvPlan<double, std::int32_t>(ex, a, SpmvOptions{Format::csr, "no-such-kernel"})), Error);
 }
 
-// SpMM through the plan (support/spmm_check.hpp): CSR's and SELL's kernels
+// SpMM through the plan (support/spmm_check.hpp): CSR's, SELL's and BCSR's kernels
 // (A read once per 32 columns) and the other formats column by column,
 // k = 1, 5 and 33 (two passes), complex values for the kernels.
-TEST(SpmvPlan, SpmmOnEverySharedMatrix) { test::check_plan_spmm_shared(make_executor(Backend::cpu), {3, 33}, {Format::csr, Format::sell}); }
+TEST(SpmvPlan, SpmmOnEverySharedMatrix) { test::check_plan_spmm_shared(make_executor(Backend::cpu), {3, 33}, {Format::csr, Format::sell, Format::bcsr}); }
 
 TEST(SpmvPlan, SpmmMatchesTheReferenceForEveryFormat) {
   const ExecutorPtr ex = make_executor(Backend::cpu);
@@ -134,6 +134,8 @@ TEST(SpmvPlan, SpmmMatchesTheReferenceForEveryFormat) {
   test::check_plan_spmm<std::complex<float>>(ex, Format::csr, {1, 5, 33});  // the column path is the SpMV's, tested there
   test::check_plan_spmm<std::complex<float>>(ex, Format::sell, {1, 5, 33});
   test::check_plan_spmm<float>(ex, Format::sell, {2, 17});
+  test::check_plan_spmm<std::complex<float>>(ex, Format::bcsr, {1, 5, 33});
+  test::check_plan_spmm<float>(ex, Format::bcsr, {2, 17});
   const auto a = io::load_matrix<double, std::int32_t>("stencil2d:n=10");
   const SpmvPlan<double, std::int32_t> plan(ex, a);
   const DenseMatrix<double> x(ex, 100, 3);

@@ -54,7 +54,7 @@ class SpmvPlan {
   // Y = alpha A X + beta Y for k columns (SpMM), X cols x k and Y rows x k
   // on the plan's executor (checked): the format's SpMM kernel where it has
   // one (A read once per 32 columns: CSR on both backends,
-  // kernels/csr_spmm.hpp; SELL-C-sigma on the CPU, kernels/sell_spmm.hpp),
+  // kernels/csr_spmm.hpp; SELL-C-sigma and BCSR on the CPU, kernels/block_format_spmm.hpp),
   // else one product per column.
   void apply(V alpha, const DenseMatrix<V>& x, V beta, DenseMatrix<V>& y) const;
   bool has_spmm() const { return static_cast<bool>(apply_block_); }

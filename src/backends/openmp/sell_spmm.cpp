@@ -1,4 +1,4 @@
-// SELL SpMM on the CPU (kernels/sell_spmm.hpp): per pass (packed_passes.hpp)
+// SELL SpMM on the CPU (kernels/block_format_spmm.hpp): per pass (packed_passes.hpp)
 // chunks in parallel, each stored entry read once per pass. A chunk of up
 // to 32 rows keeps KC sums for each of its rows and walks its entries in
 // storage order; taller chunks go a row at a time (stride C), stopping at
@@ -8,7 +8,7 @@
 #include <complex>
 
 #include "hsparse/core/types.hpp"
-#include "hsparse/kernels/sell_spmm.hpp"
+#include "hsparse/kernels/block_format_spmm.hpp"
 #include "packed_passes.hpp"
 
 namespace hsparse::openmp {

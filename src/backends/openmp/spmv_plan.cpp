@@ -9,7 +9,7 @@
 #include "hsparse/core/timer.hpp"
 #include "hsparse/formats/format_storage.hpp"
 #include "hsparse/kernels/csr_spmm.hpp"
-#include "hsparse/kernels/sell_spmm.hpp"
+#include "hsparse/kernels/block_format_spmm.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/format_spmv.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
@@ -108,7 +108,7 @@ Built<V> build_sell(const Csr<V, I>& a, FormatOptions layout, const std::string&
   b.bytes = FormatStorage<Format::sell>::bytes(*m);
   b.stored = FormatStorage<Format::sell>::stored(*m);
   b.shape = "-" + std::to_string(layout.chunk) + "-" + std::to_string(m->sigma);
-  // SpMM (kernels/sell_spmm.hpp): the chunks read once per 32 columns.
+  // SpMM (kernels/block_format_spmm.hpp): the chunks read once per 32 columns.
   b.apply_block = [m, reference = kernel == "reference"](V al, const ConstDenseView<V>& x, V be, const DenseView<V>& y) {
     if (reference) reference::sell_spmm<V, I>(al, *m, x, be, y);
     else openmp::sell_spmm<V, I>(al, *m, x, be, y);
@@ -151,6 +151,12 @@ Built<V> build(const Csr<V, I>& a, const SpmvOptions& o, const std::string& kern
     }
     case Format::bcsr: {
       auto b = simple<Format::bcsr>(a, layout, kernel, reference::bcsr_spmv<V, I>, openmp::bcsr_spmv<V, I>);
+      // SpMM (kernels/block_format_spmm.hpp): the blocks read once per 32 columns.
+      b.apply_block = [m = std::static_pointer_cast<const Bcsr<V, I>>(b.matrix), reference = kernel == "reference"](
+                          V al, const ConstDenseView<V>& x, V be, const DenseView<V>& y) {
+        if (reference) reference::bcsr_spmm<V, I>(al, *m, x, be, y);
+        else openmp::bcsr_spmm<V, I>(al, *m, x, be, y);
+      };
       b.shape = "-" + std::to_string(static_cast<const Bcsr<V, I>*>(b.matrix.get())->block) + (layout.align_blocks ? "-aligned" : "");
       return b;
     }
