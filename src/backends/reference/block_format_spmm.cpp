@@ -8,22 +8,26 @@
 
 namespace hsparse::reference {
 
-template <class V, class I>
-void sell_spmm(V alpha, const SellCSigma<V, I>& a, const ConstDenseView<V>& x, V beta, const DenseView<V>& y) {
+namespace {
+// Y(:, j) = alpha A X(:, j) + beta Y(:, j) for each column, with the format's reference SpMV.
+template <class V, class M, class Spmv>
+void column_by_column(V alpha, const M& a, const ConstDenseView<V>& x, V beta, const DenseView<V>& y, Spmv spmv) {
   check_spmm_shapes<V>(a.rows, a.cols, x, y);
   for (long long j = 0; j < x.cols; ++j) {
-    sell_spmv<V, I>(alpha, a, std::span<const V>(x.data + j * x.ld, static_cast<std::size_t>(x.rows)), beta,
-                    std::span<V>(y.data + j * y.ld, static_cast<std::size_t>(y.rows)));
+    spmv(alpha, a, std::span<const V>(x.data + j * x.ld, static_cast<std::size_t>(x.rows)), beta,
+         std::span<V>(y.data + j * y.ld, static_cast<std::size_t>(y.rows)));
   }
+}
+}  // namespace
+
+template <class V, class I>
+void sell_spmm(V alpha, const SellCSigma<V, I>& a, const ConstDenseView<V>& x, V beta, const DenseView<V>& y) {
+  column_by_column(alpha, a, x, beta, y, sell_spmv<V, I>);
 }
 
 template <class V, class I>
 void bcsr_spmm(V alpha, const Bcsr<V, I>& a, const ConstDenseView<V>& x, V beta, const DenseView<V>& y) {
-  check_spmm_shapes<V>(a.rows, a.cols, x, y);
-  for (long long j = 0; j < x.cols; ++j) {
-    bcsr_spmv<V, I>(alpha, a, std::span<const V>(x.data + j * x.ld, static_cast<std::size_t>(x.rows)), beta,
-                    std::span<V>(y.data + j * y.ld, static_cast<std::size_t>(y.rows)));
-  }
+  column_by_column(alpha, a, x, beta, y, bcsr_spmv<V, I>);
 }
 
 #define HSPARSE_INSTANTIATE(V, I)                                                                                 \
