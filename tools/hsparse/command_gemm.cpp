@@ -31,7 +31,7 @@ struct GemmCommandOptions {
 // --tile applies to the kernels with tiles, and must be of their kind.
 cuda::GemmTile tile_option(const std::string& text, const std::string& algorithm) {
   const bool tensor = algorithm == "tensor" || algorithm == "tf32", simt = algorithm == "register";
-  if (text.empty()) return tensor ? cuda::gemm_tensor_tiles().front() : cuda::gemm_tiles().front();
+  if (text.empty()) return cuda::gemm_tile_for(algorithm, cuda::GemmTile{});
   if (!tensor && !simt) throw Error(ErrorCode::invalid_argument, "--tile applies to --algorithm register, tensor or tf32, not " + algorithm);
   const cuda::GemmTile t = cuda::parse_gemm_tile(text, "--tile");
   if ((t.bk == 0) != tensor) {

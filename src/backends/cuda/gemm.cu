@@ -205,14 +205,6 @@ void cublas_gemm(const Executor& ex, const GemmShape& s, Op ta, Op tb, T alpha, 
   if (st != CUBLAS_STATUS_SUCCESS) throw Error(ErrorCode::cuda, "cublas gemm failed with status " + std::to_string(static_cast<int>(st)));
 }
 
-// The tile for the algorithm's kind: the caller's when it is of that kind
-// (bk == 0 marks a tensor-core tile), else the kind's first compiled one.
-GemmTile tile_for(GemmAlgorithm algorithm, const GemmTile& tile) {
-  const bool tensor = algorithm == GemmAlgorithm::tensor || algorithm == GemmAlgorithm::tf32;
-  if ((tile.bk == 0) == tensor) return tile;
-  return tensor ? gemm_tensor_tiles().front() : gemm_tiles().front();
-}
-
 }  // namespace
 
 template <class T>
@@ -228,7 +220,7 @@ void gemm(const Executor& ex, GemmAlgorithm algorithm, Op ta, Op tb, T alpha, co
   if ((algorithm == GemmAlgorithm::tf32 || algorithm == GemmAlgorithm::cublas_tf32) && !is_float) {
     throw Error(ErrorCode::unsupported, std::string("GEMM '") + to_string(algorithm) + "' is float only (TF32 tensor cores)");
   }
-  const GemmTile tile = tile_for(algorithm, requested_tile);
+  const GemmTile tile = gemm_tile_for(to_string(algorithm), requested_tile);
   if (s.m == 0 || s.n == 0) return;
   if (algorithm == GemmAlgorithm::cublas || algorithm == GemmAlgorithm::cublas_tf32) {
     return cublas_gemm<T>(ex, s, ta, tb, alpha, a, b, beta, c, algorithm == GemmAlgorithm::cublas_tf32);

@@ -50,6 +50,13 @@ const std::vector<GemmTile>& gemm_tensor_tiles() {
   return tiles;
 }
 
+GemmTile gemm_tile_for(const std::string& algorithm, const GemmTile& tile) {
+  const bool tensor = algorithm == "tensor" || algorithm == "tf32";
+  if (!tensor && algorithm != "register") return tile;
+  if ((tile.bk == 0) == tensor) return tile;
+  return tensor ? gemm_tensor_tiles().front() : gemm_tiles().front();
+}
+
 GemmTile parse_gemm_tile(const std::string& text, const std::string& option) {
   GemmTile t;
   char tail = 0;

@@ -129,7 +129,7 @@ void bench_gemm(Context& c, long long n) {
     if (*c.stop) return;
     GemmOptions go;
     go.algorithm = algorithm;
-    if (algorithm == "tensor" || algorithm == "tf32") go.tile = cuda::gemm_tensor_tiles().front();
+    go.tile = cuda::gemm_tile_for(algorithm, go.tile);  // the tile that runs, for q
     const auto run = [&] {
       if (algorithm == "eigen") eigen_gemm<T>(Op::none, Op::none, T(1), a.view(), b.view(), T(0), out.view());
       else if (algorithm == "openblas") openblas_gemm<T>(Op::none, Op::none, T(1), a.view(), b.view(), T(0), out.view());
