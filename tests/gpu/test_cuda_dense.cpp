@@ -169,20 +169,21 @@ void check_tall_skinny_gpu(long long n, long long k, long long l) {
 TEST(CudaTallSkinny, MatchTheReference) {
   if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
   for (long long n : {0LL, 1LL, 777LL, 300001LL}) {
-    for (const auto& [k, l] : std::vector<std::pair<long long, long long>>{{1, 1}, {4, 1}, {8, 8}, {3, 7}, {17, 19}, {32, 32}, {33, 2}, {9, 33}}) {
+    for (const auto& [k, l] : std::vector<std::pair<long long, long long>>{{1, 1}, {4, 1}, {40, 1}, {1, 9}, {8, 8}, {3, 7}, {17, 19}, {32, 32}, {33, 2}, {9, 33}}) {
       check_tall_skinny_gpu<double>(n, k, l);
       check_tall_skinny_gpu<float>(n, k, l);
     }
   }
 }
 
-// SpMM on the device through the plan (support/spmm_check.hpp): CSR's
-// kernel for k = 1..33 (every KC template, two passes) on the edge cases
-// and a 40,000-entry row (the long-row kernel), float, double and
-// complex<double>; the other formats column by column.
+// SpMM on the device through the plan (support/spmm_check.hpp): CSR's,
+// SELL's and BCSR's kernels for k = 1..33 (every KC template, two passes)
+// on the edge cases and a 40,000-entry row (CSR's long-row kernel), float,
+// double and complex<double>, BCSR with blocks that do not divide the
+// shape; the other formats column by column.
 TEST(CudaSpmm, OnEverySharedMatrix) {
   if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
-  test::check_plan_spmm_shared(make_executor(Backend::cuda), {3, 33});
+  test::check_plan_spmm_shared(make_executor(Backend::cuda), {3, 33}, {Format::csr, Format::sell, Format::bcsr});
 }
 
 TEST(CudaSpmm, MatchesTheReference) {
@@ -193,6 +194,13 @@ TEST(CudaSpmm, MatchesTheReference) {
   test::check_plan_spmm<float>(gpu, Format::csr, ks);
   test::check_plan_spmm<std::complex<double>>(gpu, Format::csr, ks);
   for (Format f : all_formats()) test::check_plan_spmm<double>(gpu, f, {3});
+  for (Format f : {Format::sell, Format::bcsr}) {
+    test::check_plan_spmm<double>(gpu, f, ks);
+    test::check_plan_spmm<float>(gpu, f, {2, 17});
+    test::check_plan_spmm<std::complex<double>>(gpu, f, {1, 5, 33});
+  }
+  // BCSR blocks that do not divide the rows or columns (the padded last block column of X).
+  for (int block : {2, 3, 5, 8}) test::check_plan_spmm<double>(gpu, Format::bcsr, {1, 4, 33}, block);
 }
 
 }  // namespace

@@ -20,20 +20,23 @@
 
 namespace hsparse::test {
 
-// One matrix: the plan's SpMM against the reference for each k.
+// One matrix: the plan's SpMM against the reference for each k (block:
+// BCSR's block size, 0 = the format's choice).
 template <class V>
-void check_plan_spmm_on(const ExecutorPtr& ex, const Csr<V, std::int32_t>& a, const std::string& name, Format f, const std::vector<long long>& ks) {
+void check_plan_spmm_on(const ExecutorPtr& ex, const Csr<V, std::int32_t>& a, const std::string& name, Format f, const std::vector<long long>& ks,
+                        int block = 0) {
   SpmvOptions o;
   o.format = f;
   o.layout.max_fill = 1e9;
+  o.layout.block = block;
   std::optional<SpmvPlan<V, std::int32_t>> plan;
   try {
     plan.emplace(ex, a, o);
   } catch (const Error&) {
     return;  // a format refusing the matrix: the SpMV tests check refusals
   }
-  // Own SpMM kernels: CSR on both backends, SELL and BCSR on the CPU; the others go column by column.
-  EXPECT_EQ(plan->has_spmm(), f == Format::csr || ((f == Format::sell || f == Format::bcsr) && ex->backend() == Backend::cpu)) << name;
+  // Own SpMM kernels: CSR, SELL and BCSR on both backends (not under cuSPARSE's kernels); the others go column by column.
+  EXPECT_EQ(plan->has_spmm(), f == Format::csr || f == Format::sell || f == Format::bcsr) << name;
   for (long long k : ks) {
     const auto xh = test_vector<V>(static_cast<std::size_t>(a.cols * k), 7);
     const DenseMatrix<V> x(ex, a.cols, k, std::span<const V>(xh));
@@ -56,8 +59,8 @@ void check_plan_spmm_on(const ExecutorPtr& ex, const Csr<V, std::int32_t>& a, co
 }
 
 template <class V>
-void check_plan_spmm(const ExecutorPtr& ex, Format f, const std::vector<long long>& ks) {
-  for (const auto& [name, a64] : edge_case_matrices()) check_plan_spmm_on<V>(ex, convert_types<V, std::int32_t>(a64), name, f, ks);
+void check_plan_spmm(const ExecutorPtr& ex, Format f, const std::vector<long long>& ks, int block = 0) {
+  for (const auto& [name, a64] : edge_case_matrices()) check_plan_spmm_on<V>(ex, convert_types<V, std::int32_t>(a64), name, f, ks, block);
 }
 
 // Every shared SuiteSparse matrix (complex ones as complex<double>) through

@@ -136,6 +136,7 @@ TEST(SpmvPlan, SpmmMatchesTheReferenceForEveryFormat) {
   test::check_plan_spmm<float>(ex, Format::sell, {2, 17});
   test::check_plan_spmm<std::complex<float>>(ex, Format::bcsr, {1, 5, 33});
   test::check_plan_spmm<float>(ex, Format::bcsr, {2, 17});
+  for (int block : {2, 3, 5, 8}) test::check_plan_spmm<double>(ex, Format::bcsr, {1, 4, 33}, block);  // blocks not dividing the shape
   const auto a = io::load_matrix<double, std::int32_t>("stencil2d:n=10");
   const SpmvPlan<double, std::int32_t> plan(ex, a);
   const DenseMatrix<double> x(ex, 100, 3);

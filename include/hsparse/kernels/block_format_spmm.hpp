@@ -13,6 +13,7 @@
 //   hsparse::reference::sell_spmm, bcsr_spmm  src/backends/reference/sell_spmm.cpp  k SpMVs, the definition
 //   hsparse::openmp::sell_spmm     src/backends/openmp/sell_spmm.cpp   chunks in parallel, KC sums per row
 //   hsparse::openmp::bcsr_spmm     src/backends/openmp/bcsr_spmm.cpp   block rows in parallel, b x KC sums
+//   hsparse::cuda::sell_spmm, bcsr_spmm  backends/cuda/format_spmv.hpp  thread per row / b threads per block row, KC sums
 #include "hsparse/dense/dense_matrix.hpp"
 #include "hsparse/formats/bcsr.hpp"
 #include "hsparse/formats/sell_c_sigma.hpp"

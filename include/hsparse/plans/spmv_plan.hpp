@@ -53,9 +53,9 @@ class SpmvPlan {
   void apply(V alpha, const V* x, V beta, V* y) const { apply_(alpha, x, beta, y); }
   // Y = alpha A X + beta Y for k columns (SpMM), X cols x k and Y rows x k
   // on the plan's executor (checked): the format's SpMM kernel where it has
-  // one (A read once per 32 columns: CSR on both backends,
-  // kernels/csr_spmm.hpp; SELL-C-sigma and BCSR on the CPU, kernels/block_format_spmm.hpp),
-  // else one product per column.
+  // one (A read once per 32 columns: CSR, kernels/csr_spmm.hpp, and
+  // SELL-C-sigma and BCSR, kernels/block_format_spmm.hpp, on both backends;
+  // not under cuSPARSE's kernels), else one product per column.
   void apply(V alpha, const DenseMatrix<V>& x, V beta, DenseMatrix<V>& y) const;
   bool has_spmm() const { return static_cast<bool>(apply_block_); }
 

@@ -31,7 +31,7 @@ struct Storage {
   std::optional<DeviceBcsr<V, I>> bcsr;
   std::unique_ptr<CusparseSpmv<V, I>> cusparse;
   CsrAdaptiveSchedule adaptive;
-  SpmmWorkspace spmm;  // CSR's SpMM: its long rows and packing buffer
+  SpmmWorkspace spmm;  // SpMM: CSR's long rows, and the packing buffer of X
   DeviceArray<unsigned char> workspace;
 };
 
@@ -181,6 +181,8 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
       use_cusparse(std::make_unique<CusparseSpmv<V, I>>(ex, *m));
     } else {
       apply_ = [e, m, algorithm](V al, const V* x, V be, V* y) { bcsr_spmv(*e, algorithm, al, *m, x, be, y); };
+      SpmmWorkspace* w = &s.spmm;
+      apply_block = [e, m, w](V al, const ConstDenseView<V>& x, V be, const DenseView<V>& y) { bcsr_spmm(*e, al, *m, *w, x, be, y); };
     }
     break;
   }
@@ -188,6 +190,10 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     s.sell.emplace(DeviceSell<V, I>::upload(FormatStorage<Format::sell>::from_csr(a, layout)));
     const DeviceSell<V, I>* m = &*s.sell;
     const int T = o.threads_per_row;
+    if (kernel != "cusparse") {  // our SpMM for both of our kernels (cuSPARSE's baseline goes column by column)
+      SpmmWorkspace* w = &s.spmm;
+      apply_block = [e, m, w](V al, const ConstDenseView<V>& x, V be, const DenseView<V>& y) { sell_spmm(*e, al, *m, *w, x, be, y); };
+    }
     if (kernel == "cusparse") {
       use_cusparse(std::make_unique<CusparseSpmv<V, I>>(ex, *m));
     } else if (kernel == "threads") {

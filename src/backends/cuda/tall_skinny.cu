@@ -10,6 +10,11 @@
 // order and writes S: one launch, deterministic, no atomics on values.
 // V and W are read once: (k + l) n words for 2 k l n flops.
 //
+// With one column on a side (l = 1, or k = 1: S^T = W^T V) V^T W is a
+// multiple dot product: it runs as the solvers' mdot kernel (Rupp's
+// batches of up to 8 vectors, w read once per batch; vector_ops.hpp's
+// mdot_scaled), which streams without staging through shared memory.
+//
 // V S: a thread per row keeps the row's k values of V in registers and
 // writes its l outputs; S sits in shared memory. k and l above 32 are done
 // 32 at a time.
@@ -19,6 +24,7 @@
 #include "device_common.cuh"
 #include "hsparse/core/types.hpp"
 #include "hsparse/backends/cuda/dense_ops.hpp"
+#include "hsparse/backends/cuda/vector_ops.hpp"
 #include "hsparse/core/error.hpp"
 
 namespace hsparse::cuda {
@@ -175,6 +181,15 @@ void tall_skinny_dot(const Executor& ex, T alpha, const ConstDenseView<T>& v, co
     throw Error(ErrorCode::unsupported, "the GPU tall-skinny products take float and double");
   } else {
     if (sh.m == 0 || sh.n == 0) return;
+    if (sh.m == 1 || sh.n == 1) {  // a multiple dot product: mdot's kernel
+      thread_local ReductionScratch scratch;
+      const bool one_w = sh.n == 1;  // S(a, 0) = <W_0, V_a>; else S(0, b) = <V_0, W_b>
+      const ConstDenseView<T>& many = one_w ? v : w;
+      std::vector<const T*> columns;
+      for (long long c = 0; c < (one_w ? sh.m : sh.n); ++c) columns.push_back(many.data + c * many.ld);
+      mdot_scaled<T>(ex, sh.k, one_w ? w.data : v.data, columns, alpha, beta, s.data, one_w ? 1 : s.ld, scratch);
+      return;
+    }
     for (long long a0 = 0; a0 < sh.m; a0 += kMax) {
       for (long long b0 = 0; b0 < sh.n; b0 += kMax) {
         const int k = static_cast<int>(std::min<long long>(kMax, sh.m - a0)), l = static_cast<int>(std::min<long long>(kMax, sh.n - b0));

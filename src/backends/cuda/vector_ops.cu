@@ -21,8 +21,26 @@ struct Batch {
   double c[8];
 };
 
-template <int B, class V>
-__global__ void mdot_kernel(long long n, const V* __restrict__ w, Batch<V> batch, double* out, double* partials, unsigned* counter) {
+// Where an mdot batch's totals go: as doubles (the solvers' mdot), or
+// scaled into the V-typed output of a tall-skinny product (mdot_scaled).
+struct DoubleOut {
+  double* out;
+  __device__ void operator()(int k, double total) const { out[k] = total; }
+};
+template <class V>
+struct ScaledOut {
+  V alpha, beta;
+  V* out;
+  long long stride;
+  __device__ void operator()(int k, double total) const {
+    V& o = out[k * stride];
+    const V r = alpha * static_cast<V>(total);
+    o = beta == V(0) ? r : r + beta * o;
+  }
+};
+
+template <int B, class V, class Out>
+__global__ void mdot_kernel(long long n, const V* __restrict__ w, Batch<V> batch, Out out, double* partials, unsigned* counter) {
   double s[B] = {};
   for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * blockDim.x) {
     const double wi = w[i];
@@ -31,7 +49,7 @@ __global__ void mdot_kernel(long long n, const V* __restrict__ w, Batch<V> batch
   }
   if (detail::grid_sum<B>(s, partials, counter) && threadIdx.x == 0) {
 #pragma unroll
-    for (int k = 0; k < B; ++k) out[k] = s[k];
+    for (int k = 0; k < B; ++k) out(k, s[k]);
   }
 }
 
@@ -81,6 +99,25 @@ void check_count(const char* what, std::size_t vectors, std::size_t values) {
   }
 }
 
+// The batches of 8, 4, 3, 2, 1 vectors (Rupp), out_for(first) the writer of the batch starting at vector first.
+template <class V, class OutFor>
+void launch_mdot(const Executor& ex, long long n, const V* w, const std::vector<const V*>& vs, OutFor out_for, ReductionScratch& scratch) {
+  const unsigned blocks = detail::reduction_blocks(n, ReductionScratch::kMaxBlocks);
+  const auto s = detail::stream_of(ex);
+  hsparse::detail::for_each_batch(vs.size(), [&](std::size_t k, int b) {
+    const Batch<V> batch = make_batch(vs, k, b, static_cast<const double*>(nullptr));
+    const auto o = out_for(k);
+    switch (b) {
+      case 8: mdot_kernel<8><<<blocks, detail::kReduceThreads, 0, s>>>(n, w, batch, o, scratch.partials(), scratch.counter()); break;
+      case 4: mdot_kernel<4><<<blocks, detail::kReduceThreads, 0, s>>>(n, w, batch, o, scratch.partials(), scratch.counter()); break;
+      case 3: mdot_kernel<3><<<blocks, detail::kReduceThreads, 0, s>>>(n, w, batch, o, scratch.partials(), scratch.counter()); break;
+      case 2: mdot_kernel<2><<<blocks, detail::kReduceThreads, 0, s>>>(n, w, batch, o, scratch.partials(), scratch.counter()); break;
+      default: mdot_kernel<1><<<blocks, detail::kReduceThreads, 0, s>>>(n, w, batch, o, scratch.partials(), scratch.counter()); break;
+    }
+    HSPARSE_CUDA_CHECK(cudaGetLastError());
+  });
+}
+
 }  // namespace
 
 ReductionScratch::ReductionScratch()
@@ -91,20 +128,13 @@ ReductionScratch::ReductionScratch()
 
 template <class V>
 void mdot(const Executor& ex, long long n, const V* w, const std::vector<const V*>& vs, double* out, ReductionScratch& scratch) {
-  const unsigned blocks = detail::reduction_blocks(n, ReductionScratch::kMaxBlocks);
-  const auto s = detail::stream_of(ex);
-  hsparse::detail::for_each_batch(vs.size(), [&](std::size_t k, int b) {
-    const Batch<V> batch = make_batch(vs, k, b, static_cast<const double*>(nullptr));
-    double* o = out + k;
-    switch (b) {
-      case 8: mdot_kernel<8><<<blocks, detail::kReduceThreads, 0, s>>>(n, w, batch, o, scratch.partials(), scratch.counter()); break;
-      case 4: mdot_kernel<4><<<blocks, detail::kReduceThreads, 0, s>>>(n, w, batch, o, scratch.partials(), scratch.counter()); break;
-      case 3: mdot_kernel<3><<<blocks, detail::kReduceThreads, 0, s>>>(n, w, batch, o, scratch.partials(), scratch.counter()); break;
-      case 2: mdot_kernel<2><<<blocks, detail::kReduceThreads, 0, s>>>(n, w, batch, o, scratch.partials(), scratch.counter()); break;
-      default: mdot_kernel<1><<<blocks, detail::kReduceThreads, 0, s>>>(n, w, batch, o, scratch.partials(), scratch.counter()); break;
-    }
-    HSPARSE_CUDA_CHECK(cudaGetLastError());
-  });
+  launch_mdot(ex, n, w, vs, [out](std::size_t first) { return DoubleOut{out + first}; }, scratch);
+}
+
+template <class V>
+void mdot_scaled(const Executor& ex, long long n, const V* w, const std::vector<const V*>& vs, V alpha, V beta, V* out, long long stride,
+                 ReductionScratch& scratch) {
+  launch_mdot(ex, n, w, vs, [=](std::size_t first) { return ScaledOut<V>{alpha, beta, out + static_cast<long long>(first) * stride, stride}; }, scratch);
 }
 
 template <class V>
@@ -196,6 +226,7 @@ void mdot_as_gemv(const Executor& ex, long long n, long long k, const V* w, cons
 
 #define HSPARSE_INSTANTIATE(V)                                                                                                    \
   template void mdot(const Executor&, long long, const V*, const std::vector<const V*>&, double*, ReductionScratch&);            \
+  template void mdot_scaled(const Executor&, long long, const V*, const std::vector<const V*>&, V, V, V*, long long, ReductionScratch&); \
   template void dot(const Executor&, long long, const V*, const V*, double*, ReductionScratch&);                                 \
   template void mdot_host(const Executor&, long long, const V*, const std::vector<const V*>&, std::span<double>, ReductionScratch&); \
   template double dot_host(const Executor&, long long, const V*, const V*, ReductionScratch&);                                   \

@@ -1,6 +1,7 @@
 #pragma once
 // GPU SpMV kernels of the other formats, y = alpha*A*x + beta*y, on the
 // executor's stream (see csr_spmv.hpp for the conventions).
+#include "hsparse/backends/cuda/csr_spmv.hpp"
 #include "hsparse/backends/cuda/device_formats.hpp"
 
 namespace hsparse::cuda {
@@ -41,5 +42,16 @@ void sell_spmv_threads_per_row(const Executor& ex, V alpha, const DeviceSell<V, 
 enum class BcsrAlgorithm { by_block, by_column, row_per_thread };
 template <class V, class I>
 void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const DeviceBcsr<V, I>& a, const V* x, V beta, V* y);
+
+// SpMM, Y = alpha A X + beta Y (kernels/block_format_spmm.hpp), in passes
+// of up to 32 columns of X packed into the workspace's buffer (csr_spmv.hpp's
+// SpmmWorkspace; its long-row list is CSR's and unused here). SELL: a thread
+// per row with KC sums; BCSR: b threads per block row, thread r owning row r.
+template <class V, class I>
+void sell_spmm(const Executor& ex, V alpha, const DeviceSell<V, I>& a, SpmmWorkspace& workspace, const ConstDenseView<V>& x, V beta,
+               const DenseView<V>& y);
+template <class V, class I>
+void bcsr_spmm(const Executor& ex, V alpha, const DeviceBcsr<V, I>& a, SpmmWorkspace& workspace, const ConstDenseView<V>& x, V beta,
+               const DenseView<V>& y);
 
 }  // namespace hsparse::cuda

@@ -37,6 +37,13 @@ template <class V>
 void mdot(const Executor& ex, long long n, const V* w, const std::vector<const V*>& vs, double* out, ReductionScratch& scratch);
 template <class V>
 void dot(const Executor& ex, long long n, const V* a, const V* b, double* out, ReductionScratch& scratch);
+// The same kernel with its totals scaled into V-typed outputs ld apart:
+// out[k * stride] = alpha <w, v_k> + beta out[k * stride] (beta == 0: not
+// read). The tall-skinny V^T W with one column on a side (dense_ops.hpp) is
+// this mdot: the two share one kernel.
+template <class V>
+void mdot_scaled(const Executor& ex, long long n, const V* w, const std::vector<const V*>& vs, V alpha, V beta, V* out, long long stride,
+                 ReductionScratch& scratch);
 // The same, results copied to the host (a synchronisation).
 template <class V>
 void mdot_host(const Executor& ex, long long n, const V* w, const std::vector<const V*>& vs, std::span<double> out, ReductionScratch& scratch);
