@@ -6,8 +6,10 @@
 // (2 MT shared loads per MT^2 FMAs; MT = 4 for k, l > 16, else 2) and a
 // lane of rows, R = 256 / (MT x MT blocks) lanes splitting the tile's rows. The sums stay in registers over
 // the grid-stride loop, lanes are added in lane order once per block, and
-// the last block to finish (a counter) adds the blocks' partials in block
-// order and writes S: one launch, deterministic, no atomics on values.
+// the last block to finish (a counter) adds the blocks' partials in a fixed
+// order and writes S (finish_dot): one launch, deterministic, no atomics on
+// values. In double with k l >= 64 the products run on the tensor cores
+// (ts_dot_dmma_kernel).
 // V and W are read once: (k + l) n words for 2 k l n flops.
 //
 // With one column on a side (l = 1, or k = 1: S^T = W^T V) V^T W is a
@@ -22,6 +24,7 @@
 
 #include "check.cuh"
 #include "device_common.cuh"
+#include "gemm_common.cuh"
 #include "hsparse/core/types.hpp"
 #include "hsparse/backends/cuda/dense_ops.hpp"
 #include "hsparse/backends/cuda/vector_ops.hpp"
@@ -33,6 +36,49 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kMax = 32;  // k and l per launch
+
+// After every block stored its partial of each output o = a + b k at
+// partials[o * blocks + block]: the last block to arrive adds them and
+// writes S(a, b) = alpha sum + beta S(a, b). Each warp takes 4 outputs at a
+// time, its lanes summing the blocks lane, lane + 32, ... (coalesced), then
+// a shuffle butterfly: a fixed order (deterministic), and 4 x blocks / 32
+// independent loads per lane in flight. One thread per output summing every
+// block in turn was a chain of dependent L2 round trips (k l / 256 x blocks).
+template <class D>
+__device__ void finish_dot(int k, int l, const double* partials, unsigned* counter, D alpha, D beta, D* s, long long lds) {
+  __shared__ bool last;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) last = atomicAdd(counter, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  constexpr int U = 4;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32, outputs = k * l;
+  for (int o0 = warp * U; o0 < outputs; o0 += warps * U) {
+    double sum[U] = {};
+    for (unsigned b = lane; b < gridDim.x; b += 32) {
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        if (o0 + u < outputs) sum[u] += __ldcg(partials + (o0 + u) * static_cast<long long>(gridDim.x) + b);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      for (int off = 16; off > 0; off /= 2) sum[u] += __shfl_xor_sync(0xffffffffu, sum[u], off);
+    }
+    if (lane == 0) {
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        if (o0 + u >= outputs) break;
+        D& out = s[((o0 + u) % k) + ((o0 + u) / k) * lds];
+        const D r = alpha * static_cast<D>(sum[u]);
+        out = beta == D(0) ? r : r + beta * out;
+      }
+    }
+  }
+  if (threadIdx.x == 0) *counter = 0;  // ready for the next launch
+}
 
 template <class D, int TR, int MT>
 __global__ void __launch_bounds__(kThreads) ts_dot_kernel(long long n, int k, int l, const D* __restrict__ v, long long ldv, const D* __restrict__ w,
@@ -86,23 +132,102 @@ __global__ void __launch_bounds__(kThreads) ts_dot_kernel(long long n, int k, in
     const int a = o % k, b = o / k, m = (a / MT) * ml + b / MT, q = (a % MT) * MT + (b % MT);
     double sum = 0;
     for (int ln = 0; ln < R; ++ln) sum += red[(ln * P + m) * MT * MT + q];
-    partials[blockIdx.x * static_cast<long long>(outputs) + o] = sum;
+    partials[o * static_cast<long long>(gridDim.x) + blockIdx.x] = sum;
   }
-  __threadfence();
-  __shared__ bool last;
+  finish_dot(k, l, partials, counter, alpha, beta, s, lds);
+}
+
+// V^T W in double on the tensor cores (k l >= 64): a GEMM of M = k, N = l
+// and K = n, split over the blocks. Stages of kTcRows rows of V's k and W's
+// l columns are copied global -> shared by cp.async, two stages in flight
+// (the next tile's copy overlaps this one's products); each warp takes 8
+// of a stage's rows (two k-steps of m16n8k4 DMMA, gemm_tensor_core.cu's
+// fragment layout) for the whole k x l output, up to 2 x 4 tiles of 16 x 8
+// kept in 32 registers. Columns past k or l are never copied: their
+// garbage only reaches outputs past k or l, which are not written; rows
+// past n are zero-filled. The warps' sums are added in warp order, the
+// blocks' by finish_dot: deterministic. Measured on the H200 before it
+// (56ee034, n = 1e7): the SIMT kernel reached 0.38x cuBLAS at k = l = 16
+// and 0.30x at 32, its shared-memory operand loads the limit.
+constexpr int kTcRows = 64;
+constexpr int kTcLd = kTcRows + 4;  // 68 = 4 (mod 16) words: a half warp's fragment loads hit 16 distinct banks pairs
+constexpr int kTcStageDoubles = 2 * kMax * kTcLd;  // V's 32 columns, then W's
+constexpr std::size_t kTcShared = 2 * kTcStageDoubles * sizeof(double);  // two stages; the warps' sums reuse it
+
+__device__ __forceinline__ void dmma_m16n8k4(double (&c)[4], double a0, double a1, double b) {
+  asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+               : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+               : "d"(a0), "d"(a1), "d"(b));
+}
+
+__global__ void __launch_bounds__(kThreads) ts_dot_dmma_kernel(long long n, int k, int l, const double* __restrict__ v, long long ldv,
+                                                               const double* __restrict__ w, long long ldw, double* partials, unsigned* counter,
+                                                               double alpha, double beta, double* s, long long lds) {
+  extern __shared__ double smem_d[];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
+  const int tiles_m = (k + 15) / 16, tiles_n = (l + 7) / 8;
+  const long long tiles = (n + kTcRows - 1) / kTcRows;
+  const auto load_tile = [&](long long tile, int stage) {
+    double* dst = smem_d + stage * kTcStageDoubles;
+    const long long base = tile * kTcRows;
+    for (int e = threadIdx.x; e < (k + l) * kTcRows; e += kThreads) {
+      const int c = e / kTcRows, r = e % kTcRows;
+      const long long row = base + r;
+      const bool in_v = c < k;
+      const double* src = in_v ? v + row + c * ldv : w + row + (c - k) * ldw;
+      detail::copy_async(dst + (in_v ? c : kMax + c - k) * kTcLd + r, row < n ? src : v, row < n);
+    }
+    detail::copy_async_commit();
+  };
+  double acc[2][4][4] = {};
+  int stage = 0;
+  load_tile(blockIdx.x, 0);  // the grid has at most one block per tile
+  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    if (tile + gridDim.x < tiles) {
+      load_tile(tile + gridDim.x, stage ^ 1);
+      detail::copy_async_wait<1>();
+    } else {
+      detail::copy_async_wait<0>();
+    }
+    __syncthreads();
+    const double* sv = smem_d + stage * kTcStageDoubles;
+    const double* sw = sv + kMax * kTcLd;
+#pragma unroll
+    for (int step = 0; step < 2; ++step) {
+      const int r = warp * 8 + step * 4 + q;
+      double a[2][2], b[4];
+#pragma unroll
+      for (int mt = 0; mt < 2; ++mt) {
+        a[mt][0] = sv[(mt * 16 + g) * kTcLd + r];
+        a[mt][1] = sv[(mt * 16 + g + 8) * kTcLd + r];
+      }
+#pragma unroll
+      for (int nt = 0; nt < 4; ++nt) b[nt] = sw[(nt * 8 + g) * kTcLd + r];
+#pragma unroll
+      for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+        for (int nt = 0; nt < 4; ++nt)
+          if (mt < tiles_m && nt < tiles_n) dmma_m16n8k4(acc[mt][nt], a[mt][0], a[mt][1], b[nt]);
+    }
+    __syncthreads();  // the next iteration refills this stage
+    stage ^= 1;
+  }
+  // The warps' 32 x 32 sums through shared memory (C fragment: value i at row g + 8 (i / 2), column 2 q + i % 2), added in warp order.
+  double* red = smem_d;
+#pragma unroll
+  for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) red[warp * kMax * kMax + (mt * 16 + g + 8 * (i / 2)) * kMax + nt * 8 + 2 * q + i % 2] = acc[mt][nt][i];
   __syncthreads();
-  if (t == 0) last = atomicAdd(counter, 1u) == gridDim.x - 1;
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
-  for (int o = t; o < outputs; o += kThreads) {
+  for (int o = threadIdx.x; o < k * l; o += kThreads) {
+    const int a = o % k, b = o / k;
     double sum = 0;
-    for (unsigned blk = 0; blk < gridDim.x; ++blk) sum += partials[blk * static_cast<long long>(outputs) + o];
-    D& out = s[(o % k) + (o / k) * lds];
-    const D r = alpha * static_cast<D>(sum);
-    out = beta == D(0) ? r : r + beta * out;
+    for (int wp = 0; wp < kThreads / 32; ++wp) sum += red[wp * kMax * kMax + a * kMax + b];
+    partials[o * static_cast<long long>(gridDim.x) + blockIdx.x] = sum;
   }
-  if (t == 0) *counter = 0;  // ready for the next launch
+  finish_dot(k, l, partials, counter, alpha, beta, s, lds);
 }
 
 template <class D>
@@ -151,6 +276,18 @@ void launch_dot(const Executor& ex, long long n, int k, int l, const D* v, long 
                 long long lds) {
   thread_local TallSkinnyScratch scratch;
   const auto stream = detail::stream_of(ex);
+  if constexpr (std::is_same_v<D, double>) {
+    if (k * l >= 64) {  // the tensor cores: two blocks per SM (69.6 KB of shared memory each)
+      const long long tiles = (n + kTcRows - 1) / kTcRows;
+      const int blocks = static_cast<int>(std::clamp<long long>(tiles, 1, 2LL * ex.multiprocessors()));
+      double* partials = scratch.reserve(ex, static_cast<std::size_t>(blocks) * k * l);
+      // Above 48 KiB of dynamic shared memory a kernel must opt in (per device, so on every launch; the call is cheap).
+      HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(ts_dot_dmma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kTcShared)));
+      ts_dot_dmma_kernel<<<blocks, kThreads, kTcShared, stream>>>(n, k, l, v, ldv, w, ldw, partials, scratch.counter.data(), alpha, beta, s, lds);
+      HSPARSE_CUDA_CHECK(cudaGetLastError());
+      return;
+    }
+  }
   // Short tiles for many columns (shared memory), long ones for few (every lane busy).
   const bool wide = k + l > 16;
   const int tr = wide ? 64 : 256;
