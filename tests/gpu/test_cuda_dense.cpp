@@ -199,6 +199,10 @@ TEST(CudaSpmm, MatchesTheReference) {
     test::check_plan_spmm<float>(gpu, f, {2, 17});
     test::check_plan_spmm<std::complex<double>>(gpu, f, {1, 5, 33});
   }
+  // CSR's row bins: power-law and circuit rows longer than 4x the mean (a warp each) among short ones.
+  for (const char* spec : {"powerlaw:min=2.5,rows=20000", "circuit:n=20000"}) {
+    test::check_plan_spmm_on<double>(gpu, io::load_matrix<double, std::int32_t>(spec), spec, Format::csr, ks);
+  }
   // BCSR blocks that do not divide the rows or columns (the padded last block column of X).
   for (int block : {2, 3, 5, 8}) test::check_plan_spmm<double>(gpu, Format::bcsr, {1, 4, 33}, block);
 }

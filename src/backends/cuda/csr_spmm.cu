@@ -4,7 +4,11 @@
 //     decomposition, its fixed rule's coop), each thread walking the row's
 //     nonzeros with stride COOP and keeping KC sums in registers; the
 //     group's sums are reduced with shuffles;
-//  3. rows longer than kLongRow: a block of 256 threads per row (a warp per
+//  3. medium rows (more than 4x the mean length and 32 entries): a warp
+//     per row. In the coop decomposition a warp waits for its longest row:
+//     on power-law and circuit matrices SpMM of 8 columns ran at 0.5x of 8
+//     SpMVs (H200, 9c357c6);
+//  4. rows longer than kLongRow: a block of 256 threads per row (a warp per
 //     row serialised power-law rows: 0.01x at b7f3594), warp shuffles then
 //     warps in order through shared memory: deterministic, no atomics.
 // A's entries are read once per pass.
@@ -24,8 +28,8 @@ constexpr long long kLongRow = 4096;  // entries: from here a block per row
 
 template <int KC, class D, class I>
 __global__ void __launch_bounds__(kThreads) spmm_short_kernel(I rows, const I* __restrict__ row_ptr, const I* __restrict__ col_idx,
-                                                              const D* __restrict__ values, int coop, int kc, const D* __restrict__ xr, D alpha,
-                                                              D beta, D* __restrict__ y, long long ldy) {
+                                                              const D* __restrict__ values, int coop, long long short_max, int kc,
+                                                              const D* __restrict__ xr, D alpha, D beta, D* __restrict__ y, long long ldy) {
   const int lane = threadIdx.x % coop;
   const long long groups = static_cast<long long>(gridDim.x) * (kThreads / coop);
   // All lanes of a warp stay in the loop while any of its rows is left (the shuffles need them).
@@ -37,7 +41,7 @@ __global__ void __launch_bounds__(kThreads) spmm_short_kernel(I rows, const I* _
     bool mine = row < rows;
     if (mine) {
       const I begin = row_ptr[row], end = row_ptr[row + 1];
-      mine = end - begin <= kLongRow;  // long rows are the long-row kernel's
+      mine = end - begin <= short_max;  // medium and long rows are the other kernels'
       if (mine) {
         for (I p = begin + lane; p < end; p += coop) {
           add_packed_row<KC>(acc, values[p], xr + static_cast<long long>(col_idx[p]) * KC);
@@ -48,6 +52,22 @@ __global__ void __launch_bounds__(kThreads) spmm_short_kernel(I rows, const I* _
     for (int j = 0; j < KC; ++j) acc[j] = detail::group_sum_n(acc[j], coop);
     if (lane == 0 && mine) write_row<KC>(y, ldy, row, kc, acc, alpha, beta);
   }
+}
+
+template <int KC, class D, class I>
+__global__ void __launch_bounds__(kThreads) spmm_warp_kernel(const long long* __restrict__ medium_rows, long long count, const I* __restrict__ row_ptr,
+                                                             const I* __restrict__ col_idx, const D* __restrict__ values, int kc,
+                                                             const D* __restrict__ xr, D alpha, D beta, D* __restrict__ y, long long ldy) {
+  const long long idx = (blockIdx.x * static_cast<long long>(kThreads) + threadIdx.x) / 32;
+  if (idx >= count) return;  // the whole warp
+  const long long row = medium_rows[idx];
+  D acc[KC];
+#pragma unroll
+  for (int j = 0; j < KC; ++j) acc[j] = D(0);
+  for (I p = row_ptr[row] + threadIdx.x % 32; p < row_ptr[row + 1]; p += 32) add_packed_row<KC>(acc, values[p], xr + static_cast<long long>(col_idx[p]) * KC);
+#pragma unroll
+  for (int j = 0; j < KC; ++j) acc[j] = detail::group_sum_n(acc[j], 32);
+  if (threadIdx.x % 32 == 0) write_row<KC>(y, ldy, row, kc, acc, alpha, beta);
 }
 
 template <int KC, class D, class I>
@@ -83,13 +103,20 @@ __global__ void __launch_bounds__(kThreads) spmm_long_kernel(const long long* __
 
 template <class I>
 SpmmWorkspace spmm_workspace(std::span<const I> row_ptr) {
-  std::vector<long long> rows;
-  for (std::size_t i = 0; i + 1 < row_ptr.size(); ++i) {
-    if (static_cast<long long>(row_ptr[i + 1] - row_ptr[i]) > kLongRow) rows.push_back(static_cast<long long>(i));
-  }
   SpmmWorkspace r;
-  r.count = static_cast<long long>(rows.size());
-  if (!rows.empty()) r.rows = DeviceArray<long long>(rows);
+  const long long n = row_ptr.empty() ? 0 : static_cast<long long>(row_ptr.size()) - 1;
+  const double mean = n > 0 ? static_cast<double>(row_ptr.back() - row_ptr.front()) / static_cast<double>(n) : 0.0;
+  r.short_max = std::min<long long>(kLongRow, std::max<long long>(32, static_cast<long long>(4 * mean)));
+  std::vector<long long> medium, long_rows;
+  for (long long i = 0; i < n; ++i) {
+    const auto len = static_cast<long long>(row_ptr[static_cast<std::size_t>(i) + 1] - row_ptr[static_cast<std::size_t>(i)]);
+    if (len > kLongRow) long_rows.push_back(i);
+    else if (len > r.short_max) medium.push_back(i);
+  }
+  r.count = static_cast<long long>(long_rows.size());
+  if (!long_rows.empty()) r.rows = DeviceArray<long long>(long_rows);
+  r.medium_count = static_cast<long long>(medium.size());
+  if (!medium.empty()) r.medium_rows = DeviceArray<long long>(medium);
   return r;
 }
 
@@ -97,6 +124,7 @@ template <class V, class I>
 void csr_spmm(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, SpmmWorkspace& workspace, const ConstDenseView<V>& x, V beta,
               const DenseView<V>& y) {
   check_spmm_shapes<V>(a.rows, a.cols, x, y);
+  if (workspace.short_max < 0) throw Error(ErrorCode::invalid_argument, "csr_spmm: the workspace was not made by spmm_workspace for this matrix");
   if (a.rows == 0 || x.cols == 0) return;
   using D = detail::device_t<V>;
   const int coop = csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()), ex.shape()).coop;
@@ -110,8 +138,13 @@ void csr_spmm(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, SpmmWorkspa
     D* ys = detail::dev(y.data + j0 * y.ld);
     detail::with_register_columns(kc, [&](auto KC_t) {
       constexpr int KC = decltype(KC_t)::value;
-      spmm_short_kernel<KC, D, I><<<grid, kThreads, 0, s>>>(a.rows, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), coop, kc, xr,
-                                                            al, be, ys, y.ld);
+      spmm_short_kernel<KC, D, I><<<grid, kThreads, 0, s>>>(a.rows, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), coop,
+                                                            workspace.short_max, kc, xr, al, be, ys, y.ld);
+      if (workspace.medium_count > 0) {
+        spmm_warp_kernel<KC, D, I><<<detail::grid_for(workspace.medium_count * 32, kThreads), kThreads, 0, s>>>(
+            workspace.medium_rows.data(), workspace.medium_count, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), kc, xr, al, be,
+            ys, y.ld);
+      }
       if (workspace.count > 0) {
         spmm_long_kernel<KC, D, I><<<static_cast<unsigned>(workspace.count), kThreads, 0, s>>>(
             workspace.rows.data(), a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), kc, xr, al, be, ys, y.ld);

@@ -56,11 +56,34 @@ const D* pack_pass(const Executor& ex, SpmmWorkspace& workspace, const D* x, lon
   return xr;
 }
 
-// acc[j] += v * X(c, j) for the KC packed columns of row c.
+// acc[j] += v * X(c, j) for the KC packed columns of row c (xc = xr + c KC),
+// read in 16-byte loads where KC allows (xr is cudaMalloc-aligned and a row
+// is KC values, so xc is 16-byte aligned for double KC >= 2, float KC >= 4):
+// a nonzero's KC values are then KC / 2 (double) requests instead of KC.
 template <int KC, class D>
 __device__ __forceinline__ void add_packed_row(D (&acc)[KC], D v, const D* __restrict__ xc) {
+  if constexpr (std::is_same_v<D, double> && KC % 2 == 0) {
+    const auto* x2 = reinterpret_cast<const double2*>(xc);
 #pragma unroll
-  for (int j = 0; j < KC; ++j) acc[j] += v * xc[j];
+    for (int j = 0; j < KC / 2; ++j) {
+      const double2 t = __ldg(x2 + j);
+      acc[2 * j] += v * t.x;
+      acc[2 * j + 1] += v * t.y;
+    }
+  } else if constexpr (std::is_same_v<D, float> && KC % 4 == 0) {
+    const auto* x4 = reinterpret_cast<const float4*>(xc);
+#pragma unroll
+    for (int j = 0; j < KC / 4; ++j) {
+      const float4 t = __ldg(x4 + j);
+      acc[4 * j] += v * t.x;
+      acc[4 * j + 1] += v * t.y;
+      acc[4 * j + 2] += v * t.z;
+      acc[4 * j + 3] += v * t.w;
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < KC; ++j) acc[j] += v * xc[j];
+  }
 }
 
 // Y(row, j) = alpha acc[j] + beta Y(row, j) for j < kc; beta == 0: Y is not read.

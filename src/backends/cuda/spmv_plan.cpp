@@ -31,7 +31,7 @@ struct Storage {
   std::optional<DeviceBcsr<V, I>> bcsr;
   std::unique_ptr<CusparseSpmv<V, I>> cusparse;
   CsrAdaptiveSchedule adaptive;
-  SpmmWorkspace spmm;  // SpMM: CSR's long rows, and the packing buffer of X
+  SpmmWorkspace spmm;  // SpMM: CSR's row bins, and the packing buffer of X
   DeviceArray<unsigned char> workspace;
 };
 

@@ -138,21 +138,25 @@ __global__ void __launch_bounds__(kThreads) ts_dot_kernel(long long n, int k, in
 }
 
 // V^T W in double on the tensor cores (k l >= 64): a GEMM of M = k, N = l
-// and K = n, split over the blocks. Stages of kTcRows rows of V's k and W's
-// l columns are copied global -> shared by cp.async, two stages in flight
-// (the next tile's copy overlaps this one's products); each warp takes 8
-// of a stage's rows (two k-steps of m16n8k4 DMMA, gemm_tensor_core.cu's
-// fragment layout) for the whole k x l output, up to 2 x 4 tiles of 16 x 8
-// kept in 32 registers. Columns past k or l are never copied: their
-// garbage only reaches outputs past k or l, which are not written; rows
-// past n are zero-filled. The warps' sums are added in warp order, the
-// blocks' by finish_dot: deterministic. Measured on the H200 before it
-// (56ee034, n = 1e7): the SIMT kernel reached 0.38x cuBLAS at k = l = 16
-// and 0.30x at 32, its shared-memory operand loads the limit.
-constexpr int kTcRows = 64;
-constexpr int kTcLd = kTcRows + 4;  // 68 = 4 (mod 16) words: a half warp's fragment loads hit 16 distinct banks pairs
-constexpr int kTcStageDoubles = 2 * kMax * kTcLd;  // V's 32 columns, then W's
-constexpr std::size_t kTcShared = 2 * kTcStageDoubles * sizeof(double);  // two stages; the warps' sums reuse it
+// and K = n, split over the blocks. Tiles of R rows of V's k and W's l
+// columns are copied global -> shared by cp.async into a ring of three
+// stages (two tiles in flight while one is multiplied); each warp takes
+// R / 8 of a tile's rows (k-steps of m16n8k4 DMMA, gemm_tensor_core.cu's
+// fragment layout) for the whole k x l output, up to 2 x 4 tiles of
+// 16 x 8 in 32 registers. A stage holds k and l rounded up to the MMA
+// tiles (KP = 16 tiles_m, LP = 8 tiles_n columns) of R + 4 rows, R = 64,
+// 128 or 256, the most that fit kTcStageDoubles: narrow products get long
+// tiles, so the bytes in flight do not shrink with k + l. Columns past k
+// or l are never copied: their garbage only reaches outputs past k or l,
+// which are not written; rows past n are zero-filled. The warps' sums are
+// added in warp order, the blocks' by finish_dot: deterministic.
+// Measured on the H200 before it (56ee034, n = 1e7): the SIMT kernel
+// reached 0.38x cuBLAS at k = l = 16 and 0.30x at 32, its shared-memory
+// operand loads the limit; with two stages of 64 rows, 0.72x and 0.76x
+// (9c357c6): one tile in flight per block.
+constexpr int kTcStageDoubles = 2 * kMax * (64 + 4);  // 64 columns of 64 rows (+4: R + 4 = 4 mod 16 words, conflict-free fragment loads)
+constexpr int kTcStages = 3;
+constexpr std::size_t kTcShared = kTcStages * kTcStageDoubles * sizeof(double);  // the warps' sums (64 KB) reuse it
 
 __device__ __forceinline__ void dmma_m16n8k4(double (&c)[4], double a0, double a1, double b) {
   asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
@@ -160,58 +164,63 @@ __device__ __forceinline__ void dmma_m16n8k4(double (&c)[4], double a0, double a
                : "d"(a0), "d"(a1), "d"(b));
 }
 
+// Rows per tile for k x l: the longest of 256, 128, 64 whose stage fits.
+__host__ __device__ inline int tc_tile_rows(int k, int l) {
+  const int cols = 16 * ((k + 15) / 16) + 8 * ((l + 7) / 8);
+  return cols * (256 + 4) <= kTcStageDoubles ? 256 : cols * (128 + 4) <= kTcStageDoubles ? 128 : 64;
+}
+
 __global__ void __launch_bounds__(kThreads) ts_dot_dmma_kernel(long long n, int k, int l, const double* __restrict__ v, long long ldv,
                                                                const double* __restrict__ w, long long ldw, double* partials, unsigned* counter,
                                                                double alpha, double beta, double* s, long long lds) {
   extern __shared__ double smem_d[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
-  const int tiles_m = (k + 15) / 16, tiles_n = (l + 7) / 8;
-  const long long tiles = (n + kTcRows - 1) / kTcRows;
-  const auto load_tile = [&](long long tile, int stage) {
-    double* dst = smem_d + stage * kTcStageDoubles;
-    const long long base = tile * kTcRows;
-    for (int e = threadIdx.x; e < (k + l) * kTcRows; e += kThreads) {
-      const int c = e / kTcRows, r = e % kTcRows;
-      const long long row = base + r;
-      const bool in_v = c < k;
-      const double* src = in_v ? v + row + c * ldv : w + row + (c - k) * ldw;
-      detail::copy_async(dst + (in_v ? c : kMax + c - k) * kTcLd + r, row < n ? src : v, row < n);
+  const int tiles_m = (k + 15) / 16, tiles_n = (l + 7) / 8, kp = 16 * tiles_m;
+  const int R = tc_tile_rows(k, l), ld = R + 4, steps = R / 32;  // a warp's k-steps per tile
+  const long long tiles = (n + R - 1) / R;
+  const auto load_tile = [&](long long i) {  // the block's i-th tile, into stage i % kTcStages; an empty group past the end
+    const long long tile = blockIdx.x + i * static_cast<long long>(gridDim.x);
+    if (tile < tiles) {
+      double* dst = smem_d + (i % kTcStages) * kTcStageDoubles;
+      const long long base = tile * R;
+      for (int e = threadIdx.x; e < (k + l) * R; e += kThreads) {
+        const int c = e / R, r = e % R;
+        const long long row = base + r;
+        const bool in_v = c < k;
+        const double* src = in_v ? v + row + c * ldv : w + row + (c - k) * ldw;
+        detail::copy_async(dst + (in_v ? c : kp + c - k) * ld + r, row < n ? src : v, row < n);
+      }
     }
     detail::copy_async_commit();
   };
   double acc[2][4][4] = {};
-  int stage = 0;
-  load_tile(blockIdx.x, 0);  // the grid has at most one block per tile
-  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    if (tile + gridDim.x < tiles) {
-      load_tile(tile + gridDim.x, stage ^ 1);
-      detail::copy_async_wait<1>();
-    } else {
-      detail::copy_async_wait<0>();
-    }
-    __syncthreads();
-    const double* sv = smem_d + stage * kTcStageDoubles;
-    const double* sw = sv + kMax * kTcLd;
-#pragma unroll
-    for (int step = 0; step < 2; ++step) {
-      const int r = warp * 8 + step * 4 + q;
+  const long long mine = (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x;  // this block's tiles (>= 1: the grid has at most one block per tile)
+  for (int i = 0; i < kTcStages - 1; ++i) load_tile(i);
+  for (long long i = 0; i < mine; ++i) {
+    detail::copy_async_wait<kTcStages - 2>();  // tile i has landed
+    __syncthreads();                            // ... for every thread; and stage (i - 1) % 3 is no longer read
+    load_tile(i + kTcStages - 1);
+    const double* sv = smem_d + (i % kTcStages) * kTcStageDoubles;
+    const double* sw = sv + kp * ld;
+    for (int step = 0; step < steps; ++step) {
+      const int r = warp * (R / 8) + step * 4 + q;
       double a[2][2], b[4];
 #pragma unroll
       for (int mt = 0; mt < 2; ++mt) {
-        a[mt][0] = sv[(mt * 16 + g) * kTcLd + r];
-        a[mt][1] = sv[(mt * 16 + g + 8) * kTcLd + r];
+        a[mt][0] = mt < tiles_m ? sv[(mt * 16 + g) * ld + r] : 0.0;
+        a[mt][1] = mt < tiles_m ? sv[(mt * 16 + g + 8) * ld + r] : 0.0;
       }
 #pragma unroll
-      for (int nt = 0; nt < 4; ++nt) b[nt] = sw[(nt * 8 + g) * kTcLd + r];
+      for (int nt = 0; nt < 4; ++nt) b[nt] = nt < tiles_n ? sw[(nt * 8 + g) * ld + r] : 0.0;
 #pragma unroll
       for (int mt = 0; mt < 2; ++mt)
 #pragma unroll
         for (int nt = 0; nt < 4; ++nt)
           if (mt < tiles_m && nt < tiles_n) dmma_m16n8k4(acc[mt][nt], a[mt][0], a[mt][1], b[nt]);
     }
-    __syncthreads();  // the next iteration refills this stage
-    stage ^= 1;
   }
+  detail::copy_async_wait<0>();
+  __syncthreads();  // every stage read and landed: the sums may overwrite them
   // The warps' 32 x 32 sums through shared memory (C fragment: value i at row g + 8 (i / 2), column 2 q + i % 2), added in warp order.
   double* red = smem_d;
 #pragma unroll
@@ -277,8 +286,8 @@ void launch_dot(const Executor& ex, long long n, int k, int l, const D* v, long 
   thread_local TallSkinnyScratch scratch;
   const auto stream = detail::stream_of(ex);
   if constexpr (std::is_same_v<D, double>) {
-    if (k * l >= 64) {  // the tensor cores: two blocks per SM (69.6 KB of shared memory each)
-      const long long tiles = (n + kTcRows - 1) / kTcRows;
+    if (k * l >= 64) {  // the tensor cores: two blocks per SM (104 KB of shared memory each)
+      const long long tiles = (n + tc_tile_rows(k, l) - 1) / tc_tile_rows(k, l);
       const int blocks = static_cast<int>(std::clamp<long long>(tiles, 1, 2LL * ex.multiprocessors()));
       double* partials = scratch.reserve(ex, static_cast<std::size_t>(blocks) * k * l);
       // Above 48 KiB of dynamic shared memory a kernel must opt in (per device, so on every launch; the call is cheap).

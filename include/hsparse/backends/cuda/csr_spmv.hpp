@@ -74,17 +74,21 @@ void csr_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, co
                        const CsrAdaptiveSchedule& schedule, void* workspace);
 
 // SpMM, Y = alpha A X + beta Y with X, Y device views of k columns
-// (kernels/csr_spmm.hpp): X packed row-major per pass of 32 columns, the
-// CSR vector decomposition for short rows (coop threads per row, up to 32
-// column sums in registers), a block per row for the long rows listed by
-// spmm_workspace (computed once, on the host, from the row pointers).
-// The plan keeps one SpmmWorkspace per matrix: the long rows, and the
-// buffer X is packed into, grown when a call needs more and otherwise
-// reused (no allocation or synchronisation per product; one stream's
-// products are ordered, so reuse is safe).
+// (kernels/csr_spmm.hpp): X packed row-major per pass of 32 columns, rows
+// binned by length: the CSR vector decomposition for short rows (coop
+// threads per row, up to 32 column sums in registers), a warp per medium
+// row (longer than 4x the mean and 32 entries), a block per long row (more
+// than 4096); the bins are computed once, on the host, by spmm_workspace.
+// The plan keeps one SpmmWorkspace per matrix: the bins, and the buffer X
+// is packed into, grown when a call needs more and otherwise reused (no
+// allocation or synchronisation per product; one stream's products are
+// ordered, so reuse is safe).
 struct SpmmWorkspace {
-  DeviceArray<long long> rows;
+  DeviceArray<long long> rows;         // long rows
   long long count = 0;
+  DeviceArray<long long> medium_rows;  // a warp each
+  long long medium_count = 0;
+  long long short_max = -1;            // entries: longer rows are in a list (-1: the matrix is not binned, e.g. SELL's)
   DeviceArray<unsigned char> packed;
 };
 template <class I>

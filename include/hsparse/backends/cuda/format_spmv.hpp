@@ -45,7 +45,7 @@ void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const Devic
 
 // SpMM, Y = alpha A X + beta Y (kernels/block_format_spmm.hpp), in passes
 // of up to 32 columns of X packed into the workspace's buffer (csr_spmv.hpp's
-// SpmmWorkspace; its long-row list is CSR's and unused here). SELL: a thread
+// SpmmWorkspace; its row bins are CSR's and unused here). SELL: a thread
 // per row with KC sums; BCSR: b threads per block row, thread r owning row r.
 template <class V, class I>
 void sell_spmm(const Executor& ex, V alpha, const DeviceSell<V, I>& a, SpmmWorkspace& workspace, const ConstDenseView<V>& x, V beta,
