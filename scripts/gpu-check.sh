@@ -7,7 +7,8 @@
 #   scripts/gpu-prepare.sh        # third_party/ (headers, GoogleTest sources), matrices/
 # Device call:  bash scripts/gpu-check.sh   with carry ["third_party", "matrices"]
 # Environment: HSPARSE_COMMIT=<hash> (named in the logs and the bench report),
-#   SKIP_CPU_TESTS=1, SKIP_GPU_TESTS=1, SKIP_MEMCHECK=1, SKIP_GPU_BENCH=1, BENCH_MATRICES=1 (add the shared
+#   SKIP_CPU_TESTS=1, SKIP_GPU_TESTS=1, SKIP_MEMCHECK=1, GPU_TEST_FILTER=<gtest filter>, MEMCHECK_FILTER=<gtest filter>
+#   (memcheck on those tests only), SKIP_GPU_BENCH=1, BENCH_MATRICES=1 (add the shared
 #   matrices to the bench), BENCH_TIMEOUT=<s> (default 420), BENCH_ARGS="...",
 #   RUN_CPU_BENCH=1 (hsparse bench on the host CPU too), RUN_TUNE=1 (hsparse tune; TUNE_MATRICES, TUNE_ARGS, TUNE_TIMEOUT),
 #   RUN_SOLVER_BENCH=1 (hsparse bench --solvers), RUN_TRIDIAG_BENCH=1 (hsparse bench --tridiag),
@@ -58,11 +59,17 @@ fi
 
 if [ "${SKIP_GPU_TESTS:-0}" != 1 ]; then
 log "GPU tests verbose"
-$BUILD_DIR/tests/hsparse_gpu_tests > "$OUT/gpu_tests.log" 2>&1; echo "gpu tests rc=$?" | tee -a "$OUT/summary.txt"
+$BUILD_DIR/tests/hsparse_gpu_tests ${GPU_TEST_FILTER:+--gtest_filter=$GPU_TEST_FILTER} > "$OUT/gpu_tests.log" 2>&1; echo "gpu tests rc=$?" | tee -a "$OUT/summary.txt"
 grep -E "PASSED|FAILED|SKIPPED" "$OUT/gpu_tests.log" | tail -40 | tee -a "$OUT/summary.txt"
 fi
 
-if command -v compute-sanitizer >/dev/null && [ "${SKIP_MEMCHECK:-0}" != 1 ]; then
+if command -v compute-sanitizer >/dev/null && [ -n "${MEMCHECK_FILTER:-}" ]; then
+  log "compute-sanitizer memcheck ($MEMCHECK_FILTER)"
+  HSPARSE_MATRICES=/nonexistent timeout 240 compute-sanitizer --tool memcheck --error-exitcode 9 $BUILD_DIR/tests/hsparse_gpu_tests \
+    --gtest_filter="$MEMCHECK_FILTER" > "$OUT/memcheck.log" 2>&1
+  echo "memcheck rc=$?" | tee -a "$OUT/summary.txt"
+  grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
+elif command -v compute-sanitizer >/dev/null && [ "${SKIP_MEMCHECK:-0}" != 1 ]; then
   log "compute-sanitizer memcheck (edge cases)"
   # Every kernel variant in double and complex<double> on the edge cases and
   # the regular matrix (HSPARSE_MATRICES pointed away: no shared matrices).
