@@ -174,7 +174,7 @@ __host__ __device__ inline int tc_tile_rows(int k, int l) {
 // (a runtime R made that loop's integer divisions the kernel's cost:
 // 0.797 ms at k = l = 8 against 0.546 ms with R fixed at 64, 2b14e89).
 template <int R>
-__global__ void __launch_bounds__(kThreads) ts_dot_dmma_kernel(long long n, int k, int l, const double* __restrict__ v, long long ldv,
+__global__ void __launch_bounds__(kThreads, 2) ts_dot_dmma_kernel(long long n, int k, int l, const double* __restrict__ v, long long ldv,
                                                                const double* __restrict__ w, long long ldw, double* partials, unsigned* counter,
                                                                double alpha, double beta, double* s, long long lds) {
   extern __shared__ double smem_d[];
@@ -206,7 +206,7 @@ __global__ void __launch_bounds__(kThreads) ts_dot_dmma_kernel(long long n, int 
     load_tile(i + kTcStages - 1);
     const double* sv = smem_d + (i % kTcStages) * kTcStageDoubles;
     const double* sw = sv + kp * ld;
-#pragma unroll
+#pragma unroll 2
     for (int step = 0; step < steps; ++step) {
       const int r = warp * (R / 8) + step * 4 + q;
       double a[2][2], b[4];
