@@ -8,7 +8,9 @@
 #include <complex>
 #include <limits>
 
+#include "hsparse/backends/cuda/dense_ops.hpp"
 #include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/core/executor.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/dense/gemm.hpp"
 #include "hsparse/formats/convert.hpp"
@@ -172,6 +174,31 @@ TEST(CudaTallSkinny, MatchTheReference) {
     for (const auto& [k, l] : std::vector<std::pair<long long, long long>>{{1, 1}, {4, 1}, {40, 1}, {1, 9}, {8, 8}, {3, 7}, {17, 19}, {32, 32}, {33, 2}, {9, 33}}) {
       check_tall_skinny_gpu<double>(n, k, l);
       check_tall_skinny_gpu<float>(n, k, l);
+    }
+  }
+}
+
+// V and W inside buffers of 778 rows (even leading dimension, 16-byte
+// aligned) with n = 777 and 776: the tensor-core kernel's two-row copies,
+// the last one half outside V at n = 777; and a leading dimension that
+// makes them unaligned (the one-row copies).
+TEST(CudaTallSkinny, PairedCopiesAndLeadingDimensions) {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  const ExecutorPtr gpu = make_executor(Backend::cuda);
+  const Executor& ex = cuda_executor(*gpu, "the tall-skinny test");
+  const long long k = 16, l = 24;
+  for (const long long ld : {778LL, 779LL}) {
+    const auto vh = test::test_vector<double>(static_cast<std::size_t>(ld * k), 4), wh = test::test_vector<double>(static_cast<std::size_t>(ld * l), 5);
+    const DenseMatrix<double> v(gpu, ld, k, std::span<const double>(vh)), w(gpu, ld, l, std::span<const double>(wh));
+    for (const long long n : {777LL, 776LL}) {
+      std::vector<double> expect(static_cast<std::size_t>(k * l), std::numeric_limits<double>::quiet_NaN());
+      DenseMatrix<double> s(gpu, k, l, std::span<const double>(expect));
+      reference::gemm<double>(Op::transpose, Op::none, 2.0, {vh.data(), n, k, ld}, {wh.data(), n, l, ld}, 0.0, {expect.data(), k, l, k});
+      tall_skinny_dot<double>(ex, 2.0, ConstDenseView<double>{v.data(), n, k, ld}, ConstDenseView<double>{w.data(), n, l, ld}, 0.0, s.view());
+      const auto got = s.to_host();
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        ASSERT_LE(std::abs(got[i] - expect[i]), 1e-11 * std::max(1.0, std::abs(expect[i]))) << "ld " << ld << " n " << n << " entry " << i;
+      }
     }
   }
 }

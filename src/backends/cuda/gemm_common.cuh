@@ -40,6 +40,12 @@ __device__ __forceinline__ void copy_async(D* shared, const D* global, bool vali
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(global), "r"(src_bytes));
   }
 }
+// 16 bytes global -> shared (.cg: L2 only), both addresses 16-byte aligned;
+// the bytes past src_bytes (0..16) are zero-filled and not read.
+__device__ __forceinline__ void copy_async_16(void* shared, const void* global, int src_bytes) {
+  const auto dst = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(global), "r"(src_bytes));
+}
 __device__ __forceinline__ void copy_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int Pending>
 __device__ __forceinline__ void copy_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending)); }

@@ -21,6 +21,8 @@
 // writes its l outputs; S sits in shared memory. k and l above 32 are done
 // 32 at a time.
 #include <algorithm>
+#include <cstdint>
+#include <type_traits>
 
 #include "check.cuh"
 #include "device_common.cuh"
@@ -173,7 +175,11 @@ __host__ __device__ inline int tc_tile_rows(int k, int l) {
 // R (tc_tile_rows) is a template parameter: the copy loop divides by it
 // (a runtime R made that loop's integer divisions the kernel's cost:
 // 0.797 ms at k = l = 8 against 0.546 ms with R fixed at 64, 2b14e89).
-template <int R>
+// The copy loop was still the cost at k = l = 32 (ncu, H200, 69d8730: SM
+// throughput 56%, DRAM 52%, stalls on address arithmetic), so a thread
+// keeps one row offset and steps over columns, and with VEC = 2 (V and W
+// 16-byte aligned, even leading dimensions) copies two rows per cp.async.
+template <int R, int VEC>
 __global__ void __launch_bounds__(kThreads, 2) ts_dot_dmma_kernel(long long n, int k, int l, const double* __restrict__ v, long long ldv,
                                                                const double* __restrict__ w, long long ldw, double* partials, unsigned* counter,
                                                                double alpha, double beta, double* s, long long lds) {
@@ -186,13 +192,19 @@ __global__ void __launch_bounds__(kThreads, 2) ts_dot_dmma_kernel(long long n, i
     const long long tile = blockIdx.x + i * static_cast<long long>(gridDim.x);
     if (tile < tiles) {
       double* dst = smem_d + (i % kTcStages) * kTcStageDoubles;
-      const long long base = tile * R;
-      for (int e = threadIdx.x; e < (k + l) * R; e += kThreads) {
-        const int c = e / R, r = e % R;
-        const long long row = base + r;
+      constexpr int per_column = R / VEC, column_step = kThreads / per_column;
+      const int r = (threadIdx.x % per_column) * VEC;
+      const long long row = tile * R + r;
+      const int inside = static_cast<int>(min(static_cast<long long>(VEC), max(0LL, n - row)));  // rows of this copy inside V and W
+      for (int c = threadIdx.x / per_column; c < k + l; c += column_step) {
         const bool in_v = c < k;
-        const double* src = in_v ? v + row + c * ldv : w + row + (c - k) * ldw;
-        detail::copy_async(dst + (in_v ? c : kp + c - k) * ld + r, row < n ? src : v, row < n);
+        const double* src = inside > 0 ? (in_v ? v + c * ldv : w + (c - k) * ldw) + row : v;
+        double* to = dst + (in_v ? c : kp + c - k) * ld + r;
+        if constexpr (VEC == 2) {
+          detail::copy_async_16(to, src, inside * 8);
+        } else {
+          detail::copy_async(to, src, inside > 0);
+        }
       }
     }
     detail::copy_async_commit();
@@ -300,11 +312,17 @@ void launch_dot(const Executor& ex, long long n, int k, int l, const D* v, long 
         HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kTcShared)));
         kernel<<<blocks, kThreads, kTcShared, stream>>>(n, k, l, v, ldv, w, ldw, partials, scratch.counter.data(), alpha, beta, s, lds);
       };
-      switch (tc_tile_rows(k, l)) {
-        case 256: run(ts_dot_dmma_kernel<256>); break;
-        case 128: run(ts_dot_dmma_kernel<128>); break;
-        default: run(ts_dot_dmma_kernel<64>); break;
-      }
+      const bool pairs = reinterpret_cast<std::uintptr_t>(v) % 16 == 0 && reinterpret_cast<std::uintptr_t>(w) % 16 == 0 && ldv % 2 == 0 && ldw % 2 == 0;
+      const auto with_rows = [&](auto vec) {
+        constexpr int VEC = decltype(vec)::value;
+        switch (tc_tile_rows(k, l)) {
+          case 256: run(ts_dot_dmma_kernel<256, VEC>); break;
+          case 128: run(ts_dot_dmma_kernel<128, VEC>); break;
+          default: run(ts_dot_dmma_kernel<64, VEC>); break;
+        }
+      };
+      if (pairs) with_rows(std::integral_constant<int, 2>{});
+      else with_rows(std::integral_constant<int, 1>{});
       HSPARSE_CUDA_CHECK(cudaGetLastError());
       return;
     }
