@@ -21,14 +21,15 @@
 
 namespace hsparse::detail {
 
-template <class V, class I>
+// Op: an SpmvPlan or a LinearOperator (executor() and the pointer apply()).
+template <class V, class Op>
 class KrylovOps {
  public:
   using value_type = V;
   using Vector = Array<V>;
 
   // dinv: Jacobi's inverse diagonal on the host (empty: no preconditioner).
-  KrylovOps(const SpmvPlan<V, I>& op, std::size_t n, const std::vector<V>& dinv)
+  KrylovOps(const Op& op, std::size_t n, const std::vector<V>& dinv)
       : op_(op), ex_(op.executor()), n_(n), cpu_(ex_->backend() == Backend::cpu) {
     if (!dinv.empty()) dinv_ = Array<V>(ex_, std::span<const V>(dinv));
 #ifdef HSPARSE_HAVE_CUDA
@@ -165,7 +166,7 @@ class KrylovOps {
     return p;
   }
 
-  const SpmvPlan<V, I>& op_;
+  const Op& op_;
   ExecutorPtr ex_;
   std::size_t n_;
   bool cpu_;

@@ -2,6 +2,7 @@
 // krylov_algorithms.hpp over KrylovOps (krylov_ops.hpp), which dispatches
 // every vector operation by the plan's executor. Nothing here knows a backend.
 #include <algorithm>
+#include <functional>
 #include <cmath>
 
 #include "hsparse/core/error.hpp"
@@ -12,6 +13,32 @@
 #include "krylov_ops.hpp"
 
 namespace hsparse {
+
+namespace detail {
+
+// One solve over any operator type (krylov_ops.hpp's Op): the options
+// checked, the preconditioner's inverse diagonal from `dinv` (none when
+// empty), the method run, the executor synchronised.
+template <class V, class Op>
+SolverResult solve_with(const Op& op, const std::function<std::vector<V>()>& dinv, const Array<V>& b, Array<V>& x, const SolverOptions& o) {
+  if (o.tolerance < 0 || o.max_iterations < 0 || o.restart < 1) {
+    throw Error(ErrorCode::invalid_argument, "solver options: tolerance and max_iterations must be >= 0, restart >= 1");
+  }
+  Stopwatch setup;
+  detail::KrylovOps<V, Op> ops(op, x.size(), dinv ? dinv() : std::vector<V>{});
+  const double jacobi_s = setup.seconds();
+  SolverResult r;
+  switch (o.method) {
+    case KrylovMethod::cg: r = detail::krylov_cg(ops, b, x, o); break;
+    case KrylovMethod::pipelined_cg: r = detail::krylov_pipelined_cg(ops, b, x, o); break;
+    case KrylovMethod::gmres: r = detail::krylov_gmres(ops, b, x, o); break;
+  }
+  op.executor()->synchronize();
+  r.setup_seconds += jacobi_s;
+  return r;
+}
+
+}  // namespace detail
 
 template <class V, class I>
 SolverResult solve(const Csr<V, I>& a, const SpmvPlan<V, I>& op, const Array<V>& b, Array<V>& x, const SolverOptions& o) {
@@ -29,21 +56,27 @@ SolverResult solve(const Csr<V, I>& a, const SpmvPlan<V, I>& op, const Array<V>&
                                                    v->executor()->description());
     }
   }
-  if (o.tolerance < 0 || o.max_iterations < 0 || o.restart < 1) {
-    throw Error(ErrorCode::invalid_argument, "solver options: tolerance and max_iterations must be >= 0, restart >= 1");
+  return detail::solve_with(op, o.preconditioner == Preconditioner::jacobi ? [&] { return inverse_diagonal(a); } : std::function<std::vector<V>()>(), b, x, o);
+}
+
+template <class V>
+SolverResult solve(const LinearOperator<V>& op, const std::vector<V>& inverse_diagonal, const Array<V>& b, Array<V>& x, const SolverOptions& o) {
+  const auto n = static_cast<std::size_t>(op.rows());
+  if (b.size() != n || x.size() != n) {
+    throw Error(ErrorCode::invalid_argument, "solve: b has " + std::to_string(b.size()) + " and x " + std::to_string(x.size()) + " values for the " +
+                                                 std::to_string(n) + "-row operator " + op.description());
   }
-  Stopwatch setup;
-  detail::KrylovOps<V, I> ops(op, x.size(), o.preconditioner == Preconditioner::jacobi ? inverse_diagonal(a) : std::vector<V>{});
-  const double jacobi_s = setup.seconds();
-  SolverResult r;
-  switch (o.method) {
-    case KrylovMethod::cg: r = detail::krylov_cg(ops, b, x, o); break;
-    case KrylovMethod::pipelined_cg: r = detail::krylov_pipelined_cg(ops, b, x, o); break;
-    case KrylovMethod::gmres: r = detail::krylov_gmres(ops, b, x, o); break;
+  for (const Array<V>* v : {&b, static_cast<const Array<V>*>(&x)}) {
+    if (v->size() > 0 && v->executor()->backend() != op.backend()) {
+      throw Error(ErrorCode::invalid_argument, "solve: b and x must be on the operator's executor (" + op.executor()->description() + "), not " +
+                                                   v->executor()->description());
+    }
   }
-  op.executor()->synchronize();
-  r.setup_seconds += jacobi_s;
-  return r;
+  if (o.preconditioner == Preconditioner::jacobi && inverse_diagonal.size() != n) {
+    throw Error(ErrorCode::invalid_argument, "solve: Jacobi needs the operator's inverse diagonal (" + std::to_string(n) + " values), given " +
+                                                 std::to_string(inverse_diagonal.size()));
+  }
+  return detail::solve_with(op, o.preconditioner == Preconditioner::jacobi ? [&] { return inverse_diagonal; } : std::function<std::vector<V>()>(), b, x, o);
 }
 
 template <class V, class I>
@@ -75,7 +108,7 @@ std::vector<SolverResult> solve_many(const Csr<V, I>& a, const SpmvPlan<V, I>& o
   const long long k = b.cols(), n = a.rows;
   const auto& ex = op.executor();
   Stopwatch watch;
-  detail::KrylovOps<V, I> ops(op, static_cast<std::size_t>(n), o.preconditioner == Preconditioner::jacobi ? inverse_diagonal(a) : std::vector<V>{});
+  detail::KrylovOps<V, SpmvPlan<V, I>> ops(op, static_cast<std::size_t>(n), o.preconditioner == Preconditioner::jacobi ? inverse_diagonal(a) : std::vector<V>{});
   DenseMatrix<V> r(ex, n, k), p(ex, n, k), ap(ex, n, k);
   DenseMatrix<V> z = ops.preconditioned() ? DenseMatrix<V>(ex, n, k) : DenseMatrix<V>();
   auto zc = [&](long long j) { return ops.preconditioned() ? z.column(j) : r.column(j); };
@@ -184,5 +217,7 @@ double true_relative_residual(const Csr<V, I>& a, std::span<const V> b, std::spa
   template std::vector<SolverResult> solve_many(const Csr<V, I>&, const SpmvPlan<V, I>&, const DenseMatrix<V>&, DenseMatrix<V>&, const SolverOptions&);
 HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
+template SolverResult solve(const LinearOperator<float>&, const std::vector<float>&, const Array<float>&, Array<float>&, const SolverOptions&);
+template SolverResult solve(const LinearOperator<double>&, const std::vector<double>&, const Array<double>&, Array<double>&, const SolverOptions&);
 
 }  // namespace hsparse

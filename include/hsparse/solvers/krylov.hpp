@@ -29,6 +29,7 @@
 #include "hsparse/core/array.hpp"
 #include "hsparse/formats/csr.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
+#include "hsparse/solvers/linear_operator.hpp"
 
 namespace hsparse {
 
@@ -88,6 +89,12 @@ template <class V, class I>
 SolverResult solve(const Csr<V, I>& a, const SpmvPlan<V, I>& op, const Array<V>& b, Array<V>& x, const SolverOptions& options);
 template <class V, class I>
 SolverResult solve(const Csr<V, I>& a, const SpmvPlan<V, I>& op, std::span<const V> b, std::span<V> x, const SolverOptions& options);
+// The same with any operator (solvers/linear_operator.hpp), e.g. the
+// finite-element LMA product; b and x on its executor. Jacobi takes the
+// operator's inverse diagonal from the caller (its size checked; ignored
+// without options.preconditioner == jacobi).
+template <class V>
+SolverResult solve(const LinearOperator<V>& op, const std::vector<V>& inverse_diagonal, const Array<V>& b, Array<V>& x, const SolverOptions& options);
 
 // A X = B for k right-hand sides at once (the columns of B and X, dense
 // matrices on the plan's executor): k CGs (Jacobi optional) in lockstep,

@@ -1,0 +1,66 @@
+// The LMA solver operator (fem/lma_operator.hpp).
+#include "hsparse/fem/lma_operator.hpp"
+
+#include <cmath>
+#include <span>
+#include <string>
+
+#include "hsparse/core/error.hpp"
+#include "hsparse/core/types.hpp"
+#include "hsparse/kernels/lma_spmv.hpp"
+
+namespace hsparse::fem {
+
+template <class V, class I>
+std::vector<V> lma_inverse_diagonal(const LocalMatrices<V, I>& a) {
+  const auto m = static_cast<std::size_t>(a.nodes_per_element), ne = static_cast<std::size_t>(a.elements);
+  std::vector<double> diag(static_cast<std::size_t>(a.rows), 0.0);
+  for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t e = 0; e < ne; ++e) {
+      const I node = a.element_nodes[i * ne + e];
+      if (node >= 0) diag[static_cast<std::size_t>(node)] += static_cast<double>(a.values[(i * m + i) * ne + e]);
+    }
+  }
+  std::vector<V> inv(diag.size());
+  for (std::size_t r = 0; r < diag.size(); ++r) {
+    if (diag[r] == 0.0 || !std::isfinite(diag[r])) {
+      throw Error(ErrorCode::invalid_matrix, "LMA: the diagonal of unknown " + std::to_string(r) + " is " + std::to_string(diag[r]) + ": no Jacobi");
+    }
+    inv[r] = static_cast<V>(1.0 / diag[r]);
+  }
+  return inv;
+}
+
+template <class V, class I>
+LmaOperator<V, I>::LmaOperator(ExecutorPtr ex, LocalMatrices<V, I> local)
+    : ex_(std::move(ex)), local_(std::make_shared<const LocalMatrices<V, I>>(std::move(local))) {
+  if (!ex_) throw Error(ErrorCode::invalid_argument, "LmaOperator: no executor");
+  if (ex_->backend() != Backend::cpu) {
+    throw Error(ErrorCode::unsupported, "the LMA operator runs on the CPU only so far (the GPU kernels are issue 17's next step); use --backend cpu");
+  }
+  local_->validate();
+}
+
+template <class V, class I>
+LinearOperator<V> LmaOperator<V, I>::op() const {
+  const auto local = local_;
+  const auto n = static_cast<std::size_t>(local->rows);
+  return LinearOperator<V>(
+      ex_, static_cast<long long>(n),
+      [local, n](V alpha, const V* x, V beta, V* y) { openmp::lma_spmv<V, I>(alpha, *local, std::span<const V>(x, n), beta, std::span<V>(y, n)); },
+      "LMA Q" + std::to_string(static_cast<int>(std::lround(std::sqrt(local->nodes_per_element))) - 1) + ", " + std::to_string(local->elements) +
+          " elements");
+}
+
+template <class V, class I>
+double LmaOperator<V, I>::bytes_per_product() const {
+  return static_cast<double>(local_->bytes()) + 3.0 * static_cast<double>(local_->rows) * sizeof(V);
+}
+
+#define HSPARSE_INSTANTIATE(V, I)                                                    \
+  template std::vector<V> lma_inverse_diagonal(const LocalMatrices<V, I>&);          \
+  template class LmaOperator<V, I>;
+HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+
+}  // namespace hsparse::fem
