@@ -20,6 +20,7 @@
 #include "hsparse/tuning/advisor.hpp"
 #include "matrix_dispatch.hpp"
 #include "option_checks.hpp"
+#include "terminal_progress.hpp"
 
 namespace hsparse::tool {
 
@@ -50,21 +51,6 @@ void require_symmetric(const Csr<V, I>& a, const SolveCliOptions& c) {
                 static_cast<long long>(d.row) + 1, static_cast<long long>(d.col) + 1, d.a_ij, d.a_ji);
   throw Error(ErrorCode::invalid_argument, c.source + " is not symmetric (" + detail + "): --method " + c.method +
                                                " needs a symmetric positive definite matrix; use --method gmres, or --no-symmetry-check to run it anyway");
-}
-
-// On a terminal: the iteration and residual, redrawn at most 5 times a
-// second; nothing when stderr is piped (logs stay clean).
-std::function<void(int, double)> terminal_progress() {
-  if (!isatty(2)) return {};
-  auto watch = std::make_shared<Stopwatch>();
-  auto last = std::make_shared<double>(-1);
-  return [watch, last](int iteration, double residual) {
-    const double now = watch->seconds();
-    if (now - *last < 0.2) return;
-    *last = now;
-    std::fprintf(stderr, "\r\033[K  iteration %d  ||r||/||b|| %.3e  (%.1f s)", iteration, residual, now);
-    std::fflush(stderr);
-  };
 }
 
 // Several right-hand sides (solvers/krylov.hpp solve_many): a line per

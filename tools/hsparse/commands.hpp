@@ -18,6 +18,7 @@ Action add_solve_command(CLI::App& app);
 Action add_tridiag_command(CLI::App& app);
 Action add_gemm_command(CLI::App& app);
 Action add_spmm_command(CLI::App& app);
+Action add_fem_command(CLI::App& app);
 
 // No subcommand has a default matrix: one that silently worked on a
 // built-in grid surprised users (the matrix is a required argument; the

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   const auto tridiag = hsparse::tool::add_tridiag_command(app);
   const auto gemm = hsparse::tool::add_gemm_command(app);
   const auto spmm = hsparse::tool::add_spmm_command(app);
+  const auto fem = hsparse::tool::add_fem_command(app);
   // CLI11 answers an unknown word with "A subcommand is required": name it.
   if (argc > 1 && argv[1][0] != '-') {
     std::string names;
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
     if (name == "tridiag") return tridiag();
     if (name == "gemm") return gemm();
     if (name == "spmm") return spmm();
+    if (name == "fem") return fem();
     return convert();
   } catch (const hsparse::Error& e) {
     std::fprintf(stderr, "hsparse: %s: %s\n", hsparse::to_string(e.code()), e.what());
