@@ -8,6 +8,9 @@
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/kernels/lma_spmv.hpp"
+#ifdef HSPARSE_HAVE_CUDA
+#include "hsparse/backends/cuda/lma_spmv.hpp"
+#endif
 
 namespace hsparse::fem {
 
@@ -32,24 +35,41 @@ std::vector<V> lma_inverse_diagonal(const LocalMatrices<V, I>& a) {
 }
 
 template <class V, class I>
-LmaOperator<V, I>::LmaOperator(ExecutorPtr ex, LocalMatrices<V, I> local)
-    : ex_(std::move(ex)), local_(std::make_shared<const LocalMatrices<V, I>>(std::move(local))) {
+LmaOperator<V, I>::LmaOperator(ExecutorPtr ex, LocalMatrices<V, I> local, LmaScatter scatter)
+    : ex_(std::move(ex)), local_(std::make_shared<const LocalMatrices<V, I>>(std::move(local))), scatter_(scatter) {
   if (!ex_) throw Error(ErrorCode::invalid_argument, "LmaOperator: no executor");
-  if (ex_->backend() != Backend::cpu) {
-    throw Error(ErrorCode::unsupported, "the LMA operator runs on the CPU only so far (the GPU kernels are issue 17's next step); use --backend cpu");
-  }
   local_->validate();
+  if (ex_->backend() == Backend::cpu) return;
+#ifdef HSPARSE_HAVE_CUDA
+  (void)cuda_executor(*ex_, "the GPU LMA operator");
+  device_ = std::make_shared<const cuda::DeviceLocalMatrices<V, I>>(cuda::DeviceLocalMatrices<V, I>::upload(*local_));
+#else
+  throw Error(ErrorCode::unsupported, "the LMA operator on " + ex_->description() + ": this build has no CUDA");
+#endif
 }
 
 template <class V, class I>
 LinearOperator<V> LmaOperator<V, I>::op() const {
   const auto local = local_;
   const auto n = static_cast<std::size_t>(local->rows);
+  const std::string name = "LMA Q" + std::to_string(static_cast<int>(std::lround(std::sqrt(local->nodes_per_element))) - 1) + ", " +
+                           std::to_string(local->elements) + " elements, ";
+  if (ex_->backend() == Backend::cpu) {
+    return LinearOperator<V>(
+        ex_, static_cast<long long>(n),
+        [local, n](V alpha, const V* x, V beta, V* y) { openmp::lma_spmv<V, I>(alpha, *local, std::span<const V>(x, n), beta, std::span<V>(y, n)); },
+        name + "coloured (CPU)");
+  }
+#ifdef HSPARSE_HAVE_CUDA
+  const auto dev = std::static_pointer_cast<const cuda::DeviceLocalMatrices<V, I>>(device_);
+  const cuda::Executor* cex = &cuda_executor(*ex_, "the GPU LMA operator");
+  const LmaScatter scatter = scatter_;
   return LinearOperator<V>(
-      ex_, static_cast<long long>(n),
-      [local, n](V alpha, const V* x, V beta, V* y) { openmp::lma_spmv<V, I>(alpha, *local, std::span<const V>(x, n), beta, std::span<V>(y, n)); },
-      "LMA Q" + std::to_string(static_cast<int>(std::lround(std::sqrt(local->nodes_per_element))) - 1) + ", " + std::to_string(local->elements) +
-          " elements");
+      ex_, static_cast<long long>(n), [dev, cex, scatter](V alpha, const V* x, V beta, V* y) { cuda::lma_spmv<V, I>(*cex, scatter, alpha, *dev, x, beta, y); },
+      name + to_string(scatter) + " (GPU)");
+#else
+  throw Error(ErrorCode::internal, "LmaOperator: a GPU executor in a build without CUDA");
+#endif
 }
 
 template <class V, class I>

@@ -16,6 +16,7 @@
 #include "hsparse/core/timer.hpp"
 #include "hsparse/fem/lma_operator.hpp"
 #include "hsparse/fem/poisson.hpp"
+#include "hsparse/kernels/lma_spmv.hpp"
 #include "hsparse/solvers/krylov.hpp"
 #include "hsparse/tuning/advisor.hpp"
 #include "default_vector.hpp"
@@ -30,7 +31,7 @@ struct FemCliOptions {
   int degree = 2;
   long long elements = 64;
   double perturbation = 0.0;
-  std::string op = "auto", precision = "double", backend = "auto", method = "cg", precond = "none";
+  std::string op = "auto", precision = "double", backend = "auto", method = "cg", precond = "none", scatter = "auto";
   double tolerance = 0;  // 0: 1e-12 in double, 1e-6 in single (stated in the help and the output)
   int max_iterations = 100000;
   int rate_iterations = 200;  // 0: no rate run
@@ -49,6 +50,11 @@ int run_fem(const FemCliOptions& c) {
   const fem::PoissonOptions po{c.degree, c.elements, c.perturbation};
   fem::check_poisson_options<I>(po);
   const ExecutorPtr ex = make_executor(c.backend);
+  // LMA's scatter: auto = atomics on the GPU (Hopper's native double atomicAdd), colouring on the CPU (its only one).
+  if (ex->backend() == Backend::cpu && c.scatter == "atomics") {
+    throw Error(ErrorCode::invalid_argument, "--scatter atomics: the CPU LMA product colours the elements; atomics are the GPU's (use --scatter auto or colouring)");
+  }
+  const LmaScatter scatter = c.scatter == "auto" ? (ex->backend() == Backend::cpu ? LmaScatter::colouring : LmaScatter::atomics) : parse_lma_scatter(c.scatter);
   std::printf("Q%d Poisson problem on %lld x %lld elements (perturbation %.2f h), %s, %s\n", c.degree, c.elements, c.elements, c.perturbation,
               type_name<V>(), ex->description().c_str());
   std::fprintf(stderr, "assembling...\n");
@@ -69,14 +75,12 @@ int run_fem(const FemCliOptions& c) {
     else so.format = parse_format(c.op);
     plan.emplace(ex, pr.matrix, so);
   }
-  if (c.op == "lma" || (c.op == "auto" && ex->backend() == Backend::cpu)) lma.emplace(ex, pr.local);
+  if (c.op == "lma" || c.op == "auto") lma.emplace(ex, pr.local, scatter);
   if (c.op == "auto") {
     const double b_plan = plan_bytes(*plan, pr.unknowns()), b_lma = lma ? lma->bytes_per_product() : 0;
     choice = lma && b_lma < b_plan ? "lma" : plan->description();
-    char lma_bytes[64] = "not on this backend yet";
-    if (lma) std::snprintf(lma_bytes, sizeof lma_bytes, "%.3g", b_lma);
-    std::printf("  auto: %s (model bytes per product: the advisor's plan %s %.3g, LMA %s)%s%s\n", choice.c_str(), plan->description().c_str(), b_plan,
-                lma_bytes, note.empty() ? "" : "; ", note.c_str());
+    std::printf("  auto: %s (model bytes per product: the advisor's plan %s %.3g, LMA %.3g)%s%s\n", choice.c_str(), plan->description().c_str(), b_plan,
+                b_lma, note.empty() ? "" : "; ", note.c_str());
     if (choice == "lma") plan.reset();
     else lma.reset();
   }
@@ -135,6 +139,9 @@ Action add_fem_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--operator", o->op, "csr, ell, sell (assembled, through an SpMV plan), lma (local matrices), or auto (fewest model bytes)")
       ->check(CLI::IsMember({"auto", "csr", "ell", "sell", "lma"}))
+      ->capture_default_str();
+  cmd->add_option("--scatter", o->scatter, "LMA's scatter: auto (GPU atomics, CPU colouring), atomics (GPU), colouring")
+      ->check(CLI::IsMember({"auto", "atomics", "colouring"}))
       ->capture_default_str();
   cmd->add_option("--precision", o->precision, "single or double")->check(CLI::IsMember({"single", "double"}))->capture_default_str();
   add_backend_option(cmd, o->backend);

@@ -7,6 +7,7 @@
 
 #include "hsparse/core/executor.hpp"
 #include "hsparse/fem/poisson.hpp"
+#include "hsparse/kernels/lma_spmv.hpp"
 #include "hsparse/solvers/linear_operator.hpp"
 
 namespace hsparse::fem {
@@ -18,11 +19,13 @@ template <class V, class I>
 std::vector<V> lma_inverse_diagonal(const LocalMatrices<V, I>& a);
 
 // Keeps its own copy of the local matrices (shared with the operators it
-// hands out). CPU: the OpenMP kernel. GPU: Error(unsupported) for now.
+// hands out; on a GPU executor uploaded once). CPU: the OpenMP kernel
+// (colouring). GPU: the CUDA kernel with the chosen scatter.
 template <class V, class I>
 class LmaOperator {
  public:
-  LmaOperator(ExecutorPtr ex, LocalMatrices<V, I> local);
+  LmaOperator(ExecutorPtr ex, LocalMatrices<V, I> local, LmaScatter scatter = LmaScatter::atomics);
+  LmaScatter scatter() const { return scatter_; }
   LinearOperator<V> op() const;
   const LocalMatrices<V, I>& local() const { return *local_; }
   // Bytes one product moves at least (the model CSR's byte count follows):
@@ -33,6 +36,8 @@ class LmaOperator {
  private:
   ExecutorPtr ex_;
   std::shared_ptr<const LocalMatrices<V, I>> local_;
+  LmaScatter scatter_;
+  std::shared_ptr<const void> device_;  // cuda::DeviceLocalMatrices<V, I> on a GPU executor
 };
 
 }  // namespace hsparse::fem

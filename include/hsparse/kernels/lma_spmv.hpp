@@ -8,11 +8,19 @@
 //   hsparse::reference::lma_spmv  src/backends/reference/lma_spmv.cpp  element by element, the definition
 //   hsparse::openmp::lma_spmv     src/backends/openmp/lma_spmv.cpp     colour by colour, elements of a colour in parallel
 //                                                                      (they share no node: no atomics)
+//   hsparse::cuda::lma_spmv       backends/cuda/lma_spmv.hpp           a thread per element; atomics or colouring
 #include <span>
+#include <string>
 
 #include "hsparse/fem/poisson.hpp"
 
 namespace hsparse {
+
+// How the GPU product avoids racing scatter-adds (section 8.3): native
+// atomicAdd, or a launch per element colour. The CPU always colours.
+enum class LmaScatter { atomics, colouring };
+const char* to_string(LmaScatter s);
+LmaScatter parse_lma_scatter(const std::string& name);  // atomics, colouring; Error(invalid_argument) naming both
 
 // Error(invalid_argument) unless x and y hold a.rows values.
 template <class V, class I>

@@ -9,6 +9,14 @@
 
 namespace hsparse {
 
+const char* to_string(LmaScatter s) { return s == LmaScatter::atomics ? "atomics" : "colouring"; }
+
+LmaScatter parse_lma_scatter(const std::string& name) {
+  if (name == "atomics") return LmaScatter::atomics;
+  if (name == "colouring") return LmaScatter::colouring;
+  throw Error(ErrorCode::invalid_argument, "LMA scatter '" + name + "': valid are atomics and colouring");
+}
+
 template <class V, class I>
 void check_lma_sizes(const fem::LocalMatrices<V, I>& a, std::size_t x, std::size_t y) {
   const auto n = static_cast<std::size_t>(a.rows);

@@ -1,0 +1,35 @@
+#pragma once
+// The local matrix approach's product on the GPU (kernels/lma_spmv.hpp;
+// Reguly and Giles, section 8.2, eq. 12): a thread per element gathers its
+// m nodal values of x, multiplies by K_e (the n-th entry of consecutive
+// elements is contiguous: coalesced), and scatter-adds the m results to y.
+// Two scatters (section 8.3): native atomicAdd (float, and double, which
+// Fermi lacked and Hopper has), or element colouring (a launch per colour;
+// elements of one colour share no node, so plain adds suffice).
+#include <vector>
+
+#include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/fem/poisson.hpp"
+#include "hsparse/kernels/lma_spmv.hpp"
+
+namespace hsparse::cuda {
+
+template <class V, class I>
+struct DeviceLocalMatrices {
+  I rows = 0, elements = 0;
+  int nodes_per_element = 0;
+  DeviceArray<I> element_nodes;
+  DeviceArray<V> values;
+  std::vector<I> colour_begin;  // host: the colours' element ranges
+  static DeviceLocalMatrices upload(const fem::LocalMatrices<V, I>& a) {
+    return DeviceLocalMatrices{a.rows, a.elements, a.nodes_per_element, DeviceArray<I>(a.element_nodes),
+                               DeviceArray<V>(a.values), a.colour_begin};
+  }
+};
+
+// y = alpha A^T K_e A x + beta y on the executor's stream, x and y device
+// pointers of a.rows values (beta == 0: y not read). Q1-Q4 (m = 4, 9, 16, 25).
+template <class V, class I>
+void lma_spmv(const Executor& ex, LmaScatter scatter, V alpha, const DeviceLocalMatrices<V, I>& a, const V* x, V beta, V* y);
+
+}  // namespace hsparse::cuda

@@ -1,0 +1,85 @@
+// The LMA product and the LMA solve on the GPU (backends/cuda/lma_spmv.hpp,
+// fem/lma_operator.hpp) against the CPU reference: both scatters (atomics,
+// colouring), Q1-Q4, float and double, beta = 0 with NaN in y.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/backends/cuda/lma_spmv.hpp"
+#include "hsparse/core/array.hpp"
+#include "hsparse/core/executor.hpp"
+#include "hsparse/fem/lma_operator.hpp"
+#include "hsparse/fem/poisson.hpp"
+#include "hsparse/kernels/lma_spmv.hpp"
+#include "hsparse/solvers/krylov.hpp"
+#include "support/test_support.hpp"
+
+namespace hsparse::cuda {
+namespace {
+
+template <class V>
+void check_lma_product(int p, long long n, LmaScatter scatter) {
+  const ExecutorPtr gpu = make_executor(Backend::cuda);
+  const Executor& ex = cuda_executor(*gpu, "the LMA test");
+  const auto pr = fem::assemble_poisson<V, std::int32_t>({p, n, 0.15});
+  const auto dev = DeviceLocalMatrices<V, std::int32_t>::upload(pr.local);
+  const auto xh = test::test_vector<V>(pr.load.size(), 3);
+  const Array<V> x(gpu, std::span<const V>(xh));
+  for (const V beta : {V(0), V(-0.5)}) {
+    std::vector<V> expect = test::test_vector<V>(pr.load.size(), 4);
+    const std::vector<V> start = beta == V(0) ? std::vector<V>(expect.size(), std::numeric_limits<V>::quiet_NaN()) : expect;
+    reference::lma_spmv<V, std::int32_t>(V(2), pr.local, xh, beta, expect);
+    Array<V> y(gpu, std::span<const V>(start));
+    lma_spmv<V, std::int32_t>(ex, scatter, V(2), dev, x.data(), beta, y.data());
+    const auto got = y.to_host();
+    const double tol = std::is_same_v<V, float> ? 1e-4 : 1e-11;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      ASSERT_LE(std::abs(static_cast<double>(got[i]) - static_cast<double>(expect[i])), tol * std::max(1.0, std::abs(static_cast<double>(expect[i]))))
+          << to_string(scatter) << " Q" << p << " n " << n << " entry " << i;
+    }
+  }
+}
+
+TEST(CudaLma, ProductMatchesTheReference) {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  for (const LmaScatter scatter : {LmaScatter::atomics, LmaScatter::colouring}) {
+    for (int p = 1; p <= 4; ++p) {
+      for (const long long n : {1LL, 2LL, 7LL, 40LL}) {
+        check_lma_product<double>(p, n, scatter);
+        check_lma_product<float>(p, n, scatter);
+      }
+    }
+  }
+}
+
+// CG and pipelined CG on the GPU LMA operator reach the CPU CSR solution.
+TEST(CudaLma, SolveMatchesTheCpu) {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  const ExecutorPtr gpu = make_executor(Backend::cuda), cpu = make_executor(Backend::cpu);
+  for (int p : {1, 4}) {
+    const auto pr = fem::assemble_poisson<double, std::int32_t>({p, 8, 0.1});
+    const SpmvPlan<double, std::int32_t> plan(cpu, pr.matrix);
+    std::vector<double> u_cpu(pr.load.size(), 0.0);
+    SolverOptions o;
+    o.tolerance = 1e-12;
+    ASSERT_TRUE(solve(pr.matrix, plan, std::span<const double>(pr.load), std::span<double>(u_cpu), o).converged());
+    for (const LmaScatter scatter : {LmaScatter::atomics, LmaScatter::colouring}) {
+      const fem::LmaOperator<double, std::int32_t> lma(gpu, pr.local, scatter);
+      for (const KrylovMethod method : {KrylovMethod::cg, KrylovMethod::pipelined_cg}) {
+        o.method = method;
+        const Array<double> b(gpu, std::span<const double>(pr.load));
+        Array<double> x(gpu, pr.load.size());
+        const SolverResult r = solve(lma.op(), {}, b, x, o);
+        ASSERT_TRUE(r.converged()) << to_string(scatter) << " Q" << p << ": " << r.message;
+        const auto u = x.to_host();
+        for (std::size_t i = 0; i < u.size(); ++i) ASSERT_NEAR(u[i], u_cpu[i], 1e-9) << to_string(scatter) << " Q" << p << " unknown " << i;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hsparse::cuda
