@@ -8,6 +8,7 @@
 #include "bench/bench.hpp"
 #include "bench/solver_bench.hpp"
 #include "bench/dense_bench.hpp"
+#include "bench/fem_bench.hpp"
 #include "bench/tridiag_bench.hpp"
 #include "commands.hpp"
 #include "option_checks.hpp"
@@ -38,7 +39,7 @@ struct BenchCommand {
   bench::Options options;
   std::vector<std::string> compare;
   std::string report_from;
-  bool solvers = false, tridiag = false, dense = false;
+  bool solvers = false, tridiag = false, dense = false, fem = false;
   int solver_iterations = 200;
 };
 
@@ -61,6 +62,7 @@ Action add_bench_command(CLI::App& app) {
   cmd->add_option("--compare", c->compare, "OLD.json NEW.json: per-matrix and per-kernel GFLOP/s ratios")->expected(2);
   cmd->add_flag("--solvers", c->solvers, "Instead of SpMV: CG / pipelined CG / baseline time per iteration on Poisson 1e4..1e7, and mdot");
   cmd->add_flag("--tridiag", c->tridiag, "Instead of SpMV: batched tridiagonal solvers vs cuSPARSE gtsv over (size x count)");
+  cmd->add_flag("--fem", c->fem, "Instead of SpMV: finite-element CG iterations/s against the degree (Q1-Q4) for CSR, ELL, SELL and LMA vs cuSPARSE CG");
   cmd->add_flag("--dense", c->dense, "Instead of SpMV: GEMM (untiled, tiled, register, tensor cores), tall-skinny V^T W / V S and SpMM vs cuBLAS / cuSPARSE or Eigen / OpenBLAS");
   cmd->add_option("--solver-iterations", c->solver_iterations, "--solvers: iterations per timed solve")->check(integer_in(1))->capture_default_str();
   cmd->add_option("--report-from", c->report_from, "Rewrite the report (and plots) of a results.json into --out");
@@ -81,6 +83,14 @@ Action add_bench_command(CLI::App& app) {
       to.quick = c->options.quick;
       std::signal(SIGINT, on_interrupt);
       return bench::run_tridiag_benchmark(to, g_stop);
+    }
+    if (c->fem) {
+      bench::FemBenchOptions fo;
+      fo.backend = c->options.backend;
+      fo.out_dir = c->options.out_dir;
+      fo.quick = c->options.quick;
+      std::signal(SIGINT, on_interrupt);
+      return bench::run_fem_benchmark(fo, g_stop);
     }
     if (c->dense) {
       bench::DenseBenchOptions d;
