@@ -12,6 +12,7 @@
 #   matrices to the bench), BENCH_TIMEOUT=<s> (default 420), BENCH_ARGS="...",
 #   RUN_CPU_BENCH=1 (hsparse bench on the host CPU too), RUN_TUNE=1 (hsparse tune; TUNE_MATRICES, TUNE_ARGS, TUNE_TIMEOUT),
 #   RUN_SOLVER_BENCH=1 (hsparse bench --solvers), RUN_TRIDIAG_BENCH=1 (hsparse bench --tridiag),
+#   RUN_FEM_BENCH=1 (hsparse bench --fem; FEM_TIMEOUT, default 400),
 #   RUN_GEMM=1 (hsparse gemm: every GPU kernel and tile at GEMM_SIZES, default "4096 8192", float and double;
 #   GEMM_SIMPLE, default "tiled untiled", the slow first steps: set it empty to skip them).
 set -uo pipefail
@@ -174,6 +175,15 @@ if [ "${RUN_TRIDIAG_BENCH:-0}" = 1 ]; then
   timeout -s INT 300 $BUILD_DIR/bin/hsparse bench --tridiag --backend cuda --out "$OUT/tridiag" > "$OUT/tridiag.log" 2>&1
   echo "tridiag bench rc=$?" | tee -a "$OUT/summary.txt"
   sed -n '1,/^## Every solver/p' "$OUT/tridiag/tridiag.md" >> "$OUT/summary.txt"
+fi
+
+# hsparse bench --fem (RUN_FEM_BENCH=1): CG iterations/s against the degree, every operator vs cuSPARSE CG.
+if [ "${RUN_FEM_BENCH:-0}" = 1 ]; then
+  log "hsparse bench --fem"
+  timeout -s INT "${FEM_TIMEOUT:-400}" $BUILD_DIR/bin/hsparse bench --fem --backend cuda --out "$OUT/fem" > "$OUT/fem.log" 2>&1
+  echo "fem bench rc=$?" | tee -a "$OUT/summary.txt"
+  sed -n '/^## double/,/^## Plots/p' "$OUT/fem/fem.md" | tee -a "$OUT/summary.txt"
+  tar czf "$OUT/fem.tar.gz" -C "$OUT" fem && rm -rf "$OUT/fem"
 fi
 
 if [ "${RUN_CPU_BENCH:-0}" = 1 ]; then
