@@ -76,37 +76,20 @@ Action add_bench_command(CLI::App& app) {
       std::printf("report: %s/report.md\n", c->options.out_dir.c_str());
       return 0;
     }
-    if (c->tridiag) {
-      bench::TridiagBenchOptions to;
-      to.backend = c->options.backend;
-      to.out_dir = c->options.out_dir;
-      to.quick = c->options.quick;
+    // The other modes take the SpMV bench's backend, folder and --quick; Ctrl-C stops them with what they measured.
+    const auto mode = [&](auto o) {
+      o.backend = c->options.backend;
+      o.out_dir = c->options.out_dir;
+      o.quick = c->options.quick;
       std::signal(SIGINT, on_interrupt);
-      return bench::run_tridiag_benchmark(to, g_stop);
-    }
-    if (c->fem) {
-      bench::FemBenchOptions fo;
-      fo.backend = c->options.backend;
-      fo.out_dir = c->options.out_dir;
-      fo.quick = c->options.quick;
-      std::signal(SIGINT, on_interrupt);
-      return bench::run_fem_benchmark(fo, g_stop);
-    }
-    if (c->dense) {
-      bench::DenseBenchOptions d;
-      d.backend = c->options.backend;
-      d.out_dir = c->options.out_dir;
-      d.quick = c->options.quick;
-      std::signal(SIGINT, on_interrupt);
-      return bench::run_dense_benchmark(d, g_stop);
-    }
+      return o;
+    };
+    if (c->tridiag) return bench::run_tridiag_benchmark(mode(bench::TridiagBenchOptions{}), g_stop);
+    if (c->fem) return bench::run_fem_benchmark(mode(bench::FemBenchOptions{}), g_stop);
+    if (c->dense) return bench::run_dense_benchmark(mode(bench::DenseBenchOptions{}), g_stop);
     if (c->solvers) {
-      bench::SolverBenchOptions so;
-      so.backend = c->options.backend;
-      so.out_dir = c->options.out_dir;
-      so.quick = c->options.quick;
+      bench::SolverBenchOptions so = mode(bench::SolverBenchOptions{});
       so.iterations = c->solver_iterations;
-      std::signal(SIGINT, on_interrupt);
       return bench::run_solver_benchmark(so, g_stop);
     }
     std::signal(SIGINT, on_interrupt);

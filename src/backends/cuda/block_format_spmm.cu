@@ -73,17 +73,12 @@ void sell_spmm(const Executor& ex, V alpha, const DeviceSell<V, I>& a, SpmmWorks
   using D = detail::device_t<V>;
   const D al = detail::dev_value(alpha), be = detail::dev_value(beta);
   const bool in_sorted_order = a.permuted_columns || a.identity_order;
-  for (long long j0 = 0; j0 < x.cols; j0 += kSpmmColumns) {
-    const int kc = static_cast<int>(std::min<long long>(kSpmmColumns, x.cols - j0));
-    const D* xr = detail::pack_pass(ex, workspace, detail::dev(x.data + j0 * x.ld), x.ld, a.cols, a.cols, kc);
-    D* ys = detail::dev(y.data + j0 * y.ld);
-    detail::with_register_columns(kc, [&](auto KC_t) {
-      constexpr int KC = decltype(KC_t)::value;
-      sell_spmm_kernel<KC, D, I><<<detail::grid_for(a.rows, kSpmmThreads), kSpmmThreads, 0, detail::stream_of(ex)>>>(
-          a.rows, a.chunk, a.chunk_ptr.data(), a.row_len.data(), a.perm.data(), in_sorted_order, a.col_idx.data(), detail::dev(a.values.data()),
-          kc, xr, al, be, ys, y.ld);
-    });
-  }
+  detail::for_each_spmm_pass(ex, workspace, x, y, a.cols, [&](auto KC_t, const D* xr, int kc, D* ys) {
+    constexpr int KC = decltype(KC_t)::value;
+    sell_spmm_kernel<KC, D, I><<<detail::grid_for(a.rows, kSpmmThreads), kSpmmThreads, 0, detail::stream_of(ex)>>>(
+        a.rows, a.chunk, a.chunk_ptr.data(), a.row_len.data(), a.perm.data(), in_sorted_order, a.col_idx.data(), detail::dev(a.values.data()), kc,
+        xr, al, be, ys, y.ld);
+  });
   HSPARSE_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -96,17 +91,12 @@ void bcsr_spmm(const Executor& ex, V alpha, const DeviceBcsr<V, I>& a, SpmmWorks
   const D al = detail::dev_value(alpha), be = detail::dev_value(beta);
   const long long b = a.block;
   const long long padded_cols = (static_cast<long long>(a.cols) + b - 1) / b * b;
-  for (long long j0 = 0; j0 < x.cols; j0 += kSpmmColumns) {
-    const int kc = static_cast<int>(std::min<long long>(kSpmmColumns, x.cols - j0));
-    const D* xr = detail::pack_pass(ex, workspace, detail::dev(x.data + j0 * x.ld), x.ld, a.cols, padded_cols, kc);
-    D* ys = detail::dev(y.data + j0 * y.ld);
-    detail::with_register_columns(kc, [&](auto KC_t) {
-      constexpr int KC = decltype(KC_t)::value;
-      bcsr_spmm_kernel<KC, D, I><<<detail::grid_for(static_cast<long long>(a.block_rows) * b, kSpmmThreads), kSpmmThreads, 0, detail::stream_of(ex)>>>(
-          a.rows, a.block_rows, a.block, static_cast<long long>(a.block_stride), a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), kc,
-          xr, al, be, ys, y.ld);
-    });
-  }
+  detail::for_each_spmm_pass(ex, workspace, x, y, padded_cols, [&](auto KC_t, const D* xr, int kc, D* ys) {
+    constexpr int KC = decltype(KC_t)::value;
+    bcsr_spmm_kernel<KC, D, I><<<detail::grid_for(static_cast<long long>(a.block_rows) * b, kSpmmThreads), kSpmmThreads, 0, detail::stream_of(ex)>>>(
+        a.rows, a.block_rows, a.block, static_cast<long long>(a.block_stride), a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), kc, xr,
+        al, be, ys, y.ld);
+  });
   HSPARSE_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -132,25 +132,20 @@ void csr_spmm(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, SpmmWorkspa
   const auto grid = static_cast<unsigned>(std::clamp<long long>(needed, 1, 32LL * ex.multiprocessors()));
   const D al = detail::dev_value(alpha), be = detail::dev_value(beta);
   const auto s = detail::stream_of(ex);
-  for (long long j0 = 0; j0 < x.cols; j0 += kSpmmColumns) {
-    const int kc = static_cast<int>(std::min<long long>(kSpmmColumns, x.cols - j0));
-    const D* xr = detail::pack_pass(ex, workspace, detail::dev(x.data + j0 * x.ld), x.ld, a.cols, a.cols, kc);
-    D* ys = detail::dev(y.data + j0 * y.ld);
-    detail::with_register_columns(kc, [&](auto KC_t) {
-      constexpr int KC = decltype(KC_t)::value;
-      spmm_short_kernel<KC, D, I><<<grid, kThreads, 0, s>>>(a.rows, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), coop,
-                                                            workspace.short_max, kc, xr, al, be, ys, y.ld);
-      if (workspace.medium_count > 0) {
-        spmm_warp_kernel<KC, D, I><<<detail::grid_for(workspace.medium_count * 32, kThreads), kThreads, 0, s>>>(
-            workspace.medium_rows.data(), workspace.medium_count, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), kc, xr, al, be,
-            ys, y.ld);
-      }
-      if (workspace.count > 0) {
-        spmm_long_kernel<KC, D, I><<<static_cast<unsigned>(workspace.count), kThreads, 0, s>>>(
-            workspace.rows.data(), a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), kc, xr, al, be, ys, y.ld);
-      }
-    });
-  }
+  detail::for_each_spmm_pass(ex, workspace, x, y, a.cols, [&](auto KC_t, const D* xr, int kc, D* ys) {
+    constexpr int KC = decltype(KC_t)::value;
+    spmm_short_kernel<KC, D, I><<<grid, kThreads, 0, s>>>(a.rows, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), coop,
+                                                          workspace.short_max, kc, xr, al, be, ys, y.ld);
+    if (workspace.medium_count > 0) {
+      spmm_warp_kernel<KC, D, I><<<detail::grid_for(workspace.medium_count * 32, kThreads), kThreads, 0, s>>>(
+          workspace.medium_rows.data(), workspace.medium_count, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), kc, xr, al, be, ys,
+          y.ld);
+    }
+    if (workspace.count > 0) {
+      spmm_long_kernel<KC, D, I><<<static_cast<unsigned>(workspace.count), kThreads, 0, s>>>(workspace.rows.data(), a.row_ptr.data(), a.col_idx.data(),
+                                                                                           detail::dev(a.values.data()), kc, xr, al, be, ys, y.ld);
+    }
+  });
   HSPARSE_CUDA_CHECK(cudaGetLastError());
 }
 

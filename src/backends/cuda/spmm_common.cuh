@@ -56,6 +56,21 @@ const D* pack_pass(const Executor& ex, SpmmWorkspace& workspace, const D* x, lon
   return xr;
 }
 
+// The passes of an SpMM: for each group of up to kSpmmColumns columns, X's
+// columns packed (rows up to padded_rows, zero past x.rows), then
+// launch(KC_t, xr, kc, ys) with KC_t the compiled column count
+// (std::integral_constant) and ys Y's first column of the pass.
+template <class V, class F>
+void for_each_spmm_pass(const Executor& ex, SpmmWorkspace& workspace, const ConstDenseView<V>& x, const DenseView<V>& y, long long padded_rows,
+                        F&& launch) {
+  for (long long j0 = 0; j0 < x.cols; j0 += kSpmmColumns) {
+    const int kc = static_cast<int>(std::min<long long>(kSpmmColumns, x.cols - j0));
+    const auto* xr = pack_pass(ex, workspace, dev(x.data + j0 * x.ld), x.ld, x.rows, padded_rows, kc);
+    auto* ys = dev(y.data + j0 * y.ld);
+    with_register_columns(kc, [&](auto KC_t) { launch(KC_t, xr, kc, ys); });
+  }
+}
+
 // acc[j] += v * X(c, j) for the KC packed columns of row c (xc = xr + c KC),
 // read in 16-byte loads where KC allows (xr is cudaMalloc-aligned and a row
 // is KC values, so xc is 16-byte aligned for double KC >= 2, float KC >= 4):

@@ -412,20 +412,16 @@ void write_dense_report(const Context& c, const std::string& dir, const std::str
     for (const auto& r : c.rows) if (r.section == "gemm" && r.precision == precision && r.status == "ok") names.insert(r.algorithm);
     if (names.empty()) continue;
     const std::string name = "gemm_" + precision;
-    std::ofstream d(dir + "/plots/" + name + ".dat");
+    std::vector<PlotSeries> series;
     for (const auto& a : names) {
-      d << "# " << a << "\n";
-      for (const auto& r : c.rows) if (r.section == "gemm" && r.precision == precision && r.algorithm == a && r.status == "ok") d << r.size << " " << r.gflops << "\n";
-      d << "\n\n";
+      series.push_back({a, {}});
+      for (const auto& r : c.rows) if (r.section == "gemm" && r.precision == precision && r.algorithm == a && r.status == "ok") series.back().points.emplace_back(r.size, r.gflops);
     }
-    std::ofstream g(dir + "/plots/" + name + ".gp");
-    g << "set title '" << precision << " GEMM C = A B, n x n x n: " << device << "' noenhanced\n";
     // Log y: the steps span two decades (untiled to the tensor cores), and float's TF32 baseline is 7x its exact one.
-    g << "set logscale x 2; set logscale y; set grid; set key outside right; set xlabel 'n (log scale)'; set ylabel 'GFLOP/s (log scale)'\n";
-    g << "plot ";
-    int idx = 0;
-    for (const auto& a : names) g << (idx ? ", " : "") << "'" << name << ".dat' index " << idx << " using 1:2 with linespoints lw 2 pt 7 title '" << a << "'", ++idx;
-    g << "\n";
+    write_line_plot(dir + "/plots", name,
+                    "set title '" + precision + " GEMM C = A B, n x n x n: " + device + "' noenhanced\n"
+                    "set logscale x 2; set logscale y; set grid; set key outside right; set xlabel 'n (log scale)'; set ylabel 'GFLOP/s (log scale)'",
+                    series);
     plots.push_back(name);
   }
   const std::string plot_status = render_gnuplot(dir + "/plots", plots);

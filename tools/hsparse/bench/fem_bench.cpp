@@ -202,19 +202,17 @@ void write_fem_report(const Context& c, const std::string& dir, const std::strin
     if (any_baseline) md << " Best hsparse >= 1.5x cuSPARSE CG at every degree: " << (all_ahead ? "yes" : "no") << ".";
     md << "\n";
     const std::string name = "fem_" + precision;
-    std::ofstream d(dir + "/plots/" + name + ".dat");
+    std::vector<PlotSeries> series;
     for (const auto& op : ops) {
-      d << "# " << op << "\n";
-      for (const auto& r : c.rows) if (r.precision == precision && r.op == op && r.status == "ok") d << r.degree << " " << r.its << "\n";
-      d << "\n\n";
+      series.push_back({op, {}});
+      for (const auto& r : c.rows) if (r.precision == precision && r.op == op && r.status == "ok") series.back().points.emplace_back(r.degree, r.its);
     }
-    std::ofstream g(dir + "/plots/" + name + ".gp");
-    g << "set title 'CG iterations per second, " << precision << ", about " << (c.rows.empty() ? 0 : c.rows.front().unknowns) << " unknowns: " << device << "' noenhanced\n";
-    g << "set grid; set key outside right; set xlabel 'degree p of the Q_p elements'; set ylabel 'CG iterations / s'; set xtics 1; set xrange [0.8:4.2]; set yrange [0:*]\n";
-    g << "plot ";
-    int idx = 0;
-    for (const auto& op : ops) g << (idx ? ", " : "") << "'" << name << ".dat' index " << idx << " using 1:2 with linespoints lw 2 pt 7 title '" << op << "'", ++idx;
-    g << "\n";
+    write_line_plot(dir + "/plots", name,
+                    "set title 'CG iterations per second, " + precision + ", about " + std::to_string(c.rows.empty() ? 0 : c.rows.front().unknowns) +
+                        " unknowns: " + device + "' noenhanced\n"
+                        "set grid; set key outside right; set xlabel 'degree p of the Q_p elements'; set ylabel 'CG iterations / s'; set xtics 1; "
+                        "set xrange [0.8:4.2]; set yrange [0:*]",
+                    series);
     plots.push_back(name);
   }
   const std::string plot_status = render_gnuplot(dir + "/plots", plots);

@@ -3,9 +3,25 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <utility>
 
 namespace hsparse::bench {
+
+void write_line_plot(const std::string& plot_dir, const std::string& name, const std::string& settings, const std::vector<PlotSeries>& series) {
+  std::ofstream d(plot_dir + "/" + name + ".dat");
+  for (const auto& s : series) {
+    d << "# " << s.title << "\n";
+    for (const auto& [x, y] : s.points) d << x << " " << y << "\n";
+    d << "\n\n";
+  }
+  std::ofstream g(plot_dir + "/" + name + ".gp");
+  g << settings << "\nplot ";
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    g << (i ? ", " : "") << "'" << name << ".dat' index " << i << " using 1:2 with linespoints lw 2 pt 7 title '" << series[i].title << "'";
+  }
+  g << "\n";
+}
 
 std::string render_gnuplot(const std::string& plot_dir, const std::vector<std::string>& names) {
   if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) return "gnuplot is not installed here";
