@@ -12,6 +12,7 @@
 #include "hsparse/core/host_system.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/generators/hash.hpp"
+#include "colour_order.hpp"
 #include "reference_element.hpp"
 
 namespace hsparse::fem {
@@ -25,23 +26,6 @@ long long unknown_of(long long a, long long b, long long side) {  // side = pN
   if (a <= 0 || b <= 0 || a >= side || b >= side) return -1;
   return (b - 1) * (side - 1) + (a - 1);
 }
-
-// Element e's position in the colour-major order: colour (ex % 2) + 2 (ey % 2), then ey, ex.
-struct ColourOrder {
-  long long n;
-  std::array<long long, 5> begin{};
-  explicit ColourOrder(long long elements_per_side) : n(elements_per_side) {
-    for (int c = 0; c < 4; ++c) {
-      const long long nx = (n + 1 - (c % 2)) / 2, ny = (n + 1 - (c / 2)) / 2;  // elements with ex % 2 == c % 2, ey % 2 == c / 2
-      begin[static_cast<std::size_t>(c) + 1] = begin[static_cast<std::size_t>(c)] + nx * ny;
-    }
-  }
-  long long index(long long ex, long long ey) const {
-    const int c = static_cast<int>(ex % 2 + 2 * (ey % 2));
-    const long long nx = (n + 1 - (c % 2)) / 2;
-    return begin[static_cast<std::size_t>(c)] + (ey / 2) * nx + ex / 2;
-  }
-};
 
 }  // namespace
 
@@ -158,9 +142,8 @@ PoissonProblem<V, I> assemble_poisson(const PoissonOptions& o) {
     for (long long ey = ey_first; ey < n; ey += 2) {
       std::vector<double> ke(static_cast<std::size_t>(m * m)), le(static_cast<std::size_t>(m));
       for (long long ex = ex_first; ex < n; ex += 2) {
-        const auto v0 = static_cast<std::size_t>(ey * (n + 1) + ex);
-        const std::array<double, 4> vx{pr.vertex_x[v0], pr.vertex_x[v0 + 1], pr.vertex_x[v0 + static_cast<std::size_t>(n) + 1], pr.vertex_x[v0 + static_cast<std::size_t>(n) + 2]};
-        const std::array<double, 4> vy{pr.vertex_y[v0], pr.vertex_y[v0 + 1], pr.vertex_y[v0 + static_cast<std::size_t>(n) + 1], pr.vertex_y[v0 + static_cast<std::size_t>(n) + 2]};
+        std::array<double, 4> vx, vy;
+        element_corners(pr.vertex_x, pr.vertex_y, n, ex, ey, vx, vy);
         ref.element_matrices(vx, vy, [](double x, double y) { return 2 * std::numbers::pi * std::numbers::pi * poisson_exact(x, y); }, ke, le);
         const long long e = order.index(ex, ey);
         std::array<long long, 25> node{};
@@ -206,9 +189,8 @@ double l2_error(const PoissonProblem<V, I>& pr, std::span<const V> u) {
         const auto node = pr.local.element_nodes[static_cast<std::size_t>(a * elements + e)];
         local[static_cast<std::size_t>(a)] = node < 0 ? 0.0 : static_cast<double>(u[static_cast<std::size_t>(node)]);
       }
-      const auto v0 = static_cast<std::size_t>(ey * (n + 1) + ex);
-      const std::array<double, 4> vx{pr.vertex_x[v0], pr.vertex_x[v0 + 1], pr.vertex_x[v0 + static_cast<std::size_t>(n) + 1], pr.vertex_x[v0 + static_cast<std::size_t>(n) + 2]};
-      const std::array<double, 4> vy{pr.vertex_y[v0], pr.vertex_y[v0 + 1], pr.vertex_y[v0 + static_cast<std::size_t>(n) + 1], pr.vertex_y[v0 + static_cast<std::size_t>(n) + 2]};
+      std::array<double, 4> vx, vy;
+      element_corners(pr.vertex_x, pr.vertex_y, n, ex, ey, vx, vy);
       sum += ref.squared_error(vx, vy, local, poisson_exact);
     }
   }

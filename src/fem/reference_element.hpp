@@ -11,6 +11,15 @@
 
 namespace hsparse::fem {
 
+// The corners of element (ex, ey) of an N x N mesh from its (N + 1)^2
+// vertices (a fastest), in the bilinear map's order.
+inline void element_corners(const std::vector<double>& vertex_x, const std::vector<double>& vertex_y, long long n, long long ex, long long ey,
+                            std::array<double, 4>& x, std::array<double, 4>& y) {
+  const auto v0 = static_cast<std::size_t>(ey * (n + 1) + ex), up = static_cast<std::size_t>(n) + 1;
+  x = {vertex_x[v0], vertex_x[v0 + 1], vertex_x[v0 + up], vertex_x[v0 + up + 1]};
+  y = {vertex_y[v0], vertex_y[v0 + 1], vertex_y[v0 + up], vertex_y[v0 + up + 1]};
+}
+
 class ReferenceElement {
  public:
   ReferenceElement(int degree, int quadrature_points) : p_(degree), q_(quadrature_points) {
@@ -76,7 +85,7 @@ class ReferenceElement {
     return sum;
   }
 
- private:
+  // The bilinear map at (xi, eta): the point and the Jacobian's entries.
   struct Map {
     double x, y, xxi, xeta, yxi, yeta, det;
   };
@@ -96,6 +105,13 @@ class ReferenceElement {
     mp.det = mp.xxi * mp.yeta - mp.xeta * mp.yxi;
     return mp;
   }
+  int points() const { return q_; }
+  double weight(int g) const { return weights_[static_cast<std::size_t>(g)]; }
+  double point(int g) const { return points_[static_cast<std::size_t>(g)]; }
+  double phi(int g, int i) const { return phi_[at(g, i)]; }    // 1-D basis i at point g
+  double dphi(int g, int i) const { return dphi_[at(g, i)]; }  // its derivative
+
+ private:
   // Gauss-Lobatto-Legendre points of degree p (p + 1 points, the ends included).
   static std::vector<double> lobatto_points(int p) {
     switch (p) {
