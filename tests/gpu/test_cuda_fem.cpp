@@ -1,5 +1,5 @@
 // The LMA product and the LMA solve on the GPU (backends/cuda/lma_spmv.hpp,
-// fem/lma_operator.hpp) against the CPU reference: both scatters (atomics,
+// fem/element_operators.hpp) against the CPU reference: both scatters (atomics,
 // colouring), Q1-Q4, float and double, beta = 0 with NaN in y.
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include "hsparse/backends/cuda/lma_spmv.hpp"
 #include "hsparse/core/array.hpp"
 #include "hsparse/core/executor.hpp"
-#include "hsparse/fem/lma_operator.hpp"
+#include "hsparse/fem/element_operators.hpp"
 #include "hsparse/fem/poisson.hpp"
 #include "hsparse/kernels/lma_spmv.hpp"
 #include "hsparse/solvers/krylov.hpp"

@@ -16,7 +16,7 @@
 
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/executor.hpp"
-#include "hsparse/fem/lma_operator.hpp"
+#include "hsparse/fem/element_operators.hpp"
 #include "hsparse/fem/poisson.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/lma_spmv.hpp"

@@ -14,7 +14,8 @@
 #include "commands.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
-#include "hsparse/fem/lma_operator.hpp"
+#include "hsparse/fem/element_operators.hpp"
+#include "hsparse/fem/partial_assembly.hpp"
 #include "hsparse/fem/poisson.hpp"
 #include "hsparse/kernels/lma_spmv.hpp"
 #include "hsparse/solvers/krylov.hpp"
@@ -62,29 +63,34 @@ int run_fem(const FemCliOptions& c) {
   const auto pr = fem::assemble_poisson<V, I>(po);
   std::printf("  assembled in %.2f s: %lld unknowns, %zu nonzeros (rows up to %d), %d x %lld local matrices\n", assembly.seconds(), pr.unknowns(),
               pr.matrix.nnz(), (2 * c.degree + 1) * (2 * c.degree + 1), pr.local.nodes_per_element, static_cast<long long>(pr.local.elements));
-  // The operator: csr/ell/sell through a plan, lma directly; auto takes the
-  // one with fewer bytes per product under the model between LMA (where this
-  // backend runs it) and the plan of the advisor's format.
+  // The operator: csr/ell/sell through a plan, lma and pa directly. auto:
+  // on the GPU the one with fewer model bytes per product between LMA and
+  // the advisor's plan; on the CPU the advisor's plan (our CPU element
+  // kernels are not tuned: 0.4-0.7x of CSR on the build machine, bench
+  // --fem --quick, 2026-11-23, so bytes alone would pick a slower one).
   std::optional<SpmvPlan<V, I>> plan;
   std::optional<fem::LmaOperator<V, I>> lma;
-  std::string choice = c.op;
+  std::optional<fem::PaOperator<V, I>> pa;
   std::string note;
-  if (c.op != "lma") {
+  if (c.op != "lma" && c.op != "pa") {
     SpmvOptions so;
     if (c.op == "auto") so = advised_options(pr.matrix, measured_machine(to_string(ex->backend()), &note), std::min(c.max_iterations, 1000));
     else so.format = parse_format(c.op);
     plan.emplace(ex, pr.matrix, so);
   }
-  if (c.op == "lma" || c.op == "auto") lma.emplace(ex, pr.local, scatter);
+  if (c.op == "lma" || (c.op == "auto" && ex->backend() != Backend::cpu)) lma.emplace(ex, pr.local, scatter);
+  if (c.op == "pa") pa.emplace(ex, fem::partial_assembly(pr));
   if (c.op == "auto") {
-    const double b_plan = plan_bytes(*plan, pr.unknowns()), b_lma = lma ? lma->bytes_per_product() : 0;
-    choice = lma && b_lma < b_plan ? "lma" : plan->description();
-    std::printf("  auto: %s (model bytes per product: the advisor's plan %s %.3g, LMA %.3g)%s%s\n", choice.c_str(), plan->description().c_str(), b_plan,
-                b_lma, note.empty() ? "" : "; ", note.c_str());
-    if (choice == "lma") plan.reset();
-    else lma.reset();
+    const double b_plan = plan_bytes(*plan, pr.unknowns());
+    if (lma && lma->bytes_per_product() < b_plan) plan.reset();
+    std::printf("  auto: %s (model bytes per product: the advisor's plan %.3g%s)%s%s\n", plan ? plan->description().c_str() : "lma", b_plan,
+                lma ? (", LMA " + std::to_string(static_cast<long long>(lma->bytes_per_product()))).c_str() : ", the CPU takes the plan",
+                note.empty() ? "" : "; ", note.c_str());
+    if (plan) lma.reset();
   }
-  const double bytes = plan ? plan_bytes(*plan, pr.unknowns()) : lma->bytes_per_product();
+  const std::optional<LinearOperator<V>> element_op = lma ? std::optional<LinearOperator<V>>(lma->op()) : pa ? std::optional<LinearOperator<V>>(pa->op()) : std::nullopt;
+  const double bytes = plan ? plan_bytes(*plan, pr.unknowns()) : lma ? lma->bytes_per_product() : pa->bytes_per_product();
+  const std::vector<V> dinv = !plan && c.precond == "jacobi" ? fem::lma_inverse_diagonal(pr.local) : std::vector<V>{};  // K's diagonal from the local matrices
   SolverOptions so;
   so.method = parse_krylov_method(c.method);
   if (so.method == KrylovMethod::gmres) throw Error(ErrorCode::invalid_argument, "--method must be cg or pipecg: the stiffness matrix is SPD");
@@ -95,12 +101,10 @@ int run_fem(const FemCliOptions& c) {
   so.progress = terminal_progress();
   const Array<V> b(ex, std::span<const V>(pr.load));
   Array<V> x(ex, pr.load.size());
-  const SolverResult r = plan ? solve(pr.matrix, *plan, b, x, so)
-                              : solve(lma->op(), so.preconditioner == Preconditioner::jacobi ? fem::lma_inverse_diagonal(pr.local) : std::vector<V>{},
-                                      b, x, so);
+  const SolverResult r = plan ? solve(pr.matrix, *plan, b, x, so) : solve(*element_op, dinv, b, x, so);
   if (so.progress) std::fprintf(stderr, "\r\033[K");
   const auto u = x.to_host();
-  std::printf("  operator     %s\n", plan ? plan->description().c_str() : lma->op().description().c_str());
+  std::printf("  operator     %s\n", plan ? plan->description().c_str() : element_op->description().c_str());
   std::printf("  solve        %s %s, tolerance %.0e: %s after %d iterations, ||r||/||b|| %.3e, %.3f s (setup %.3f s)\n", to_string(so.method),
               to_string(so.preconditioner), so.tolerance, to_string(r.status), r.iterations, r.relative_residual, r.seconds, r.setup_seconds);
   std::printf("  true residual ||b - Ax||/||b|| = %.3e (CSR, double, host)\n", true_relative_residual(pr.matrix, std::span<const V>(pr.load), std::span<const V>(u)));
@@ -116,9 +120,7 @@ int run_fem(const FemCliOptions& c) {
     ro.progress = {};
     const Array<V> b2(ex, std::span<const V>(default_x<V>(pr.load.size())));
     Array<V> x2(ex, pr.load.size());
-    const SolverResult rr = plan ? solve(pr.matrix, *plan, b2, x2, ro)
-                                 : solve(lma->op(), ro.preconditioner == Preconditioner::jacobi ? fem::lma_inverse_diagonal(pr.local) : std::vector<V>{},
-                                         b2, x2, ro);
+    const SolverResult rr = plan ? solve(pr.matrix, *plan, b2, x2, ro) : solve(*element_op, dinv, b2, x2, ro);
     const double its = rr.iterations > 0 && rr.seconds > 0 ? rr.iterations / rr.seconds : 0;
     std::printf("  rate         %d iterations on b = the default vector: %.1f iterations/s (%.2f us each)\n", rr.iterations, its,
                 its > 0 ? 1e6 / its : 0.0);
@@ -137,8 +139,10 @@ Action add_fem_command(CLI::App& app) {
   cmd->add_option("--perturbation", o->perturbation, "Interior vertices moved by up to this fraction of h (not a stencil), in [0, 0.3]")
       ->check(CLI::Range(0.0, 0.3))
       ->capture_default_str();
-  cmd->add_option("--operator", o->op, "csr, ell, sell (assembled, through an SpMV plan), lma (local matrices), or auto (fewest model bytes)")
-      ->check(CLI::IsMember({"auto", "csr", "ell", "sell", "lma"}))
+  cmd->add_option("--operator", o->op,
+                  "csr, ell, sell (assembled, through an SpMV plan), lma (local matrices), pa (matrix-free, sum-factorised; CPU), or auto "
+                  "(GPU: fewer model bytes of LMA and the advisor's plan; CPU: the advisor's plan)")
+      ->check(CLI::IsMember({"auto", "csr", "ell", "sell", "lma", "pa"}))
       ->capture_default_str();
   cmd->add_option("--scatter", o->scatter, "LMA's scatter: auto (GPU atomics, CPU colouring), atomics (GPU), colouring")
       ->check(CLI::IsMember({"auto", "atomics", "colouring"}))

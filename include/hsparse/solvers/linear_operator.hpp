@@ -2,7 +2,7 @@
 // A square operator y = alpha A x + beta y given by a function on the
 // executor's memory: what the Krylov solvers need from A (solvers/krylov.hpp)
 // when A is not an SpMV plan, e.g. the finite-element local matrix approach
-// (fem/lma_operator.hpp). beta == 0: y must not be read. The function and
+// (fem/element_operators.hpp). beta == 0: y must not be read. The function and
 // whatever it captures must outlive the operator's use.
 #include <functional>
 #include <string>

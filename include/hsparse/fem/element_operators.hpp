@@ -1,11 +1,14 @@
 #pragma once
-// The local matrix approach as a solver operator (solvers/linear_operator.hpp):
-// y = alpha A^T (K_e (A x)) + beta y (kernels/lma_spmv.hpp) on an executor,
-// so CG and pipelined CG run on it like on any SpMV plan (issue 17).
+// The element-by-element operators of the Poisson problem as solver
+// operators (solvers/linear_operator.hpp), so CG and pipelined CG run on
+// them like on any SpMV plan (issue 17):
+//  - LmaOperator: the local matrix approach, y = alpha A^T (K_e (A x)) + beta y (kernels/lma_spmv.hpp);
+//  - PaOperator: the matrix-free, sum-factorised product (kernels/pa_spmv.hpp).
 #include <memory>
 #include <vector>
 
 #include "hsparse/core/executor.hpp"
+#include "hsparse/fem/partial_assembly.hpp"
 #include "hsparse/fem/poisson.hpp"
 #include "hsparse/kernels/lma_spmv.hpp"
 #include "hsparse/solvers/linear_operator.hpp"
@@ -38,6 +41,22 @@ class LmaOperator {
   std::shared_ptr<const LocalMatrices<V, I>> local_;
   LmaScatter scatter_;
   std::shared_ptr<const void> device_;  // cuda::DeviceLocalMatrices<V, I> on a GPU executor
+};
+
+// Keeps its own copy of the quadrature data. CPU only so far (the OpenMP
+// kernel); a GPU executor is refused (Error(unsupported)).
+template <class V, class I>
+class PaOperator {
+ public:
+  PaOperator(ExecutorPtr ex, QuadratureData<V, I> data);
+  LinearOperator<V> op() const;
+  const QuadratureData<V, I>& data() const { return *data_; }
+  // The quadrature data and the node map once, x read and y read and written once.
+  double bytes_per_product() const;
+
+ private:
+  ExecutorPtr ex_;
+  std::shared_ptr<const QuadratureData<V, I>> data_;
 };
 
 }  // namespace hsparse::fem

@@ -1,5 +1,5 @@
-// The LMA solver operator (fem/lma_operator.hpp).
-#include "hsparse/fem/lma_operator.hpp"
+// The element-by-element solver operators (fem/element_operators.hpp).
+#include "hsparse/fem/element_operators.hpp"
 
 #include <cmath>
 #include <span>
@@ -8,6 +8,7 @@
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/kernels/lma_spmv.hpp"
+#include "hsparse/kernels/pa_spmv.hpp"
 #ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/lma_spmv.hpp"
 #endif
@@ -77,9 +78,35 @@ double LmaOperator<V, I>::bytes_per_product() const {
   return static_cast<double>(local_->bytes()) + 3.0 * static_cast<double>(local_->rows) * sizeof(V);
 }
 
+template <class V, class I>
+PaOperator<V, I>::PaOperator(ExecutorPtr ex, QuadratureData<V, I> data)
+    : ex_(std::move(ex)), data_(std::make_shared<const QuadratureData<V, I>>(std::move(data))) {
+  if (!ex_) throw Error(ErrorCode::invalid_argument, "PaOperator: no executor");
+  if (ex_->backend() != Backend::cpu) {
+    throw Error(ErrorCode::unsupported, "the sum-factorised (pa) operator runs on the CPU only so far; use --backend cpu or another operator");
+  }
+}
+
+template <class V, class I>
+LinearOperator<V> PaOperator<V, I>::op() const {
+  const auto data = data_;
+  const auto n = static_cast<std::size_t>(data->rows);
+  return LinearOperator<V>(
+      ex_, static_cast<long long>(n),
+      [data, n](V alpha, const V* x, V beta, V* y) { openmp::pa_spmv<V, I>(alpha, *data, std::span<const V>(x, n), beta, std::span<V>(y, n)); },
+      "sum-factorised Q" + std::to_string(data->degree) + ", " + std::to_string(data->elements) + " elements, " + std::to_string(data->points) +
+          "^2 points each, coloured (CPU)");
+}
+
+template <class V, class I>
+double PaOperator<V, I>::bytes_per_product() const {
+  return static_cast<double>(data_->bytes()) + 3.0 * static_cast<double>(data_->rows) * sizeof(V);
+}
+
 #define HSPARSE_INSTANTIATE(V, I)                                                    \
   template std::vector<V> lma_inverse_diagonal(const LocalMatrices<V, I>&);          \
-  template class LmaOperator<V, I>;
+  template class LmaOperator<V, I>;                                                  \
+  template class PaOperator<V, I>;
 HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
