@@ -8,15 +8,48 @@
 // contiguous vector, the way a GPU warp reads it.
 #include <algorithm>
 #include <array>
+#include <string>
 
+#include "hsparse/core/error.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/kernels/lma_spmv.hpp"
 
 namespace hsparse::openmp {
 
 namespace {
-constexpr int kBlock = 8;       // elements per SIMD block
-constexpr int kMaxNodes = 25;   // m for Q4
+
+constexpr int kBlock = 8;  // elements per SIMD block
+
+// One colour's elements with m = M nodes each (compile-time: the loops unroll).
+template <int M, class V, class I>
+void lma_colour(V alpha, const fem::LocalMatrices<V, I>& a, std::span<const V> x, std::span<V> y, long long first, long long last) {
+  const auto ne = static_cast<std::size_t>(a.elements);
+  const long long blocks = (last - first + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(static)
+  for (long long blk = 0; blk < blocks; ++blk) {
+    const auto e0 = static_cast<std::size_t>(first + blk * kBlock);
+    const int nb = static_cast<int>(std::min<long long>(kBlock, last - static_cast<long long>(e0)));
+    std::array<std::array<V, kBlock>, M> local{};
+    for (int j = 0; j < M; ++j) {  // A x
+      const I* nodes = a.element_nodes.data() + static_cast<std::size_t>(j) * ne + e0;
+      for (int b = 0; b < nb; ++b) local[static_cast<std::size_t>(j)][static_cast<std::size_t>(b)] = nodes[b] < 0 ? V(0) : x[static_cast<std::size_t>(nodes[b])];
+    }
+    for (int i = 0; i < M; ++i) {  // K_e, then A^T
+      std::array<V, kBlock> sum{};
+      for (int j = 0; j < M; ++j) {
+        const V* k = a.values.data() + static_cast<std::size_t>(i * M + j) * ne + e0;
+        const auto& xj = local[static_cast<std::size_t>(j)];
+#pragma omp simd
+        for (int b = 0; b < kBlock; ++b) sum[static_cast<std::size_t>(b)] += (b < nb ? k[b] : V(0)) * xj[static_cast<std::size_t>(b)];
+      }
+      const I* nodes = a.element_nodes.data() + static_cast<std::size_t>(i) * ne + e0;
+      for (int b = 0; b < nb; ++b) {
+        if (nodes[b] >= 0) y[static_cast<std::size_t>(nodes[b])] += alpha * sum[static_cast<std::size_t>(b)];
+      }
+    }
+  }
+}
+
 }  // namespace
 
 template <class V, class I>
@@ -25,33 +58,14 @@ void lma_spmv(V alpha, const fem::LocalMatrices<V, I>& a, std::span<const V> x, 
   const auto n = static_cast<long long>(y.size());
 #pragma omp parallel for schedule(static)
   for (long long i = 0; i < n; ++i) y[static_cast<std::size_t>(i)] = beta == V(0) ? V(0) : beta * y[static_cast<std::size_t>(i)];
-  const int m = a.nodes_per_element;
-  const auto ne = static_cast<std::size_t>(a.elements);
   for (std::size_t c = 0; c + 1 < a.colour_begin.size(); ++c) {
     const auto first = static_cast<long long>(a.colour_begin[c]), last = static_cast<long long>(a.colour_begin[c + 1]);
-    const long long blocks = (last - first + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(static)
-    for (long long blk = 0; blk < blocks; ++blk) {
-      const auto e0 = static_cast<std::size_t>(first + blk * kBlock);
-      const int nb = static_cast<int>(std::min<long long>(kBlock, last - static_cast<long long>(e0)));
-      std::array<std::array<V, kBlock>, kMaxNodes> local{};
-      for (int j = 0; j < m; ++j) {  // A x
-        const I* nodes = a.element_nodes.data() + static_cast<std::size_t>(j) * ne + e0;
-        for (int b = 0; b < nb; ++b) local[static_cast<std::size_t>(j)][static_cast<std::size_t>(b)] = nodes[b] < 0 ? V(0) : x[static_cast<std::size_t>(nodes[b])];
-      }
-      for (int i = 0; i < m; ++i) {  // K_e, then A^T
-        std::array<V, kBlock> sum{};
-        for (int j = 0; j < m; ++j) {
-          const V* k = a.values.data() + static_cast<std::size_t>(i * m + j) * ne + e0;
-          const auto& xj = local[static_cast<std::size_t>(j)];
-#pragma omp simd
-          for (int b = 0; b < nb; ++b) sum[static_cast<std::size_t>(b)] += k[b] * xj[static_cast<std::size_t>(b)];
-        }
-        const I* nodes = a.element_nodes.data() + static_cast<std::size_t>(i) * ne + e0;
-        for (int b = 0; b < nb; ++b) {
-          if (nodes[b] >= 0) y[static_cast<std::size_t>(nodes[b])] += alpha * sum[static_cast<std::size_t>(b)];
-        }
-      }
+    switch (a.nodes_per_element) {
+      case 4: lma_colour<4>(alpha, a, x, y, first, last); break;
+      case 9: lma_colour<9>(alpha, a, x, y, first, last); break;
+      case 16: lma_colour<16>(alpha, a, x, y, first, last); break;
+      case 25: lma_colour<25>(alpha, a, x, y, first, last); break;
+      default: throw Error(ErrorCode::invalid_argument, "LMA product: elements of " + std::to_string(a.nodes_per_element) + " nodes (Q1-Q4 have 4, 9, 16, 25)");
     }
   }
 }
