@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <type_traits>
 #include <cstdint>
@@ -95,53 +96,49 @@ TEST(FemPoisson, MatrixStructure) {
   }
 }
 
-// y = alpha A^T K_e A x + beta y equals the assembled matrix's product,
-// for both LMA kernels, in double and float, beta = 0 with NaN in y.
+// An element operator's y = 2 A x + beta y equals the assembled matrix's
+// product (beta = 0 with NaN in y, and beta = -0.5), for each of its kernels.
 template <class V>
-void check_lma_matches_csr(int p, long long n) {
-  const auto pr = fem::assemble_poisson<V, std::int32_t>({p, n, 0.15});
+using ElementKernel = std::function<void(std::span<const V> x, V beta, std::span<V> y)>;
+template <class V>
+void check_matches_csr(const fem::PoissonProblem<V, std::int32_t>& pr, const std::string& what, const std::vector<std::pair<std::string, ElementKernel<V>>>& kernels) {
   const auto x = test::test_vector<V>(pr.load.size(), 3);
   for (const V beta : {V(0), V(-0.5)}) {
     std::vector<V> expect = test::test_vector<V>(pr.load.size(), 4);
     const std::vector<V> start = beta == V(0) ? std::vector<V>(expect.size(), std::numeric_limits<V>::quiet_NaN()) : expect;
     reference::csr_spmv<V, std::int32_t>(V(2), pr.matrix, x, beta, expect);
-    for (int kernel = 0; kernel < 2; ++kernel) {
+    for (const auto& [name, kernel] : kernels) {
       std::vector<V> y = start;
-      if (kernel == 0) reference::lma_spmv<V, std::int32_t>(V(2), pr.local, x, beta, y);
-      else openmp::lma_spmv<V, std::int32_t>(V(2), pr.local, x, beta, y);
+      kernel(x, beta, y);
       const double tol = std::is_same_v<V, float> ? 1e-4 : 1e-11;
       for (std::size_t i = 0; i < y.size(); ++i) {
         ASSERT_LE(std::abs(static_cast<double>(y[i]) - static_cast<double>(expect[i])), tol * std::max(1.0, std::abs(static_cast<double>(expect[i]))))
-            << (kernel ? "openmp" : "reference") << " Q" << p << " n " << n << " entry " << i;
+            << name << " " << what << " Q" << pr.options.degree << " n " << pr.options.elements << " entry " << i;
       }
     }
   }
 }
 
-// The sum-factorised (matrix-free) product equals the assembled matrix's:
-// the same quadrature as the assembly, so only rounding differs.
+// The LMA product (both kernels), in double and float.
+template <class V>
+void check_lma_matches_csr(int p, long long n) {
+  const auto pr = fem::assemble_poisson<V, std::int32_t>({p, n, 0.15});
+  check_matches_csr<V>(pr, "LMA",
+                       {{"reference", [&](std::span<const V> x, V beta, std::span<V> y) { reference::lma_spmv<V, std::int32_t>(V(2), pr.local, x, beta, y); }},
+                        {"openmp", [&](std::span<const V> x, V beta, std::span<V> y) { openmp::lma_spmv<V, std::int32_t>(V(2), pr.local, x, beta, y); }}});
+}
+
+// The sum-factorised (matrix-free) product: the same quadrature as the
+// assembly, so only rounding differs.
 template <class V>
 void check_pa_matches_csr(int p, long long n) {
   const auto pr = fem::assemble_poisson<V, std::int32_t>({p, n, 0.15});
   const auto qd = fem::partial_assembly(pr);
   // 3 Q^2 values against (p + 1)^4: 27 > 16 at Q1, 48 < 81 at Q2, 108 < 625 at Q4.
   if (p >= 2) EXPECT_LT(qd.bytes(), pr.local.bytes()) << "Q" << p << ": the quadrature data should be smaller than the local matrices";
-  const auto x = test::test_vector<V>(pr.load.size(), 3);
-  for (const V beta : {V(0), V(-0.5)}) {
-    std::vector<V> expect = test::test_vector<V>(pr.load.size(), 4);
-    const std::vector<V> start = beta == V(0) ? std::vector<V>(expect.size(), std::numeric_limits<V>::quiet_NaN()) : expect;
-    reference::csr_spmv<V, std::int32_t>(V(2), pr.matrix, x, beta, expect);
-    for (int kernel = 0; kernel < 2; ++kernel) {
-      std::vector<V> y = start;
-      if (kernel == 0) reference::pa_spmv<V, std::int32_t>(V(2), qd, x, beta, y);
-      else openmp::pa_spmv<V, std::int32_t>(V(2), qd, x, beta, y);
-      const double tol = std::is_same_v<V, float> ? 1e-4 : 1e-11;
-      for (std::size_t i = 0; i < y.size(); ++i) {
-        ASSERT_LE(std::abs(static_cast<double>(y[i]) - static_cast<double>(expect[i])), tol * std::max(1.0, std::abs(static_cast<double>(expect[i]))))
-            << (kernel ? "openmp" : "reference") << " PA Q" << p << " n " << n << " entry " << i;
-      }
-    }
-  }
+  check_matches_csr<V>(pr, "PA",
+                       {{"reference", [&](std::span<const V> x, V beta, std::span<V> y) { reference::pa_spmv<V, std::int32_t>(V(2), qd, x, beta, y); }},
+                        {"openmp", [&](std::span<const V> x, V beta, std::span<V> y) { openmp::pa_spmv<V, std::int32_t>(V(2), qd, x, beta, y); }}});
 }
 
 TEST(FemPoisson, SumFactorisedProductMatchesTheAssembledMatrix) {

@@ -424,10 +424,7 @@ void write_dense_report(const Context& c, const std::string& dir, const std::str
                     series);
     plots.push_back(name);
   }
-  const std::string plot_status = render_gnuplot(dir + "/plots", plots);
-  md << "\n## Plots\n\n";
-  if (!plot_status.empty()) md << "(" << plot_status << ")\n\n";
-  for (const auto& p : plots) md << "![" << p << "](plots/" << p << ".png)\n\n";
+  write_plots_section(md, dir + "/plots", plots);
 }
 
 }  // namespace

@@ -8,6 +8,13 @@
 
 namespace hsparse::bench {
 
+void write_plots_section(std::ostream& md, const std::string& plot_dir, const std::vector<std::string>& names) {
+  const std::string status = render_gnuplot(plot_dir, names);
+  md << "\n## Plots\n\n";
+  if (!status.empty()) md << "(" << status << ")\n\n";
+  for (const auto& p : names) md << "![" << p << "](plots/" << p << ".png)\n\n";
+}
+
 void write_line_plot(const std::string& plot_dir, const std::string& name, const std::string& settings, const std::vector<PlotSeries>& series) {
   std::ofstream d(plot_dir + "/" + name + ".dat");
   for (const auto& s : series) {
