@@ -79,23 +79,40 @@ double LmaOperator<V, I>::bytes_per_product() const {
 }
 
 template <class V, class I>
-PaOperator<V, I>::PaOperator(ExecutorPtr ex, QuadratureData<V, I> data)
-    : ex_(std::move(ex)), data_(std::make_shared<const QuadratureData<V, I>>(std::move(data))) {
+PaOperator<V, I>::PaOperator(ExecutorPtr ex, QuadratureData<V, I> data, LmaScatter scatter)
+    : ex_(std::move(ex)), data_(std::make_shared<const QuadratureData<V, I>>(std::move(data))), scatter_(scatter) {
   if (!ex_) throw Error(ErrorCode::invalid_argument, "PaOperator: no executor");
-  if (ex_->backend() != Backend::cpu) {
-    throw Error(ErrorCode::unsupported, "the sum-factorised (pa) operator runs on the CPU only so far; use --backend cpu or another operator");
-  }
+  if (ex_->backend() == Backend::cpu) return;
+#ifdef HSPARSE_HAVE_CUDA
+  (void)cuda_executor(*ex_, "the GPU sum-factorised operator");
+  device_ = std::make_shared<const cuda::DeviceQuadratureData<V, I>>(cuda::DeviceQuadratureData<V, I>::upload(*data_));
+#else
+  throw Error(ErrorCode::unsupported, "the sum-factorised operator on " + ex_->description() + ": this build has no CUDA");
+#endif
 }
 
 template <class V, class I>
 LinearOperator<V> PaOperator<V, I>::op() const {
   const auto data = data_;
   const auto n = static_cast<std::size_t>(data->rows);
+  const std::string name = "sum-factorised Q" + std::to_string(data->degree) + ", " + std::to_string(data->elements) + " elements, " +
+                           std::to_string(data->points) + "^2 points each, ";
+  if (ex_->backend() == Backend::cpu) {
+    return LinearOperator<V>(
+        ex_, static_cast<long long>(n),
+        [data, n](V alpha, const V* x, V beta, V* y) { openmp::pa_spmv<V, I>(alpha, *data, std::span<const V>(x, n), beta, std::span<V>(y, n)); },
+        name + "coloured (CPU)");
+  }
+#ifdef HSPARSE_HAVE_CUDA
+  const auto dev = std::static_pointer_cast<const cuda::DeviceQuadratureData<V, I>>(device_);
+  const cuda::Executor* cex = &cuda_executor(*ex_, "the GPU sum-factorised operator");
+  const LmaScatter scatter = scatter_;
   return LinearOperator<V>(
-      ex_, static_cast<long long>(n),
-      [data, n](V alpha, const V* x, V beta, V* y) { openmp::pa_spmv<V, I>(alpha, *data, std::span<const V>(x, n), beta, std::span<V>(y, n)); },
-      "sum-factorised Q" + std::to_string(data->degree) + ", " + std::to_string(data->elements) + " elements, " + std::to_string(data->points) +
-          "^2 points each, coloured (CPU)");
+      ex_, static_cast<long long>(n), [dev, cex, scatter](V alpha, const V* x, V beta, V* y) { cuda::pa_spmv<V, I>(*cex, scatter, alpha, *dev, x, beta, y); },
+      name + to_string(scatter) + " (GPU)");
+#else
+  throw Error(ErrorCode::internal, "PaOperator: a GPU executor in a build without CUDA");
+#endif
 }
 
 template <class V, class I>

@@ -1,6 +1,7 @@
-// The LMA product and the LMA solve on the GPU (backends/cuda/lma_spmv.hpp,
-// fem/element_operators.hpp) against the CPU reference: both scatters (atomics,
-// colouring), Q1-Q4, float and double, beta = 0 with NaN in y.
+// The LMA and sum-factorised products and solves on the GPU
+// (backends/cuda/lma_spmv.hpp, fem/element_operators.hpp) against the CPU
+// reference: both scatters (atomics, colouring), Q1-Q4, float and double,
+// beta = 0 with NaN in y.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,6 +15,8 @@
 #include "hsparse/fem/element_operators.hpp"
 #include "hsparse/fem/poisson.hpp"
 #include "hsparse/kernels/lma_spmv.hpp"
+#include "hsparse/kernels/pa_spmv.hpp"
+#include "hsparse/fem/partial_assembly.hpp"
 #include "hsparse/solvers/krylov.hpp"
 #include "support/test_support.hpp"
 
@@ -43,6 +46,43 @@ void check_lma_product(int p, long long n, LmaScatter scatter) {
   }
 }
 
+// The sum-factorised product on the device against the CPU reference.
+template <class V>
+void check_pa_product(int p, long long n, LmaScatter scatter) {
+  const ExecutorPtr gpu = make_executor(Backend::cuda);
+  const Executor& ex = cuda_executor(*gpu, "the PA test");
+  const auto pr = fem::assemble_poisson<V, std::int32_t>({p, n, 0.15});
+  const auto qd = fem::partial_assembly(pr);
+  const auto dev = DeviceQuadratureData<V, std::int32_t>::upload(qd);
+  const auto xh = test::test_vector<V>(pr.load.size(), 3);
+  const Array<V> x(gpu, std::span<const V>(xh));
+  for (const V beta : {V(0), V(-0.5)}) {
+    std::vector<V> expect = test::test_vector<V>(pr.load.size(), 4);
+    const std::vector<V> start = beta == V(0) ? std::vector<V>(expect.size(), std::numeric_limits<V>::quiet_NaN()) : expect;
+    reference::pa_spmv<V, std::int32_t>(V(2), qd, xh, beta, expect);
+    Array<V> y(gpu, std::span<const V>(start));
+    pa_spmv<V, std::int32_t>(ex, scatter, V(2), dev, x.data(), beta, y.data());
+    const auto got = y.to_host();
+    const double tol = std::is_same_v<V, float> ? 1e-4 : 1e-11;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      ASSERT_LE(std::abs(static_cast<double>(got[i]) - static_cast<double>(expect[i])), tol * std::max(1.0, std::abs(static_cast<double>(expect[i]))))
+          << "PA " << to_string(scatter) << " Q" << p << " n " << n << " entry " << i;
+    }
+  }
+}
+
+TEST(CudaLma, SumFactorisedProductMatchesTheReference) {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  for (const LmaScatter scatter : {LmaScatter::atomics, LmaScatter::colouring}) {
+    for (int p = 1; p <= 4; ++p) {
+      for (const long long n : {1LL, 2LL, 7LL, 40LL}) {
+        check_pa_product<double>(p, n, scatter);
+        check_pa_product<float>(p, n, scatter);
+      }
+    }
+  }
+}
+
 TEST(CudaLma, ProductMatchesTheReference) {
   if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
   for (const LmaScatter scatter : {LmaScatter::atomics, LmaScatter::colouring}) {
@@ -68,14 +108,17 @@ TEST(CudaLma, SolveMatchesTheCpu) {
     ASSERT_TRUE(solve(pr.matrix, plan, std::span<const double>(pr.load), std::span<double>(u_cpu), o).converged());
     for (const LmaScatter scatter : {LmaScatter::atomics, LmaScatter::colouring}) {
       const fem::LmaOperator<double, std::int32_t> lma(gpu, pr.local, scatter);
+      const fem::PaOperator<double, std::int32_t> pa(gpu, fem::partial_assembly(pr), scatter);
       for (const KrylovMethod method : {KrylovMethod::cg, KrylovMethod::pipelined_cg}) {
-        o.method = method;
-        const Array<double> b(gpu, std::span<const double>(pr.load));
-        Array<double> x(gpu, pr.load.size());
-        const SolverResult r = solve(lma.op(), {}, b, x, o);
-        ASSERT_TRUE(r.converged()) << to_string(scatter) << " Q" << p << ": " << r.message;
-        const auto u = x.to_host();
-        for (std::size_t i = 0; i < u.size(); ++i) ASSERT_NEAR(u[i], u_cpu[i], 1e-9) << to_string(scatter) << " Q" << p << " unknown " << i;
+        for (const auto& op : {lma.op(), pa.op()}) {
+          o.method = method;
+          const Array<double> b(gpu, std::span<const double>(pr.load));
+          Array<double> x(gpu, pr.load.size());
+          const SolverResult r = solve(op, {}, b, x, o);
+          ASSERT_TRUE(r.converged()) << op.description() << ": " << r.message;
+          const auto u = x.to_host();
+          for (std::size_t i = 0; i < u.size(); ++i) ASSERT_NEAR(u[i], u_cpu[i], 1e-9) << op.description() << " unknown " << i;
+        }
       }
     }
   }

@@ -79,7 +79,7 @@ int run_fem(const FemCliOptions& c) {
     plan.emplace(ex, pr.matrix, so);
   }
   if (c.op == "lma" || (c.op == "auto" && ex->backend() != Backend::cpu)) lma.emplace(ex, pr.local, scatter);
-  if (c.op == "pa") pa.emplace(ex, fem::partial_assembly(pr));
+  if (c.op == "pa") pa.emplace(ex, fem::partial_assembly(pr), scatter);
   if (c.op == "auto") {
     const double b_plan = plan_bytes(*plan, pr.unknowns());
     if (lma && lma->bytes_per_product() < b_plan) plan.reset();
@@ -140,11 +140,11 @@ Action add_fem_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 0.3))
       ->capture_default_str();
   cmd->add_option("--operator", o->op,
-                  "csr, ell, sell (assembled, through an SpMV plan), lma (local matrices), pa (matrix-free, sum-factorised; CPU), or auto "
+                  "csr, ell, sell (assembled, through an SpMV plan), lma (local matrices), pa (matrix-free, sum-factorised), or auto "
                   "(GPU: fewer model bytes of LMA and the advisor's plan; CPU: the advisor's plan)")
       ->check(CLI::IsMember({"auto", "csr", "ell", "sell", "lma", "pa"}))
       ->capture_default_str();
-  cmd->add_option("--scatter", o->scatter, "LMA's scatter: auto (GPU atomics, CPU colouring), atomics (GPU), colouring")
+  cmd->add_option("--scatter", o->scatter, "lma's and pa's scatter: auto (GPU atomics, CPU colouring), atomics (GPU), colouring")
       ->check(CLI::IsMember({"auto", "atomics", "colouring"}))
       ->capture_default_str();
   cmd->add_option("--precision", o->precision, "single or double")->check(CLI::IsMember({"single", "double"}))->capture_default_str();

@@ -43,12 +43,13 @@ class LmaOperator {
   std::shared_ptr<const void> device_;  // cuda::DeviceLocalMatrices<V, I> on a GPU executor
 };
 
-// Keeps its own copy of the quadrature data. CPU only so far (the OpenMP
-// kernel); a GPU executor is refused (Error(unsupported)).
+// Keeps its own copy of the quadrature data (on a GPU executor uploaded
+// once). CPU: the OpenMP kernel (colouring); GPU: the CUDA kernel with the
+// chosen scatter.
 template <class V, class I>
 class PaOperator {
  public:
-  PaOperator(ExecutorPtr ex, QuadratureData<V, I> data);
+  PaOperator(ExecutorPtr ex, QuadratureData<V, I> data, LmaScatter scatter = LmaScatter::atomics);
   LinearOperator<V> op() const;
   const QuadratureData<V, I>& data() const { return *data_; }
   // The quadrature data and the node map once, x read and y read and written once.
@@ -57,6 +58,8 @@ class PaOperator {
  private:
   ExecutorPtr ex_;
   std::shared_ptr<const QuadratureData<V, I>> data_;
+  LmaScatter scatter_;
+  std::shared_ptr<const void> device_;  // cuda::DeviceQuadratureData<V, I> on a GPU executor
 };
 
 }  // namespace hsparse::fem

@@ -140,8 +140,8 @@ void bench_degree(Context& c, int p) {
     const std::string status = check_product<V>([&](const V* xx, V* yy) { op.apply(V(1), xx, V(0), yy); }, pr.matrix, c.ex);
     add(std::string("lma-") + to_string(scatter), lma.bytes_per_product(), status, [&] { return solve(op, {}, b, x, so); });
   }
-  if (!c.gpu && !*c.stop) {  // the matrix-free, sum-factorised operator (the stretch; CPU only so far)
-    const fem::PaOperator<V, I> pa(c.ex, fem::partial_assembly(pr));
+  if (!*c.stop) {  // the matrix-free, sum-factorised operator (the stretch): atomics on the GPU, colouring on the CPU
+    const fem::PaOperator<V, I> pa(c.ex, fem::partial_assembly(pr), c.gpu ? LmaScatter::atomics : LmaScatter::colouring);
     const LinearOperator<V> op = pa.op();
     const std::string status = check_product<V>([&](const V* xx, V* yy) { op.apply(V(1), xx, V(0), yy); }, pr.matrix, c.ex);
     add("pa (sum-factorised)", pa.bytes_per_product(), status, [&] { return solve(op, {}, b, x, so); });

@@ -4,7 +4,7 @@
 // for every operator of the finite-element Poisson problem (fem/poisson.hpp)
 // - assembled CSR, ELL and SELL through SpMV plans, the local matrix approach
 // (on the GPU with atomics and with colouring), the matrix-free
-// sum-factorised operator (CPU so far) and, on the GPU, cuSPARSE +
+// sum-factorised operator and, on the GPU, cuSPARSE +
 // cuBLAS CG on the CSR matrix as the baseline - in double and single, at
 // about 4 M unknowns on the GPU (250 k on the CPU; --quick: 5 k). Each
 // operator's product is checked against the assembled CSR reference before

@@ -1,4 +1,7 @@
 #pragma once
+// The element-by-element products on the GPU: LMA and the sum-factorised
+// (matrix-free) one.
+//
 // The local matrix approach's product on the GPU (kernels/lma_spmv.hpp;
 // Reguly and Giles, section 8.2, eq. 12): a thread per element gathers its
 // m nodal values of x, multiplies by K_e (the n-th entry of consecutive
@@ -9,6 +12,7 @@
 #include <vector>
 
 #include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/fem/partial_assembly.hpp"
 #include "hsparse/fem/poisson.hpp"
 #include "hsparse/kernels/lma_spmv.hpp"
 
@@ -31,5 +35,23 @@ struct DeviceLocalMatrices {
 // pointers of a.rows values (beta == 0: y not read). Q1-Q4 (m = 4, 9, 16, 25).
 template <class V, class I>
 void lma_spmv(const Executor& ex, LmaScatter scatter, V alpha, const DeviceLocalMatrices<V, I>& a, const V* x, V beta, V* y);
+
+// The sum-factorised product (kernels/pa_spmv.hpp): a thread per element
+// (../../src/backends/common/pa_element.hpp), its quadrature data read
+// coalesced, the same scatters as LMA's.
+template <class V, class I>
+struct DeviceQuadratureData {
+  I rows = 0, elements = 0;
+  int degree = 0, points = 0;
+  DeviceArray<I> element_nodes;
+  DeviceArray<V> d, basis, gradient;
+  std::vector<I> colour_begin;
+  static DeviceQuadratureData upload(const fem::QuadratureData<V, I>& a) {
+    return DeviceQuadratureData{a.rows, a.elements, a.degree, a.points, DeviceArray<I>(a.element_nodes), DeviceArray<V>(a.d),
+                                DeviceArray<V>(a.basis), DeviceArray<V>(a.gradient), a.colour_begin};
+  }
+};
+template <class V, class I>
+void pa_spmv(const Executor& ex, LmaScatter scatter, V alpha, const DeviceQuadratureData<V, I>& a, const V* x, V beta, V* y);
 
 }  // namespace hsparse::cuda
