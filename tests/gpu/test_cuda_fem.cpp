@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
+#include <string>
 #include <limits>
 #include <type_traits>
 
@@ -23,52 +25,54 @@
 namespace hsparse::cuda {
 namespace {
 
+// A device product y = 2 A x + beta y (run(x, beta, y) on device pointers)
+// against the CPU reference's (reference(x, beta, y) on host spans), with
+// beta = 0 (NaN in y) and -0.5.
 template <class V>
-void check_lma_product(int p, long long n, LmaScatter scatter) {
+void check_device_product(const fem::PoissonProblem<V, std::int32_t>& pr, const std::string& what,
+                          const std::function<void(std::span<const V>, V, std::span<V>)>& reference_product,
+                          const std::function<void(const V*, V, V*)>& device_product) {
   const ExecutorPtr gpu = make_executor(Backend::cuda);
-  const Executor& ex = cuda_executor(*gpu, "the LMA test");
-  const auto pr = fem::assemble_poisson<V, std::int32_t>({p, n, 0.15});
-  const auto dev = DeviceLocalMatrices<V, std::int32_t>::upload(pr.local);
   const auto xh = test::test_vector<V>(pr.load.size(), 3);
   const Array<V> x(gpu, std::span<const V>(xh));
   for (const V beta : {V(0), V(-0.5)}) {
     std::vector<V> expect = test::test_vector<V>(pr.load.size(), 4);
     const std::vector<V> start = beta == V(0) ? std::vector<V>(expect.size(), std::numeric_limits<V>::quiet_NaN()) : expect;
-    reference::lma_spmv<V, std::int32_t>(V(2), pr.local, xh, beta, expect);
+    reference_product(xh, beta, expect);
     Array<V> y(gpu, std::span<const V>(start));
-    lma_spmv<V, std::int32_t>(ex, scatter, V(2), dev, x.data(), beta, y.data());
+    device_product(x.data(), beta, y.data());
     const auto got = y.to_host();
     const double tol = std::is_same_v<V, float> ? 1e-4 : 1e-11;
     for (std::size_t i = 0; i < got.size(); ++i) {
       ASSERT_LE(std::abs(static_cast<double>(got[i]) - static_cast<double>(expect[i])), tol * std::max(1.0, std::abs(static_cast<double>(expect[i]))))
-          << to_string(scatter) << " Q" << p << " n " << n << " entry " << i;
+          << what << " Q" << pr.options.degree << " n " << pr.options.elements << " entry " << i;
     }
   }
 }
 
-// The sum-factorised product on the device against the CPU reference.
+template <class V>
+void check_lma_product(int p, long long n, LmaScatter scatter) {
+  const ExecutorPtr gpu = make_executor(Backend::cuda);  // kept alive: ex refers into it
+  const Executor& ex = cuda_executor(*gpu, "the LMA test");
+  const auto pr = fem::assemble_poisson<V, std::int32_t>({p, n, 0.15});
+  const auto dev = DeviceLocalMatrices<V, std::int32_t>::upload(pr.local);
+  check_device_product<V>(
+      pr, std::string("LMA ") + to_string(scatter),
+      [&](std::span<const V> x, V beta, std::span<V> y) { reference::lma_spmv<V, std::int32_t>(V(2), pr.local, x, beta, y); },
+      [&](const V* x, V beta, V* y) { lma_spmv<V, std::int32_t>(ex, scatter, V(2), dev, x, beta, y); });
+}
+
 template <class V>
 void check_pa_product(int p, long long n, LmaScatter scatter) {
-  const ExecutorPtr gpu = make_executor(Backend::cuda);
+  const ExecutorPtr gpu = make_executor(Backend::cuda);  // kept alive: ex refers into it
   const Executor& ex = cuda_executor(*gpu, "the PA test");
   const auto pr = fem::assemble_poisson<V, std::int32_t>({p, n, 0.15});
   const auto qd = fem::partial_assembly(pr);
   const auto dev = DeviceQuadratureData<V, std::int32_t>::upload(qd);
-  const auto xh = test::test_vector<V>(pr.load.size(), 3);
-  const Array<V> x(gpu, std::span<const V>(xh));
-  for (const V beta : {V(0), V(-0.5)}) {
-    std::vector<V> expect = test::test_vector<V>(pr.load.size(), 4);
-    const std::vector<V> start = beta == V(0) ? std::vector<V>(expect.size(), std::numeric_limits<V>::quiet_NaN()) : expect;
-    reference::pa_spmv<V, std::int32_t>(V(2), qd, xh, beta, expect);
-    Array<V> y(gpu, std::span<const V>(start));
-    pa_spmv<V, std::int32_t>(ex, scatter, V(2), dev, x.data(), beta, y.data());
-    const auto got = y.to_host();
-    const double tol = std::is_same_v<V, float> ? 1e-4 : 1e-11;
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      ASSERT_LE(std::abs(static_cast<double>(got[i]) - static_cast<double>(expect[i])), tol * std::max(1.0, std::abs(static_cast<double>(expect[i]))))
-          << "PA " << to_string(scatter) << " Q" << p << " n " << n << " entry " << i;
-    }
-  }
+  check_device_product<V>(
+      pr, std::string("PA ") + to_string(scatter),
+      [&](std::span<const V> x, V beta, std::span<V> y) { reference::pa_spmv<V, std::int32_t>(V(2), qd, x, beta, y); },
+      [&](const V* x, V beta, V* y) { pa_spmv<V, std::int32_t>(ex, scatter, V(2), dev, x, beta, y); });
 }
 
 TEST(CudaLma, SumFactorisedProductMatchesTheReference) {
