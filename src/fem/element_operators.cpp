@@ -35,95 +35,83 @@ std::vector<V> lma_inverse_diagonal(const LocalMatrices<V, I>& a) {
   return inv;
 }
 
-template <class V, class I>
-LmaOperator<V, I>::LmaOperator(ExecutorPtr ex, LocalMatrices<V, I> local, LmaScatter scatter)
-    : ex_(std::move(ex)), local_(std::make_shared<const LocalMatrices<V, I>>(std::move(local))), scatter_(scatter) {
-  if (!ex_) throw Error(ErrorCode::invalid_argument, "LmaOperator: no executor");
-  local_->validate();
-  if (ex_->backend() == Backend::cpu) return;
-#ifdef HSPARSE_HAVE_CUDA
-  (void)cuda_executor(*ex_, "the GPU LMA operator");
-  device_ = std::make_shared<const cuda::DeviceLocalMatrices<V, I>>(cuda::DeviceLocalMatrices<V, I>::upload(*local_));
-#else
-  throw Error(ErrorCode::unsupported, "the LMA operator on " + ex_->description() + ": this build has no CUDA");
-#endif
-}
+namespace {
+
+// Per data type: its check, its name, and its CPU and GPU kernels.
+template <class Data>
+struct Kernels;
 
 template <class V, class I>
-LinearOperator<V> LmaOperator<V, I>::op() const {
-  const auto local = local_;
-  const auto n = static_cast<std::size_t>(local->rows);
-  const std::string name = "LMA Q" + std::to_string(static_cast<int>(std::lround(std::sqrt(local->nodes_per_element))) - 1) + ", " +
-                           std::to_string(local->elements) + " elements, ";
-  if (ex_->backend() == Backend::cpu) {
-    return LinearOperator<V>(
-        ex_, static_cast<long long>(n),
-        [local, n](V alpha, const V* x, V beta, V* y) { openmp::lma_spmv<V, I>(alpha, *local, std::span<const V>(x, n), beta, std::span<V>(y, n)); },
-        name + "coloured (CPU)");
+struct Kernels<LocalMatrices<V, I>> {
+  static void check(const LocalMatrices<V, I>& d) { d.validate(); }
+  static std::string name(const LocalMatrices<V, I>& d) {
+    return "LMA Q" + std::to_string(static_cast<int>(std::lround(std::sqrt(d.nodes_per_element))) - 1) + ", " + std::to_string(d.elements) + " elements, ";
   }
+  static void cpu(V al, const LocalMatrices<V, I>& d, std::span<const V> x, V be, std::span<V> y) { openmp::lma_spmv<V, I>(al, d, x, be, y); }
 #ifdef HSPARSE_HAVE_CUDA
-  const auto dev = std::static_pointer_cast<const cuda::DeviceLocalMatrices<V, I>>(device_);
-  const cuda::Executor* cex = &cuda_executor(*ex_, "the GPU LMA operator");
-  const LmaScatter scatter = scatter_;
-  return LinearOperator<V>(
-      ex_, static_cast<long long>(n), [dev, cex, scatter](V alpha, const V* x, V beta, V* y) { cuda::lma_spmv<V, I>(*cex, scatter, alpha, *dev, x, beta, y); },
-      name + to_string(scatter) + " (GPU)");
-#else
-  throw Error(ErrorCode::internal, "LmaOperator: a GPU executor in a build without CUDA");
+  using Device = cuda::DeviceLocalMatrices<V, I>;
+  static void gpu(const cuda::Executor& ex, LmaScatter s, V al, const Device& d, const V* x, V be, V* y) { cuda::lma_spmv<V, I>(ex, s, al, d, x, be, y); }
 #endif
-}
+};
 
 template <class V, class I>
-double LmaOperator<V, I>::bytes_per_product() const {
-  return static_cast<double>(local_->bytes()) + 3.0 * static_cast<double>(local_->rows) * sizeof(V);
-}
+struct Kernels<QuadratureData<V, I>> {
+  static void check(const QuadratureData<V, I>&) {}  // built by partial_assembly from a checked problem
+  static std::string name(const QuadratureData<V, I>& d) {
+    return "sum-factorised Q" + std::to_string(d.degree) + ", " + std::to_string(d.elements) + " elements, " + std::to_string(d.points) + "^2 points each, ";
+  }
+  static void cpu(V al, const QuadratureData<V, I>& d, std::span<const V> x, V be, std::span<V> y) { openmp::pa_spmv<V, I>(al, d, x, be, y); }
+#ifdef HSPARSE_HAVE_CUDA
+  using Device = cuda::DeviceQuadratureData<V, I>;
+  static void gpu(const cuda::Executor& ex, LmaScatter s, V al, const Device& d, const V* x, V be, V* y) { cuda::pa_spmv<V, I>(ex, s, al, d, x, be, y); }
+#endif
+};
 
-template <class V, class I>
-PaOperator<V, I>::PaOperator(ExecutorPtr ex, QuadratureData<V, I> data, LmaScatter scatter)
-    : ex_(std::move(ex)), data_(std::make_shared<const QuadratureData<V, I>>(std::move(data))), scatter_(scatter) {
-  if (!ex_) throw Error(ErrorCode::invalid_argument, "PaOperator: no executor");
+}  // namespace
+
+template <class V, class Data>
+ElementOperator<V, Data>::ElementOperator(ExecutorPtr ex, Data data, LmaScatter scatter)
+    : ex_(std::move(ex)), data_(std::make_shared<const Data>(std::move(data))), scatter_(scatter) {
+  if (!ex_) throw Error(ErrorCode::invalid_argument, "element operator: no executor");
+  Kernels<Data>::check(*data_);
   if (ex_->backend() == Backend::cpu) return;
 #ifdef HSPARSE_HAVE_CUDA
-  (void)cuda_executor(*ex_, "the GPU sum-factorised operator");
-  device_ = std::make_shared<const cuda::DeviceQuadratureData<V, I>>(cuda::DeviceQuadratureData<V, I>::upload(*data_));
+  (void)cuda_executor(*ex_, "a GPU element operator");
+  using Device = typename Kernels<Data>::Device;
+  device_ = std::make_shared<const Device>(Device::upload(*data_));
 #else
-  throw Error(ErrorCode::unsupported, "the sum-factorised operator on " + ex_->description() + ": this build has no CUDA");
+  throw Error(ErrorCode::unsupported, Kernels<Data>::name(*data_) + "on " + ex_->description() + ": this build has no CUDA");
 #endif
 }
 
-template <class V, class I>
-LinearOperator<V> PaOperator<V, I>::op() const {
+template <class V, class Data>
+LinearOperator<V> ElementOperator<V, Data>::op() const {
   const auto data = data_;
   const auto n = static_cast<std::size_t>(data->rows);
-  const std::string name = "sum-factorised Q" + std::to_string(data->degree) + ", " + std::to_string(data->elements) + " elements, " +
-                           std::to_string(data->points) + "^2 points each, ";
+  const std::string name = Kernels<Data>::name(*data);
   if (ex_->backend() == Backend::cpu) {
     return LinearOperator<V>(
         ex_, static_cast<long long>(n),
-        [data, n](V alpha, const V* x, V beta, V* y) { openmp::pa_spmv<V, I>(alpha, *data, std::span<const V>(x, n), beta, std::span<V>(y, n)); },
+        [data, n](V alpha, const V* x, V beta, V* y) { Kernels<Data>::cpu(alpha, *data, std::span<const V>(x, n), beta, std::span<V>(y, n)); },
         name + "coloured (CPU)");
   }
 #ifdef HSPARSE_HAVE_CUDA
-  const auto dev = std::static_pointer_cast<const cuda::DeviceQuadratureData<V, I>>(device_);
-  const cuda::Executor* cex = &cuda_executor(*ex_, "the GPU sum-factorised operator");
+  using Device = typename Kernels<Data>::Device;
+  const auto dev = std::static_pointer_cast<const Device>(device_);
+  const cuda::Executor* cex = &cuda_executor(*ex_, "a GPU element operator");
   const LmaScatter scatter = scatter_;
   return LinearOperator<V>(
-      ex_, static_cast<long long>(n), [dev, cex, scatter](V alpha, const V* x, V beta, V* y) { cuda::pa_spmv<V, I>(*cex, scatter, alpha, *dev, x, beta, y); },
+      ex_, static_cast<long long>(n), [dev, cex, scatter](V alpha, const V* x, V beta, V* y) { Kernels<Data>::gpu(*cex, scatter, alpha, *dev, x, beta, y); },
       name + to_string(scatter) + " (GPU)");
 #else
-  throw Error(ErrorCode::internal, "PaOperator: a GPU executor in a build without CUDA");
+  throw Error(ErrorCode::internal, "element operator: a GPU executor in a build without CUDA");
 #endif
-}
-
-template <class V, class I>
-double PaOperator<V, I>::bytes_per_product() const {
-  return static_cast<double>(data_->bytes()) + 3.0 * static_cast<double>(data_->rows) * sizeof(V);
 }
 
 #define HSPARSE_INSTANTIATE(V, I)                                                    \
   template std::vector<V> lma_inverse_diagonal(const LocalMatrices<V, I>&);          \
-  template class LmaOperator<V, I>;                                                  \
-  template class PaOperator<V, I>;
+  template class ElementOperator<V, LocalMatrices<V, I>>;                            \
+  template class ElementOperator<V, QuadratureData<V, I>>;
 HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

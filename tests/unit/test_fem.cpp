@@ -192,7 +192,7 @@ TEST(FemPoisson, CgOnTheLmaOperator) {
   const Array<double> b9(cpu, 9), b8(cpu, 8);
   Array<double> x9(cpu, 9);
   EXPECT_THROW(solve(small.op(), std::vector<double>(3), b9, x9, jacobi), Error);
-  EXPECT_THROW(solve(small.op(), fem::lma_inverse_diagonal(small.local()), b8, x9, jacobi), Error);
+  EXPECT_THROW(solve(small.op(), fem::lma_inverse_diagonal(small.data()), b8, x9, jacobi), Error);
 }
 
 TEST(FemPoisson, RefusesBadOptionsByName) {

@@ -21,45 +21,34 @@ namespace hsparse::fem {
 template <class V, class I>
 std::vector<V> lma_inverse_diagonal(const LocalMatrices<V, I>& a);
 
-// Keeps its own copy of the local matrices (shared with the operators it
-// hands out; on a GPU executor uploaded once). CPU: the OpenMP kernel
-// (colouring). GPU: the CUDA kernel with the chosen scatter.
-template <class V, class I>
-class LmaOperator {
+// An element-by-element operator over its data (LocalMatrices: the LMA
+// product; QuadratureData: the sum-factorised one). Keeps its own copy of
+// the data (shared with the operators it hands out; on a GPU executor
+// uploaded once). CPU: the OpenMP kernel (colouring); GPU: the CUDA kernel
+// with the chosen scatter. The kernels per data type are chosen in
+// src/fem/element_operators.cpp.
+template <class V, class Data>
+class ElementOperator {
  public:
-  LmaOperator(ExecutorPtr ex, LocalMatrices<V, I> local, LmaScatter scatter = LmaScatter::atomics);
+  ElementOperator(ExecutorPtr ex, Data data, LmaScatter scatter = LmaScatter::atomics);
   LmaScatter scatter() const { return scatter_; }
   LinearOperator<V> op() const;
-  const LocalMatrices<V, I>& local() const { return *local_; }
+  const Data& data() const { return *data_; }
   // Bytes one product moves at least (the model CSR's byte count follows):
-  // the local matrices and the node map once, x read and y read and
-  // written once (the gathers' and scatters' reuse from cache taken as perfect).
-  double bytes_per_product() const;
+  // the data and the node map once, x read and y read and written once
+  // (the gathers' and scatters' reuse from cache taken as perfect).
+  double bytes_per_product() const { return static_cast<double>(data_->bytes()) + 3.0 * static_cast<double>(data_->rows) * sizeof(V); }
 
  private:
   ExecutorPtr ex_;
-  std::shared_ptr<const LocalMatrices<V, I>> local_;
+  std::shared_ptr<const Data> data_;
   LmaScatter scatter_;
-  std::shared_ptr<const void> device_;  // cuda::DeviceLocalMatrices<V, I> on a GPU executor
+  std::shared_ptr<const void> device_;  // the data's device copy on a GPU executor
 };
 
-// Keeps its own copy of the quadrature data (on a GPU executor uploaded
-// once). CPU: the OpenMP kernel (colouring); GPU: the CUDA kernel with the
-// chosen scatter.
 template <class V, class I>
-class PaOperator {
- public:
-  PaOperator(ExecutorPtr ex, QuadratureData<V, I> data, LmaScatter scatter = LmaScatter::atomics);
-  LinearOperator<V> op() const;
-  const QuadratureData<V, I>& data() const { return *data_; }
-  // The quadrature data and the node map once, x read and y read and written once.
-  double bytes_per_product() const;
-
- private:
-  ExecutorPtr ex_;
-  std::shared_ptr<const QuadratureData<V, I>> data_;
-  LmaScatter scatter_;
-  std::shared_ptr<const void> device_;  // cuda::DeviceQuadratureData<V, I> on a GPU executor
-};
+using LmaOperator = ElementOperator<V, LocalMatrices<V, I>>;
+template <class V, class I>
+using PaOperator = ElementOperator<V, QuadratureData<V, I>>;
 
 }  // namespace hsparse::fem
