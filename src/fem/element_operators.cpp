@@ -17,12 +17,13 @@ namespace hsparse::fem {
 
 template <class V, class I>
 std::vector<V> lma_inverse_diagonal(const LocalMatrices<V, I>& a) {
-  const auto m = static_cast<std::size_t>(a.nodes_per_element), ne = static_cast<std::size_t>(a.elements);
+  const auto ne = static_cast<std::size_t>(a.elements);
   std::vector<double> diag(static_cast<std::size_t>(a.rows), 0.0);
-  for (std::size_t i = 0; i < m; ++i) {
+  for (int i = 0; i < a.nodes_per_element; ++i) {
+    const auto entry = static_cast<std::size_t>(local_entry(i, i, a.nodes_per_element, a.symmetric)) * ne;
     for (std::size_t e = 0; e < ne; ++e) {
-      const I node = a.element_nodes[i * ne + e];
-      if (node >= 0) diag[static_cast<std::size_t>(node)] += static_cast<double>(a.values[(i * m + i) * ne + e]);
+      const I node = a.element_nodes[static_cast<std::size_t>(i) * ne + e];
+      if (node >= 0) diag[static_cast<std::size_t>(node)] += static_cast<double>(a.values[entry + e]);
     }
   }
   std::vector<V> inv(diag.size());
@@ -45,7 +46,8 @@ template <class V, class I>
 struct Kernels<LocalMatrices<V, I>> {
   static void check(const LocalMatrices<V, I>& d) { d.validate(); }
   static std::string name(const LocalMatrices<V, I>& d) {
-    return "LMA Q" + std::to_string(static_cast<int>(std::lround(std::sqrt(d.nodes_per_element))) - 1) + ", " + std::to_string(d.elements) + " elements, ";
+    return "LMA Q" + std::to_string(static_cast<int>(std::lround(std::sqrt(d.nodes_per_element))) - 1) + ", " + std::to_string(d.elements) + " elements, " +
+           (d.symmetric ? "upper triangles, " : "");
   }
   static void cpu(V al, const LocalMatrices<V, I>& d, std::span<const V> x, V be, std::span<V> y) { openmp::lma_spmv<V, I>(al, d, x, be, y); }
 #ifdef HSPARSE_HAVE_CUDA

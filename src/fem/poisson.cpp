@@ -51,22 +51,6 @@ void check_poisson_options(const PoissonOptions& o) {
 }
 
 template <class V, class I>
-void LocalMatrices<V, I>::validate() const {
-  const auto m = static_cast<std::size_t>(nodes_per_element), ne = static_cast<std::size_t>(elements);
-  if (element_nodes.size() != m * ne) throw Error(ErrorCode::invalid_matrix, "LMA: element_nodes holds " + std::to_string(element_nodes.size()) + " entries, expected m x elements = " + std::to_string(m * ne));
-  if (values.size() != m * m * ne) throw Error(ErrorCode::invalid_matrix, "LMA: values holds " + std::to_string(values.size()) + " entries, expected m^2 x elements = " + std::to_string(m * m * ne));
-  if (colour_begin.size() != 5 || colour_begin.front() != 0 || colour_begin.back() != elements || !std::is_sorted(colour_begin.begin(), colour_begin.end())) {
-    throw Error(ErrorCode::invalid_matrix, "LMA: colour_begin must be 5 ascending offsets from 0 to the element count");
-  }
-  for (std::size_t i = 0; i < element_nodes.size(); ++i) {
-    if (element_nodes[i] < -1 || element_nodes[i] >= rows) {
-      throw Error(ErrorCode::invalid_matrix, "LMA: node " + std::to_string(i / ne) + " of element " + std::to_string(i % ne) + " is " +
-                                                 std::to_string(element_nodes[i]) + ", outside [-1, " + std::to_string(rows) + ")");
-    }
-  }
-}
-
-template <class V, class I>
 PoissonProblem<V, I> assemble_poisson(const PoissonOptions& o) {
   check_poisson_options<I>(o);
   const int p = o.degree, q1 = p + 1, m = q1 * q1;
@@ -200,7 +184,6 @@ double l2_error(const PoissonProblem<V, I>& pr, std::span<const V> u) {
 template void check_poisson_options<std::int32_t>(const PoissonOptions&);
 template void check_poisson_options<std::int64_t>(const PoissonOptions&);
 #define HSPARSE_INSTANTIATE(V, I)                                                    \
-  template struct LocalMatrices<V, I>;                                               \
   template PoissonProblem<V, I> assemble_poisson<V, I>(const PoissonOptions&);       \
   template double l2_error<V, I>(const PoissonProblem<V, I>&, std::span<const V>);
 HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)

@@ -55,11 +55,14 @@ void check_lma_product(int p, long long n, LmaScatter scatter) {
   const ExecutorPtr gpu = make_executor(Backend::cuda);  // kept alive: ex refers into it
   const Executor& ex = cuda_executor(*gpu, "the LMA test");
   const auto pr = fem::assemble_poisson<V, std::int32_t>({p, n, 0.15});
-  const auto dev = DeviceLocalMatrices<V, std::int32_t>::upload(pr.local);
-  check_device_product<V>(
-      pr, std::string("LMA ") + to_string(scatter),
-      [&](std::span<const V> x, V beta, std::span<V> y) { reference::lma_spmv<V, std::int32_t>(V(2), pr.local, x, beta, y); },
-      [&](const V* x, V beta, V* y) { lma_spmv<V, std::int32_t>(ex, scatter, V(2), dev, x, beta, y); });
+  const auto packed = fem::upper_triangle(pr.local);
+  for (const auto* local : {&pr.local, &packed}) {
+    const auto dev = DeviceLocalMatrices<V, std::int32_t>::upload(*local);
+    check_device_product<V>(
+        pr, std::string(local->symmetric ? "LMA upper triangles " : "LMA ") + to_string(scatter),
+        [&](std::span<const V> x, V beta, std::span<V> y) { reference::lma_spmv<V, std::int32_t>(V(2), *local, x, beta, y); },
+        [&](const V* x, V beta, V* y) { lma_spmv<V, std::int32_t>(ex, scatter, V(2), dev, x, beta, y); });
+  }
 }
 
 template <class V>

@@ -119,13 +119,52 @@ void check_matches_csr(const fem::PoissonProblem<V, std::int32_t>& pr, const std
   }
 }
 
-// The LMA product (both kernels), in double and float.
+// The LMA product (both kernels, both storages), in double and float.
 template <class V>
 void check_lma_matches_csr(int p, long long n) {
   const auto pr = fem::assemble_poisson<V, std::int32_t>({p, n, 0.15});
-  check_matches_csr<V>(pr, "LMA",
-                       {{"reference", [&](std::span<const V> x, V beta, std::span<V> y) { reference::lma_spmv<V, std::int32_t>(V(2), pr.local, x, beta, y); }},
-                        {"openmp", [&](std::span<const V> x, V beta, std::span<V> y) { openmp::lma_spmv<V, std::int32_t>(V(2), pr.local, x, beta, y); }}});
+  const auto packed = fem::upper_triangle(pr.local);
+  const auto m = static_cast<std::size_t>((p + 1) * (p + 1));
+  EXPECT_EQ(packed.values.size(), pr.local.values.size() / (m * m) * (m * (m + 1) / 2)) << "Q" << p;
+  for (const auto* local : {&pr.local, &packed}) {
+    check_matches_csr<V>(pr, local->symmetric ? "LMA upper triangles" : "LMA",
+                         {{"reference", [&](std::span<const V> x, V beta, std::span<V> y) { reference::lma_spmv<V, std::int32_t>(V(2), *local, x, beta, y); }},
+                          {"openmp", [&](std::span<const V> x, V beta, std::span<V> y) { openmp::lma_spmv<V, std::int32_t>(V(2), *local, x, beta, y); }}});
+  }
+}
+
+// The packing keeps (i, j) = (j, i) at one place, and refuses what it cannot pack.
+TEST(FemPoisson, UpperTrianglePacking) {
+  for (int m : {4, 9, 25}) {
+    std::vector<int> seen(static_cast<std::size_t>(m * (m + 1) / 2), 0);
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < m; ++j) {
+        const int q = fem::local_entry(i, j, m, true);
+        ASSERT_EQ(q, fem::local_entry(j, i, m, true));
+        ASSERT_GE(q, 0);
+        ASSERT_LT(q, m * (m + 1) / 2);
+        if (i <= j) ++seen[static_cast<std::size_t>(q)];
+      }
+    }
+    for (const int count : seen) EXPECT_EQ(count, 1) << "m " << m << ": every packed entry holds exactly one (i <= j)";
+  }
+  const auto pr = fem::assemble_poisson<double, std::int32_t>({2, 3, 0.1});
+  const auto packed = fem::upper_triangle(pr.local);
+  packed.validate();
+  const auto d_full = fem::lma_inverse_diagonal(pr.local), d_packed = fem::lma_inverse_diagonal(packed);
+  for (std::size_t i = 0; i < d_full.size(); ++i) EXPECT_EQ(d_full[i], d_packed[i]) << "unknown " << i;
+  EXPECT_THROW(fem::upper_triangle(packed), Error);  // packed already
+  auto skewed = pr.local;
+  skewed.values[static_cast<std::size_t>(fem::local_entry(1, 4, 9, false)) * static_cast<std::size_t>(skewed.elements) + 5] += 1.0;
+  try {
+    fem::upper_triangle(skewed);
+    ADD_FAILURE() << "a non-symmetric K_e was packed";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("element 5 is not symmetric at (1, 4)"), std::string::npos) << e.what();
+  }
+  auto short_values = packed;
+  short_values.values.pop_back();
+  EXPECT_THROW(short_values.validate(), Error);
 }
 
 // The sum-factorised (matrix-free) product: the same quadrature as the

@@ -63,28 +63,29 @@ int run_fem(const FemCliOptions& c) {
   const auto pr = fem::assemble_poisson<V, I>(po);
   std::printf("  assembled in %.2f s: %lld unknowns, %zu nonzeros (rows up to %d), %d x %lld local matrices\n", assembly.seconds(), pr.unknowns(),
               pr.matrix.nnz(), (2 * c.degree + 1) * (2 * c.degree + 1), pr.local.nodes_per_element, static_cast<long long>(pr.local.elements));
-  // The operator: csr/ell/sell through a plan, lma and pa directly. auto:
-  // on the GPU the one with fewer model bytes per product between LMA and
-  // the advisor's plan; on the CPU the advisor's plan (our CPU element
+  // The operator: csr/ell/sell through a plan, lma, lma-sym and pa directly.
+  // auto: on the GPU the one with fewer model bytes per product between
+  // LMA (upper triangles) and the advisor's plan; on the CPU the advisor's plan (our CPU element
   // kernels are not tuned: 0.4-0.7x of CSR on the build machine, bench
   // --fem --quick, 2026-11-23, so bytes alone would pick a slower one).
   std::optional<SpmvPlan<V, I>> plan;
   std::optional<fem::LmaOperator<V, I>> lma;
   std::optional<fem::PaOperator<V, I>> pa;
   std::string note;
-  if (c.op != "lma" && c.op != "pa") {
+  const bool symmetric = c.op == "lma-sym" || c.op == "auto";  // auto takes LMA's smaller storage
+  if (c.op != "lma" && c.op != "lma-sym" && c.op != "pa") {
     SpmvOptions so;
     if (c.op == "auto") so = advised_options(pr.matrix, measured_machine(to_string(ex->backend()), &note), std::min(c.max_iterations, 1000));
     else so.format = parse_format(c.op);
     plan.emplace(ex, pr.matrix, so);
   }
-  if (c.op == "lma" || (c.op == "auto" && ex->backend() != Backend::cpu)) lma.emplace(ex, pr.local, scatter);
+  if (c.op == "lma" || c.op == "lma-sym" || (c.op == "auto" && ex->backend() != Backend::cpu)) lma.emplace(ex, symmetric ? fem::upper_triangle(pr.local) : pr.local, scatter);
   if (c.op == "pa") pa.emplace(ex, fem::partial_assembly(pr), scatter);
   if (c.op == "auto") {
     const double b_plan = plan_bytes(*plan, pr.unknowns());
     if (lma && lma->bytes_per_product() < b_plan) plan.reset();
-    std::printf("  auto: %s (model bytes per product: the advisor's plan %.3g%s)%s%s\n", plan ? plan->description().c_str() : "lma", b_plan,
-                lma ? (", LMA " + std::to_string(static_cast<long long>(lma->bytes_per_product()))).c_str() : ", the CPU takes the plan",
+    std::printf("  auto: %s (model bytes per product: the advisor's plan %.3g%s)%s%s\n", plan ? plan->description().c_str() : "lma-sym", b_plan,
+                lma ? (", LMA (upper triangles) " + std::to_string(static_cast<long long>(lma->bytes_per_product()))).c_str() : ", the CPU takes the plan",
                 note.empty() ? "" : "; ", note.c_str());
     if (plan) lma.reset();
   }
@@ -140,9 +141,9 @@ Action add_fem_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 0.3))
       ->capture_default_str();
   cmd->add_option("--operator", o->op,
-                  "csr, ell, sell (assembled, through an SpMV plan), lma (local matrices), pa (matrix-free, sum-factorised), or auto "
-                  "(GPU: fewer model bytes of LMA and the advisor's plan; CPU: the advisor's plan)")
-      ->check(CLI::IsMember({"auto", "csr", "ell", "sell", "lma", "pa"}))
+                  "csr, ell, sell (assembled, through an SpMV plan), lma (local matrices, as the paper), lma-sym (their upper triangles), "
+                  "pa (matrix-free, sum-factorised), or auto (GPU: fewer model bytes of lma-sym and the advisor's plan; CPU: the advisor's plan)")
+      ->check(CLI::IsMember({"auto", "csr", "ell", "sell", "lma", "lma-sym", "pa"}))
       ->capture_default_str();
   cmd->add_option("--scatter", o->scatter, "lma's and pa's scatter: auto (GPU atomics, CPU colouring), atomics (GPU), colouring")
       ->check(CLI::IsMember({"auto", "atomics", "colouring"}))

@@ -8,7 +8,8 @@
 //   hsparse::reference::lma_spmv  src/backends/reference/lma_spmv.cpp  element by element, the definition
 //   hsparse::openmp::lma_spmv     src/backends/openmp/lma_spmv.cpp     colour by colour, elements of a colour in parallel
 //                                                                      (they share no node: no atomics)
-//   hsparse::cuda::lma_spmv       backends/cuda/lma_spmv.hpp           a thread per element; atomics or colouring
+//   hsparse::cuda::lma_spmv       backends/cuda/lma_spmv.hpp           32 elements a block, a warp per row of K_e;
+//                                                                      atomics or colouring
 #include <span>
 #include <string>
 

@@ -13,11 +13,7 @@
 //     beta  = (alpha^2 <Ap, M^-1 Ap> - <r, z>) / <r, z>.
 #include <cmath>
 
-#if defined(__CUDACC__)
-#define HSPARSE_HOST_DEVICE __host__ __device__
-#else
-#define HSPARSE_HOST_DEVICE
-#endif
+#include "hsparse/core/host_device.hpp"
 
 namespace hsparse {
 

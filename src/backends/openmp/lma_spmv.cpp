@@ -5,7 +5,8 @@
 // interleaves elements (entry n of consecutive elements is contiguous, as
 // ELLPACK transposed), so a thread takes kBlock consecutive elements and
 // runs the m x m products across them as SIMD lanes: every K_e load is a
-// contiguous vector, the way a GPU warp reads it.
+// contiguous vector, the way a GPU warp reads it. With the symmetric
+// storage K_e(i, j) for i > j is read from (j, i) (fem::local_entry).
 #include <algorithm>
 #include <array>
 #include <string>
@@ -20,8 +21,9 @@ namespace {
 
 constexpr int kBlock = 8;  // elements per SIMD block
 
-// One colour's elements with m = M nodes each (compile-time: the loops unroll).
-template <int M, class V, class I>
+// One colour's elements with m = M nodes each (compile-time: the loops
+// unroll), K_e full or its upper triangle (SYM).
+template <int M, bool SYM, class V, class I>
 void lma_colour(V alpha, const fem::LocalMatrices<V, I>& a, std::span<const V> x, std::span<V> y, long long first, long long last) {
   const auto ne = static_cast<std::size_t>(a.elements);
   const long long blocks = (last - first + kBlock - 1) / kBlock;
@@ -37,7 +39,7 @@ void lma_colour(V alpha, const fem::LocalMatrices<V, I>& a, std::span<const V> x
     for (int i = 0; i < M; ++i) {  // K_e, then A^T
       std::array<V, kBlock> sum{};
       for (int j = 0; j < M; ++j) {
-        const V* k = a.values.data() + static_cast<std::size_t>(i * M + j) * ne + e0;
+        const V* k = a.values.data() + static_cast<std::size_t>(fem::local_entry(i, j, M, SYM)) * ne + e0;
         const auto& xj = local[static_cast<std::size_t>(j)];
 #pragma omp simd
         for (int b = 0; b < kBlock; ++b) sum[static_cast<std::size_t>(b)] += (b < nb ? k[b] : V(0)) * xj[static_cast<std::size_t>(b)];
@@ -60,11 +62,15 @@ void lma_spmv(V alpha, const fem::LocalMatrices<V, I>& a, std::span<const V> x, 
   for (long long i = 0; i < n; ++i) y[static_cast<std::size_t>(i)] = beta == V(0) ? V(0) : beta * y[static_cast<std::size_t>(i)];
   for (std::size_t c = 0; c + 1 < a.colour_begin.size(); ++c) {
     const auto first = static_cast<long long>(a.colour_begin[c]), last = static_cast<long long>(a.colour_begin[c + 1]);
+    const auto run = [&]<int M>() {
+      if (a.symmetric) lma_colour<M, true>(alpha, a, x, y, first, last);
+      else lma_colour<M, false>(alpha, a, x, y, first, last);
+    };
     switch (a.nodes_per_element) {
-      case 4: lma_colour<4>(alpha, a, x, y, first, last); break;
-      case 9: lma_colour<9>(alpha, a, x, y, first, last); break;
-      case 16: lma_colour<16>(alpha, a, x, y, first, last); break;
-      case 25: lma_colour<25>(alpha, a, x, y, first, last); break;
+      case 4: run.template operator()<4>(); break;
+      case 9: run.template operator()<9>(); break;
+      case 16: run.template operator()<16>(); break;
+      case 25: run.template operator()<25>(); break;
       default: throw Error(ErrorCode::invalid_argument, "LMA product: elements of " + std::to_string(a.nodes_per_element) + " nodes (Q1-Q4 have 4, 9, 16, 25)");
     }
   }

@@ -1,5 +1,5 @@
 // The sum-factorised product on the CPU (kernels/pa_spmv.hpp; the partial
-// assembly of MFEM and libCEED): per element (../common/pa_element.hpp), the
+// assembly of MFEM and libCEED): per element (pa_element.hpp), the
 // reference gradients at the Q x Q points one direction at a time (2 Q (p+1)
 // (p+1 + Q) multiply-adds instead of 2 Q^2 (p+1)^2), D_q applied pointwise,
 // and the transpose the same way back. Colour by colour, elements of a
@@ -8,14 +8,14 @@
 
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/types.hpp"
-#include "../common/pa_element.hpp"
+#include "pa_element.hpp"
 #include "hsparse/kernels/pa_spmv.hpp"
 
 namespace hsparse::openmp {
 
 namespace {
 
-// One colour's elements for degree P (the element: ../common/pa_element.hpp;
+// One colour's elements for degree P (the element: pa_element.hpp;
 // with runtime sizes, measured on the build machine at 250 k unknowns, Q1 ran
 // at 47 CG iterations/s, with compile-time ones 166).
 template <int P, class V, class I>

@@ -43,7 +43,10 @@ void lma_spmv(V alpha, const fem::LocalMatrices<V, I>& a, std::span<const V> x, 
       const I node = a.element_nodes[i * ne + e];
       if (node < 0) continue;
       V sum(0);
-      for (std::size_t j = 0; j < m; ++j) sum += a.values[(i * m + j) * ne + e] * local[j];
+      for (std::size_t j = 0; j < m; ++j) {
+        const auto entry = static_cast<std::size_t>(fem::local_entry(static_cast<int>(i), static_cast<int>(j), a.nodes_per_element, a.symmetric));
+        sum += a.values[entry * ne + e] * local[j];
+      }
       y[static_cast<std::size_t>(node)] += alpha * sum;
     }
   }

@@ -1,6 +1,6 @@
 #pragma once
-// One element of the sum-factorised product (kernels/pa_spmv.hpp), shared by
-// the OpenMP and CUDA kernels: the element's nodal values gathered, the
+// One element of the sum-factorised product on the CPU (kernels/pa_spmv.hpp):
+// the element's nodal values gathered, the
 // reference gradients at the Q x Q points one direction at a time (xi, then
 // eta), D_q applied, and the transpose the same way back to the nodes,
 // which are scattered. P is compile-time (Q = P + 2): the loops unroll and
@@ -8,16 +8,10 @@
 // scatter(node, v) adds alpha v to y there.
 #include <cstddef>
 
-#if defined(__CUDACC__)
-#define HSPARSE_PA_HOST_DEVICE __host__ __device__
-#else
-#define HSPARSE_PA_HOST_DEVICE
-#endif
-
 namespace hsparse::detail {
 
 template <int P, class V, class I, class Gather, class Scatter>
-HSPARSE_PA_HOST_DEVICE inline void pa_element(std::size_t e, std::size_t ne, const I* nodes, const V* d, const V* B, const V* G, Gather&& gather,
+inline void pa_element(std::size_t e, std::size_t ne, const I* nodes, const V* d, const V* B, const V* G, Gather&& gather,
                                               Scatter&& scatter) {
   constexpr int q1 = P + 1, q = P + 2, q2 = q * q;
   V u[q1][q1], tb[q1][q], tg[q1][q], uxi[q][q], ueta[q][q];
