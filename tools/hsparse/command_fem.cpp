@@ -64,33 +64,46 @@ int run_fem(const FemCliOptions& c) {
   std::printf("  assembled in %.2f s: %lld unknowns, %zu nonzeros (rows up to %d), %d x %lld local matrices\n", assembly.seconds(), pr.unknowns(),
               pr.matrix.nnz(), (2 * c.degree + 1) * (2 * c.degree + 1), pr.local.nodes_per_element, static_cast<long long>(pr.local.elements));
   // The operator: csr/ell/sell through a plan, lma, lma-sym and pa directly.
-  // auto: on the GPU the one with fewer model bytes per product between
-  // LMA (upper triangles) and the advisor's plan; on the CPU the advisor's plan (our CPU element
-  // kernels are not tuned: 0.4-0.7x of CSR on the build machine, bench
-  // --fem --quick, 2026-11-23, so bytes alone would pick a slower one).
+  // auto on the GPU: the fewest model bytes per product among the advisor's
+  // plan, lma-sym and pa, the element operators' gathers and scatters
+  // counted (fem::element_product_bytes): it picks the plan at Q1, lma-sym
+  // at Q2 and pa at Q3-Q4, the fastest of the three in bench --fem on the
+  // H200 in double and single (docs/results/2026-11-23-fem-h200). On the
+  // CPU the advisor's plan (our CPU element kernels are not tuned: 0.4-0.7x
+  // of CSR on the build machine, bench --fem --quick, 2026-11-23).
   std::optional<SpmvPlan<V, I>> plan;
   std::optional<fem::LmaOperator<V, I>> lma;
   std::optional<fem::PaOperator<V, I>> pa;
-  std::string note;
-  const bool symmetric = c.op == "lma-sym" || c.op == "auto";  // auto takes LMA's smaller storage
-  if (c.op != "lma" && c.op != "lma-sym" && c.op != "pa") {
+  std::string op = c.op, note;
+  if (c.op == "auto" || (c.op != "lma" && c.op != "lma-sym" && c.op != "pa")) {
     SpmvOptions so;
     if (c.op == "auto") so = advised_options(pr.matrix, measured_machine(to_string(ex->backend()), &note), std::min(c.max_iterations, 1000));
     else so.format = parse_format(c.op);
     plan.emplace(ex, pr.matrix, so);
   }
-  if (c.op == "lma" || c.op == "lma-sym" || (c.op == "auto" && ex->backend() != Backend::cpu)) lma.emplace(ex, symmetric ? fem::upper_triangle(pr.local) : pr.local, scatter);
-  if (c.op == "pa") pa.emplace(ex, fem::partial_assembly(pr), scatter);
+  std::optional<fem::LocalMatrices<V, I>> packed;
+  std::optional<fem::QuadratureData<V, I>> quadrature;
+  if (c.op == "lma-sym" || (c.op == "auto" && ex->backend() != Backend::cpu)) packed = fem::upper_triangle(pr.local);
+  if (c.op == "pa" || (c.op == "auto" && ex->backend() != Backend::cpu)) quadrature = fem::partial_assembly(pr);
   if (c.op == "auto") {
     const double b_plan = plan_bytes(*plan, pr.unknowns());
-    if (lma && lma->bytes_per_product() < b_plan) plan.reset();
-    std::printf("  auto: %s (model bytes per product: the advisor's plan %.3g%s)%s%s\n", plan ? plan->description().c_str() : "lma-sym", b_plan,
-                lma ? (", LMA (upper triangles) " + std::to_string(static_cast<long long>(lma->bytes_per_product()))).c_str() : ", the CPU takes the plan",
-                note.empty() ? "" : "; ", note.c_str());
-    if (plan) lma.reset();
+    std::string why = "the CPU takes the advisor's plan";
+    op = "plan";
+    if (packed) {
+      const double b_lma = fem::element_product_bytes<V>(*packed, true), b_pa = fem::element_product_bytes<V>(*quadrature, true);
+      op = b_lma < b_plan && b_lma <= b_pa ? "lma-sym" : b_pa < b_plan ? "pa" : "plan";
+      char text[160];
+      std::snprintf(text, sizeof text, "model bytes per product, gathers and scatters counted: the advisor's plan %.3g, lma-sym %.3g, pa %.3g", b_plan, b_lma, b_pa);
+      why = text;
+    }
+    std::printf("  auto: %s (%s)%s%s\n", op == "plan" ? plan->description().c_str() : op.c_str(), why.c_str(), note.empty() ? "" : "; ", note.c_str());
+    if (op != "plan") plan.reset();
   }
+  if (op == "lma") lma.emplace(ex, pr.local, scatter);
+  if (op == "lma-sym") lma.emplace(ex, std::move(*packed), scatter);
+  if (op == "pa") pa.emplace(ex, std::move(*quadrature), scatter);
   const std::optional<LinearOperator<V>> element_op = lma ? std::optional<LinearOperator<V>>(lma->op()) : pa ? std::optional<LinearOperator<V>>(pa->op()) : std::nullopt;
-  const double bytes = plan ? plan_bytes(*plan, pr.unknowns()) : lma ? lma->bytes_per_product() : pa->bytes_per_product();
+  const double bytes = plan ? plan_bytes(*plan, pr.unknowns()) : lma ? lma->bytes_per_product() : pa->bytes_per_product();  // the minimum, as CSR's
   const std::vector<V> dinv = !plan && c.precond == "jacobi" ? fem::lma_inverse_diagonal(pr.local) : std::vector<V>{};  // K's diagonal from the local matrices
   SolverOptions so;
   so.method = parse_krylov_method(c.method);
@@ -142,7 +155,7 @@ Action add_fem_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--operator", o->op,
                   "csr, ell, sell (assembled, through an SpMV plan), lma (local matrices, as the paper), lma-sym (their upper triangles), "
-                  "pa (matrix-free, sum-factorised), or auto (GPU: fewer model bytes of lma-sym and the advisor's plan; CPU: the advisor's plan)")
+                  "pa (matrix-free, sum-factorised), or auto (GPU: the fewest model bytes of the advisor's plan, lma-sym and pa; CPU: the advisor's plan)")
       ->check(CLI::IsMember({"auto", "csr", "ell", "sell", "lma", "lma-sym", "pa"}))
       ->capture_default_str();
   cmd->add_option("--scatter", o->scatter, "lma's and pa's scatter: auto (GPU atomics, CPU colouring), atomics (GPU), colouring")

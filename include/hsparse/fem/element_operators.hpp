@@ -21,6 +21,18 @@ namespace hsparse::fem {
 template <class V, class I>
 std::vector<V> lma_inverse_diagonal(const LocalMatrices<V, I>& a);
 
+// Bytes an element product moves under the model: the data and the node map
+// once, x read and y read and written once (the gathers' and scatters'
+// reuse from cache taken as perfect; CSR's model counts the same way). With
+// `element_traffic`, also every element's m gathered and m scattered values,
+// which the GPU's reuse does not make free: the count `hsparse fem
+// --operator auto` compares (docs/fem.md).
+template <class V, class Data>
+double element_product_bytes(const Data& d, bool element_traffic = false) {
+  const double base = static_cast<double>(d.bytes()) + 3.0 * static_cast<double>(d.rows) * sizeof(V);
+  return element_traffic ? base + 2.0 * static_cast<double>(d.element_nodes.size()) * sizeof(V) : base;
+}
+
 // An element-by-element operator over its data (LocalMatrices: the LMA
 // product; QuadratureData: the sum-factorised one). Keeps its own copy of
 // the data (shared with the operators it hands out; on a GPU executor
@@ -34,10 +46,7 @@ class ElementOperator {
   LmaScatter scatter() const { return scatter_; }
   LinearOperator<V> op() const;
   const Data& data() const { return *data_; }
-  // Bytes one product moves at least (the model CSR's byte count follows):
-  // the data and the node map once, x read and y read and written once
-  // (the gathers' and scatters' reuse from cache taken as perfect).
-  double bytes_per_product() const { return static_cast<double>(data_->bytes()) + 3.0 * static_cast<double>(data_->rows) * sizeof(V); }
+  double bytes_per_product() const { return element_product_bytes<V>(*data_); }  // the minimum (above)
 
  private:
   ExecutorPtr ex_;

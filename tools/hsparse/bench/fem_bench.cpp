@@ -215,9 +215,12 @@ void write_fem_report(const Context& c, const std::string& dir, const std::strin
         }
         best_ours = std::max(best_ours, r->its);
         if (op.size() > 7 && op.compare(op.size() - 7, 7, " pipecg") == 0) continue;  // the format comparisons are CG against CG
-        if (op.rfind("lma", 0) == 0) best_lma = std::max(best_lma, r->its);
-        if (op.rfind("lma", 0) == 0 && op.rfind("lma-sym", 0) != 0) paper_lma = std::max(paper_lma, r->its);
-        else if (op.rfind("pa", 0) != 0) best_assembled = std::max(best_assembled, r->its);  // pa: matrix-free, neither assembled nor LMA
+        if (op.rfind("lma", 0) == 0) {
+          best_lma = std::max(best_lma, r->its);
+          if (op.rfind("lma-sym", 0) != 0) paper_lma = std::max(paper_lma, r->its);
+        } else if (op.rfind("pa", 0) != 0) {
+          best_assembled = std::max(best_assembled, r->its);  // pa: matrix-free, neither assembled nor LMA
+        }
       }
       const double lma_ratio = best_assembled > 0 ? best_lma / best_assembled : 0, paper_ratio = best_assembled > 0 ? paper_lma / best_assembled : 0;
       if (lma_ratio > 1 && crossover == 0) crossover = p;
