@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/backends/cuda/lma_spmv.hpp"
@@ -98,6 +100,39 @@ TEST(CudaLma, ProductMatchesTheReference) {
         check_lma_product<double>(p, n, scatter);
         check_lma_product<float>(p, n, scatter);
       }
+    }
+  }
+}
+
+// The discretisation error test on the GPU: CG with Jacobi on the element
+// operators (LMA upper triangles and the sum-factorised one, atomics) at N
+// and 4N; the L2 error falls at the elements' order (the CPU test's bounds,
+// tests/unit/test_fem.cpp, on a 0.2 h perturbed mesh).
+TEST(CudaLma, ErrorFallsAtTheElementsOrder) {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  const ExecutorPtr gpu = make_executor(Backend::cuda);
+  for (int p = 1; p <= 4; ++p) {
+    const long long n0 = p == 1 ? 16 : 4;
+    for (const std::string op : {"lma-sym", "pa"}) {
+      std::vector<double> errors;
+      for (const long long n : {n0, 4 * n0}) {
+        const auto pr = fem::assemble_poisson<double, std::int32_t>({p, n, 0.2});
+        const auto dinv = fem::lma_inverse_diagonal(pr.local);
+        SolverOptions o;
+        o.tolerance = 1e-13;
+        o.preconditioner = Preconditioner::jacobi;
+        const Array<double> b(gpu, std::span<const double>(pr.load));
+        Array<double> x(gpu, pr.load.size());
+        const SolverResult r = op == "pa" ? solve(fem::PaOperator<double, std::int32_t>(gpu, fem::partial_assembly(pr)).op(), dinv, b, x, o)
+                                          : solve(fem::LmaOperator<double, std::int32_t>(gpu, fem::upper_triangle(pr.local)).op(), dinv, b, x, o);
+        ASSERT_TRUE(r.converged()) << op << " Q" << p << " N " << n << ": " << r.message;
+        const auto u = x.to_host();
+        errors.push_back(fem::l2_error(pr, std::span<const double>(u)));
+      }
+      const double rate = std::log2(errors[0] / errors[1]) / 2;
+      std::printf("GPU %s Q%d: L2 error %.3e -> %.3e, rate %.2f\n", op.c_str(), p, errors[0], errors[1], rate);
+      EXPECT_GT(rate, p + 1 - 0.4) << op << " Q" << p;
+      EXPECT_LT(rate, p + 1 + 0.6) << op << " Q" << p;
     }
   }
 }

@@ -255,8 +255,8 @@ void write_fem_report(const Context& c, const std::string& dir, const std::strin
         }
       }
       write_line_plot(dir + "/plots", name,
-                      "set title '" + std::string(solver == "cg" ? "CG" : "pipelined CG (cuSPARSE: CG)") + " iterations per second, " + precision + ", about " +
-                          std::to_string(c.rows.empty() ? 0 : c.rows.front().unknowns) + " unknowns: " + device + "' noenhanced\n"
+                      "set title '" + std::string(solver == "cg" ? "CG" : "pipelined CG (cuSPARSE: CG)") + ", " + precision + ", " +
+                          fmt("%.1f M", (c.rows.empty() ? 0 : c.rows.front().unknowns) * 1e-6) + " unknowns: " + device + "' noenhanced\n"
                           "set grid; set key outside right; set xlabel 'degree p of the Q_p elements'; set ylabel 'iterations / s'; set xtics 1; "
                           "set xrange [0.8:4.2]; set yrange [0:*]",
                       series);

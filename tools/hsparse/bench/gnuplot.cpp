@@ -25,7 +25,10 @@ void write_line_plot(const std::string& plot_dir, const std::string& name, const
   std::ofstream g(plot_dir + "/" + name + ".gp");
   g << settings << "\nplot ";
   for (std::size_t i = 0; i < series.size(); ++i) {
-    g << (i ? ", " : "") << "'" << name << ".dat' index " << i << " using 1:2 with linespoints lw 2 pt 7 title '" << series[i].title << "'";
+    // gnuplot's default colours repeat after 8 series: from the 9th on the
+    // lines are dashed and every series has its own point shape.
+    g << (i ? ", " : "") << "'" << name << ".dat' index " << i << " using 1:2 with linespoints lw 2 pt " << 4 + i % 10 << " dt " << (i < 8 ? 1 : 2)
+      << " title '" << series[i].title << "'";
   }
   g << "\n";
 }
