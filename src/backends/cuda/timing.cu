@@ -4,6 +4,7 @@
 
 #include "device_common.cuh"
 #include "hsparse/backends/cuda/timing.hpp"
+#include "hsparse/core/error.hpp"
 
 namespace hsparse::cuda {
 
@@ -41,6 +42,21 @@ int device_sms() {
 
 }  // namespace
 
+namespace {
+
+// Seconds per call of `calls` calls issued back to back between two events.
+double seconds_per_call(cudaStream_t stream, const Event& start, const Event& stop, const std::function<void()>& fn, int calls) {
+  HSPARSE_CUDA_CHECK(cudaEventRecord(start.event, stream));
+  for (int c = 0; c < calls; ++c) fn();
+  HSPARSE_CUDA_CHECK(cudaEventRecord(stop.event, stream));
+  HSPARSE_CUDA_CHECK(cudaEventSynchronize(stop.event));
+  float ms = 0;
+  HSPARSE_CUDA_CHECK(cudaEventElapsedTime(&ms, start.event, stop.event));
+  return static_cast<double>(ms) * 1e-3 / calls;
+}
+
+}  // namespace
+
 TimingSummary time_on_device(const Executor& ex, const std::function<void()>& fn, int repetitions, int warmup,
                              const std::function<void()>& before_each) {
   const cudaStream_t stream = detail::stream_of(ex);
@@ -50,14 +66,18 @@ TimingSummary time_on_device(const Executor& ex, const std::function<void()>& fn
   times.reserve(static_cast<std::size_t>(std::max(repetitions, 0)));
   for (int i = 0; i < repetitions; ++i) {
     if (before_each) before_each();
-    HSPARSE_CUDA_CHECK(cudaEventRecord(start.event, stream));
-    fn();
-    HSPARSE_CUDA_CHECK(cudaEventRecord(stop.event, stream));
-    HSPARSE_CUDA_CHECK(cudaEventSynchronize(stop.event));
-    float ms = 0;
-    HSPARSE_CUDA_CHECK(cudaEventElapsedTime(&ms, start.event, stop.event));
-    times.push_back(static_cast<double>(ms) * 1e-3);
+    times.push_back(seconds_per_call(stream, start, stop, fn, 1));
   }
+  return summarize_times(std::move(times));
+}
+
+TimingSummary time_back_to_back(const Executor& ex, const std::function<void()>& fn, int calls, int samples) {
+  if (calls < 1 || samples < 1) throw Error(ErrorCode::invalid_argument, "time_back_to_back: calls and samples must be >= 1");
+  const cudaStream_t stream = detail::stream_of(ex);
+  fn();  // warm-up: the data the calls share is in L2 from here on, as it stays between them
+  Event start, stop;
+  std::vector<double> times;
+  for (int i = 0; i < samples; ++i) times.push_back(seconds_per_call(stream, start, stop, fn, calls));
   return summarize_times(std::move(times));
 }
 

@@ -32,7 +32,8 @@ struct Candidate {
   double matrix_bytes = 0;
   std::size_t stored_entries = 0;
   std::function<std::vector<V>()> run_once;                // y = A x once, from a NaN-poisoned y; y on the host
-  std::function<TimingSummary(double min_time_s)> time;    // repetitions passing min_time_s
+  std::function<TimingSummary(double min_time_s)> time;    // repetitions passing min_time_s (GPU: L2 flushed before each)
+  std::function<TimingSummary(double min_time_s)> time_back_to_back;  // GPU only: calls back to back on the same x, nothing flushed
 };
 
 // A candidate not built yet: CPU candidates are all kept alive at once (they
@@ -67,6 +68,8 @@ struct Result {
   double setup_s = 0;
   TimingSummary time;
   double gflops = 0;
+  TimingSummary time_back_to_back;  // GPU: the second timing mode (Candidate::time_back_to_back); 0 repetitions: not measured
+  double gflops_back_to_back = 0;
   double matrix_bytes = 0, occupancy = 1;  // occupancy: nnz / stored entries (SELL's beta)
   double bytes_min = 0, bytes_csr_min = 0, bytes_effective = 0;  // own format minimum, Reguly eq. (4), eq. (2)
   double gbs_min = 0, gbs_csr_min = 0, gbs_effective = 0;

@@ -4,7 +4,9 @@
 // which sit behind the same plan interface: CSR ALG1/ALG2 with and without
 // cusparseSpMV_preprocess, COO, SELL (C=32), BSR), and "auto", the
 // advisor's choice. Timed on the CPU by the wall clock; on the GPU by CUDA
-// events with the L2 flushed before every repetition.
+// events in two modes: the L2 flushed before every repetition, and calls
+// back to back on the same x.
+#include <algorithm>
 #include <limits>
 
 #include "bench.hpp"
@@ -20,26 +22,41 @@ namespace hsparse::bench {
 
 namespace {
 
-using Timer = std::function<TimingSummary(const std::function<void()>&, double)>;
+using TimeFn = std::function<TimingSummary(const std::function<void()>&, double)>;
 
-// min_time_s of repetitions after one trial (GPU: L2 flushed before each).
-Timer timer_for(const ExecutorPtr& ex) {
+// The two timing modes: `flushed` (min_time_s of repetitions after one
+// trial; GPU: L2 flushed before each) and, on the GPU, `back_to_back` (5
+// samples of calls issued back to back, as many as fill a fifth of
+// min_time_s, at most 1000, DASP's count). The CPU has one mode: its
+// repetitions run back to back (its cache is far smaller than the suite's
+// matrices), so back_to_back stays empty there.
+struct Timers {
+  TimeFn flushed, back_to_back;
+};
+
+Timers timers_for(const ExecutorPtr& ex) {
   switch (ex->backend()) {
     case Backend::cpu:
-      return [](const std::function<void()>& run, double min_time_s) {
-        Stopwatch trial;
-        run();
-        return time_repeated(run, repetitions_for(min_time_s, trial.seconds()), 1);
-      };
+      return {[](const std::function<void()>& run, double min_time_s) {
+                Stopwatch trial;
+                run();
+                return time_repeated(run, repetitions_for(min_time_s, trial.seconds()), 1);
+              },
+              {}};
     case Backend::cuda:
 #ifdef HSPARSE_HAVE_CUDA
     {
       const cuda::Executor& cex = cuda_executor(*ex, "the GPU bench");
       auto flush = std::make_shared<cuda::L2Flusher>(cex);
-      return [ex, &cex, flush](const std::function<void()>& run, double min_time_s) {
-        const auto trial = cuda::time_on_device(cex, run, 1, 2, [&] { (*flush)(); });
-        return cuda::time_on_device(cex, run, repetitions_for(min_time_s, trial.median_s), 1, [&] { (*flush)(); });
-      };
+      return {[ex, &cex, flush](const std::function<void()>& run, double min_time_s) {
+                const auto trial = cuda::time_on_device(cex, run, 1, 2, [&] { (*flush)(); });
+                return cuda::time_on_device(cex, run, repetitions_for(min_time_s, trial.median_s), 1, [&] { (*flush)(); });
+              },
+              [ex, &cex](const std::function<void()>& run, double min_time_s) {
+                const auto trial = cuda::time_back_to_back(cex, run, 1, 1);
+                const int calls = std::clamp(repetitions_for(min_time_s / 5, trial.median_s), 1, 1000);
+                return cuda::time_back_to_back(cex, run, calls, 5);
+              }};
     }
 #else
       break;
@@ -51,11 +68,11 @@ Timer timer_for(const ExecutorPtr& ex) {
 }  // namespace
 
 std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, I>& a, const V* x, const Environment& env, long long spmv_count) {
-  const Timer timer = timer_for(ex);
+  const Timers timers = timers_for(ex);
   std::vector<CandidateMaker> makers;
   // o: the plan's options; automatic: ask the advisor first ("auto").
   auto add = [&](const std::string& label, SpmvOptions o, bool automatic = false) {
-    makers.push_back({label, [&a, x, ex, timer, o, automatic, &env, spmv_count]() mutable {
+    makers.push_back({label, [&a, x, ex, timers, o, automatic, &env, spmv_count]() mutable {
                         if (automatic) {  // the advisor on the bench's own measured machine
                           MachineModel m;
                           m.backend = to_string(ex->backend());
@@ -79,7 +96,12 @@ std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, 
                           plan->executor()->synchronize();
                           return y->to_host();
                         };
-                        c->time = [plan, y, x, timer](double min_time_s) { return timer([&] { plan->apply(1.0, x, 0.0, y->data()); }, min_time_s); };
+                        c->time = [plan, y, x, t = timers.flushed](double min_time_s) { return t([&] { plan->apply(1.0, x, 0.0, y->data()); }, min_time_s); };
+                        if (timers.back_to_back) {
+                          c->time_back_to_back = [plan, y, x, t = timers.back_to_back](double min_time_s) {
+                            return t([&] { plan->apply(1.0, x, 0.0, y->data()); }, min_time_s);
+                          };
+                        }
                         return c;
                       }});
   };

@@ -22,6 +22,12 @@ json to_json(const Result& x) {
             {"gbs_effective", x.gbs_effective}, {"bandwidth_fraction", x.bandwidth_fraction}, {"alpha", x.alpha},
             {"model_gflops", x.model_gflops}, {"csr_reference", x.csr_reference}, {"automatic", x.automatic},
             {"csr_measured", x.csr_measured}, {"above_model", x.above_model}, {"breakeven", breakeven_text(x)}};
+  // The GPU's second timing mode (flat, for the CSV; 0 samples: not measured).
+  j["back_to_back_median_s"] = x.time_back_to_back.median_s;
+  j["back_to_back_min_s"] = x.time_back_to_back.min_s;
+  j["back_to_back_max_s"] = x.time_back_to_back.max_s;
+  j["back_to_back_samples"] = x.time_back_to_back.repetitions;
+  j["gflops_back_to_back"] = x.gflops_back_to_back;
   j["speedup_vs_baseline_csr"] = x.speedup_vs_baseline_csr ? json(*x.speedup_vs_baseline_csr) : json(nullptr);
   j["speedup_vs_baseline_best"] = x.speedup_vs_baseline_best ? json(*x.speedup_vs_baseline_best) : json(nullptr);
   j["breakeven_spmvs"] = x.breakeven_spmvs ? json(*x.breakeven_spmvs) : json(nullptr);

@@ -24,6 +24,9 @@ struct MatrixSummary {
   const Result* best_baseline = nullptr;
   const Result* best_baseline_csr = nullptr;
   const Result* best_block = nullptr;  // best hsparse BCSR or SELL
+  // The same in the back-to-back timing mode (GPU; null where not measured).
+  const Result* best_hsparse_back_to_back = nullptr;
+  const Result* best_baseline_back_to_back = nullptr;
 };
 std::vector<MatrixSummary> summarize(const Report& r);
 double ratio(const Result* a, const Result* b);

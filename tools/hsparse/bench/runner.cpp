@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <map>
@@ -118,6 +119,7 @@ void fill_metrics(Result& r, const MatrixInfo& m, const Environment& env, const 
   if (r.status != "ok" || r.time.median_s <= 0) return;
   const double t = r.time.median_s, flops = 2.0 * static_cast<double>(m.nnz);
   r.gflops = flops / t * 1e-9;
+  if (r.time_back_to_back.median_s > 0) r.gflops_back_to_back = flops / r.time_back_to_back.median_s * 1e-9;
   r.bytes_min = format_minimum_bytes(c.matrix_bytes, m.rows, m.cols, sizeof(V));
   r.bytes_csr_min = minimum_spmv_bytes(m.rows, m.cols, m.nnz, sizeof(V), sizeof(I));
   r.bytes_effective = effective_spmv_bytes(m.rows, m.nnz, sizeof(V), sizeof(I));
@@ -245,6 +247,7 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
         try {
           if (auto c = build_and_check(makers[k], reference, r)) {
             r.time = c->time(kernel_time);
+            if (c->time_back_to_back) r.time_back_to_back = c->time_back_to_back(kernel_time / 2);
             fill_metrics(r, m, env, *c);
           }
         } catch (const Error& e) {
@@ -286,6 +289,7 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
       if (r.status == "ok") {
         char line[256];
         std::snprintf(line, sizeof line, "%9.1f GFLOP/s %6.1f%% of read BW", r.gflops, 100 * r.bandwidth_fraction);
+        if (r.gflops_back_to_back > 0) std::snprintf(line + std::strlen(line), sizeof line - std::strlen(line), "  (back to back %.1f)", r.gflops_back_to_back);
         log_line("    %-44s %s\n", r.library + " " + r.kernel, line);
       } else {
         log_line("    %-44s %s\n", r.library + " " + r.kernel, status_text(r));

@@ -16,6 +16,13 @@ namespace hsparse::cuda {
 TimingSummary time_on_device(const Executor& ex, const std::function<void()>& fn, int repetitions, int warmup,
                              const std::function<void()>& before_each = {});
 
+// The other timing mode (issue 18): `calls` calls back to back between two
+// events, nothing flushed between them, per-call seconds over `samples`
+// such groups (after one untimed call). What DASP and most SpMV papers
+// report: whatever of the matrix and x stays in L2 between calls counts.
+// Error(invalid_argument) unless calls, samples >= 1.
+TimingSummary time_back_to_back(const Executor& ex, const std::function<void()>& fn, int calls, int samples);
+
 // Two events around work on a stream, read later: a tuner records them
 // around each product and reads the previous product's time at the next
 // call, when it has long finished, so timing costs no synchronisation.
