@@ -1,6 +1,8 @@
 // Footprints and sizing rules of the formats (formats/footprint.hpp).
 #include "hsparse/formats/footprint.hpp"
 
+#include "hsparse/formats/csr16.hpp"
+
 #include <algorithm>
 #include <functional>
 
@@ -124,6 +126,10 @@ FormatFootprint format_footprint(const Csr<V, I>& a, int sell_chunk, std::int64_
   for (I r = 0; r < a.rows; ++r) {
     for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
       has_diagonal[static_cast<std::size_t>(static_cast<std::int64_t>(a.col_idx[k]) - r + a.rows)] = 1;
+    }
+    if (a.row_ptr[r + 1] > a.row_ptr[r] && static_cast<std::int64_t>(a.col_idx[a.row_ptr[r + 1] - 1]) - a.col_idx[a.row_ptr[r]] >= kCsr16Span) {
+      ++f.csr16_wide_rows;
+      f.csr16_wide_entries += a.row_ptr[r + 1] - a.row_ptr[r];
     }
   }
   f.diagonals = std::count(has_diagonal.begin(), has_diagonal.end(), 1);

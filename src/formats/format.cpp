@@ -65,6 +65,16 @@ const std::vector<FormatTraits>& registry() {
        },
        [](const Footprint& f) { return f.sell.beta > 0 ? 1.0 / f.sell.beta : 1.0; },
        [](const Footprint& f) { return "C " + std::to_string(f.sell.chunk) + ", sigma " + std::to_string(f.sell.sigma); }},
+      {Format::csr16, "csr16", "CSR16",
+       "CSR with a 32-bit base per row and 16-bit column offsets; rows spanning 2^16 columns or more in a plain CSR part (issue 18: "
+       "lossless index compression)",
+       0, "", {}, false,
+       [](const Footprint& f, std::size_t vb, std::size_t ib) {
+         const std::size_t narrow = u(f.nnz - f.csr16_wide_entries), wide = u(f.csr16_wide_entries);
+         return narrow * (vb + 2) + (2 * u(f.rows) + 1) * ib + (f.csr16_wide_rows > 0 ? wide * (vb + ib) + (u(f.rows) + 1) * ib : 0);
+       },
+       [](const Footprint&) { return 1.0; },
+       [](const Footprint& f) { return f.csr16_wide_rows > 0 ? std::to_string(f.csr16_wide_rows) + " wide rows in plain CSR" : std::string(); }},
   };
   return r;
 }

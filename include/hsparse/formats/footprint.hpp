@@ -38,6 +38,8 @@ struct FormatFootprint {
   std::int64_t hyb_coo_entries = 0;  // entries beyond that width
   BcsrFill bcsr;                     // at the fewest-bytes block size in 1..8
   SellOccupancy sell;                // at the chunk and sigma asked for
+  std::int64_t csr16_wide_rows = 0;     // rows whose columns span 2^16 or more (CSR16's plain-CSR part)
+  std::int64_t csr16_wide_entries = 0;  // their entries
 };
 
 // One pass over the rows plus the BCSR and SELL counts. sell_chunk and

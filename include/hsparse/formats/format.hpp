@@ -19,7 +19,7 @@
 
 namespace hsparse {
 
-enum class Format { coo, csr, ell, hyb, dia, bcsr, sell };
+enum class Format { coo, csr, ell, hyb, dia, bcsr, sell, csr16 };
 
 // A parameter of a format's layout that a user may set and a tuner may search.
 struct FormatTunable {
@@ -53,7 +53,7 @@ const FormatTraits& format_traits(Format format);
 const char* to_string(Format format);
 // Error(invalid_argument) naming the known formats.
 Format parse_format(const std::string& name);
-// "coo, csr, ell, hyb, dia, bcsr, sell" (with `extra` appended, e.g. "auto").
+// "coo, csr, ell, hyb, dia, bcsr, sell, csr16" (with `extra` appended, e.g. "auto").
 std::string format_names(const std::string& extra = "");
 std::vector<std::string> format_name_list();
 

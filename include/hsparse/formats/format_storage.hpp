@@ -6,6 +6,7 @@
 // specialization here fails to compile there.
 #include "hsparse/formats/bcsr.hpp"
 #include "hsparse/formats/convert.hpp"
+#include "hsparse/formats/csr16.hpp"
 #include "hsparse/formats/dia.hpp"
 #include "hsparse/formats/ell.hpp"
 #include "hsparse/formats/format.hpp"
@@ -96,6 +97,16 @@ struct FormatStorage<Format::sell> {
   static SellCSigma<V, I> from_csr(const Csr<V, I>& a, const FormatOptions& o) {
     return sell_from_csr(a, SellOptions{o.chunk, o.sigma, false});
   }
+};
+
+template <>
+struct FormatStorage<Format::csr16> {
+  template <class V, class I> using type = Csr16<V, I>;
+  // Bytes kept (values, indices, offsets) and values stored (padding and fill included).
+  template <class V, class I> static std::size_t bytes(const Csr16<V, I>& a) { return a.bytes(); }
+  template <class V, class I> static std::size_t stored(const Csr16<V, I>& a) { return a.nnz(); }
+  template <class V, class I>
+  static Csr16<V, I> from_csr(const Csr<V, I>& a, const FormatOptions&) { return csr16_from_csr(a); }
 };
 
 }  // namespace hsparse

@@ -16,6 +16,7 @@
 
 #include "hsparse/formats/bcsr.hpp"
 #include "hsparse/formats/coo.hpp"
+#include "hsparse/formats/csr16.hpp"
 #include "hsparse/formats/dia.hpp"
 #include "hsparse/formats/ell.hpp"
 #include "hsparse/formats/hyb.hpp"
@@ -31,6 +32,7 @@ template <class V, class I> void dia_spmv(V alpha, const Dia<V, I>& a, std::span
 template <class V, class I> void bcsr_spmv(V alpha, const Bcsr<V, I>& a, std::span<const V> x, V beta, std::span<V> y);
 // x and y in the original ordering, or both in the sorted one when a.permuted_columns.
 template <class V, class I> void sell_spmv(V alpha, const SellCSigma<V, I>& a, std::span<const V> x, V beta, std::span<V> y);
+template <class V, class I> void csr16_spmv(V alpha, const Csr16<V, I>& a, std::span<const V> x, V beta, std::span<V> y);
 }  // namespace reference
 
 namespace openmp {
@@ -45,6 +47,9 @@ template <class V, class I> void dia_spmv(V alpha, const Dia<V, I>& a, std::span
 // The seed's block-row algorithm; block sizes 1 to 8 are compile-time
 // specialisations, larger ones take a run-time loop.
 template <class V, class I> void bcsr_spmv(V alpha, const Bcsr<V, I>& a, std::span<const V> x, V beta, std::span<V> y);
+// Row-parallel like CSR; a row's sum covers its narrow entries and, in the
+// same pass, its wide-part entries (a row is in one part only).
+template <class V, class I> void csr16_spmv(V alpha, const Csr16<V, I>& a, std::span<const V> x, V beta, std::span<V> y);
 
 enum class SellKernel { automatic, portable, avx2, avx512 };
 const char* to_string(SellKernel);

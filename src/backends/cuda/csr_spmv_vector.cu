@@ -3,22 +3,41 @@
 // warp) owns a row and strides over it; a block of block_size threads holds
 // block_size / COOP groups; each group handles `repeat` rows, the block
 // repeat * block_size / COOP contiguous rows (eq. (5) gives the grid). Group
-// sums are reduced with warp shuffles; lane 0 of the group writes y.
+// sums are reduced with warp shuffles; lane 0 of the group writes y. The
+// same kernel runs CSR16 (issue 18), its columns a row base plus 16-bit offsets.
 #include <climits>
+#include <cstdint>
+#include <type_traits>
 #include <algorithm>
 #include <cmath>
 
 #include "device_common.cuh"
 #include "hsparse/backends/cuda/csr_spmv.hpp"
+#include "hsparse/backends/cuda/format_spmv.hpp"
 
 namespace hsparse::cuda {
 
 namespace {
 
-template <int COOP, class D, class I>
-__global__ void csr_vector_kernel(I rows, const I* __restrict__ row_ptr, const I* __restrict__ col_idx,
-                                  const D* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y,
-                                  D* __restrict__ y, int repeat) {
+// Where a row's columns come from: CSR's stored indices (base 0, folded
+// away), or CSR16's base + 16-bit offset (formats/csr16.hpp).
+template <class I>
+struct StoredColumns {
+  const I* __restrict__ col_idx;
+  __device__ I base(long long) const { return 0; }
+  __device__ I at(I k) const { return col_idx[k]; }
+};
+template <class I>
+struct OffsetColumns {
+  const I* __restrict__ row_base;
+  const std::uint16_t* __restrict__ offset;
+  __device__ I base(long long row) const { return row_base[row]; }
+  __device__ I at(I k) const { return offset[k]; }
+};
+
+template <int COOP, class D, class I, class Columns>
+__global__ void csr_vector_kernel(I rows, const I* __restrict__ row_ptr, Columns columns, const D* __restrict__ values, const D* __restrict__ x,
+                                  D alpha, D beta, bool read_y, D* __restrict__ y, int repeat) {
   const int lane = threadIdx.x % COOP;
   const long long groups = blockDim.x / COOP;
   long long row = static_cast<long long>(blockIdx.x) * repeat * groups + threadIdx.x / COOP;
@@ -26,7 +45,8 @@ __global__ void csr_vector_kernel(I rows, const I* __restrict__ row_ptr, const I
     D sum(0);
     if (row < rows) {
       const I end = row_ptr[row + 1];
-      for (I k = row_ptr[row] + lane; k < end; k += COOP) sum += values[k] * x[col_idx[k]];
+      const D* xr = x + columns.base(row);
+      for (I k = row_ptr[row] + lane; k < end; k += COOP) sum += values[k] * xr[columns.at(k)];
     }
     // All lanes of the warp reach the shuffle (rows past the end add zeros).
     sum = detail::group_sum<COOP>(sum);
@@ -34,10 +54,36 @@ __global__ void csr_vector_kernel(I rows, const I* __restrict__ row_ptr, const I
   }
 }
 
-template <int COOP, class D, class I>
-void launch(const Executor& ex, unsigned grid, int block, I rows, const I* rp, const I* ci, const D* v, const D* x, D alpha,
-            D beta, bool read_y, D* y, int repeat) {
-  csr_vector_kernel<COOP, D, I><<<grid, block, 0, detail::stream_of(ex)>>>(rows, rp, ci, v, x, alpha, beta, read_y, y, repeat);
+// The launch: checks p, eq. (5)'s grid, the coop switch.
+template <class V, class I, class Columns>
+void run_vector(const Executor& ex, V alpha, I rows, const I* row_ptr, Columns columns, const V* values, const V* x, V beta, V* y, CsrVectorParams p) {
+  const bool pow2 = p.coop >= 1 && p.coop <= 32 && (p.coop & (p.coop - 1)) == 0;
+  if (!pow2 || p.repeat < 1 || p.block_size < 32 || p.block_size > 1024 || p.block_size % 32 != 0) {
+    throw Error(ErrorCode::invalid_argument, "CSR vector: coop must be a power of two in [1, 32], repeat >= 1, block size a multiple of 32 in [32, 1024]");
+  }
+  if (rows == 0) return;
+  // eq. (5): gridSize = 1 + (rows * coop - 1) / (repeat * blockSize)
+  const long long grid = 1 + (static_cast<long long>(rows) * p.coop - 1) / (static_cast<long long>(p.repeat) * p.block_size);
+  if (grid > INT_MAX) throw Error(ErrorCode::invalid_argument, "CSR vector: " + std::to_string(grid) + " blocks exceed the grid limit; raise repeat");
+  using D = detail::device_t<V>;
+  const auto g = static_cast<unsigned>(grid);
+  const D* v = detail::dev(values);
+  const D* xd = detail::dev(x);
+  D* yd = detail::dev(y);
+  const D al = detail::dev_value(alpha), be = detail::dev_value(beta);
+  const bool read_y = beta != V(0);
+  const auto launch = [&](auto coop) {
+    csr_vector_kernel<decltype(coop)::value, D, I, Columns><<<g, p.block_size, 0, detail::stream_of(ex)>>>(rows, row_ptr, columns, v, xd, al, be, read_y, yd, p.repeat);
+  };
+  switch (p.coop) {
+    case 1: launch(std::integral_constant<int, 1>{}); break;
+    case 2: launch(std::integral_constant<int, 2>{}); break;
+    case 4: launch(std::integral_constant<int, 4>{}); break;
+    case 8: launch(std::integral_constant<int, 8>{}); break;
+    case 16: launch(std::integral_constant<int, 16>{}); break;
+    default: launch(std::integral_constant<int, 32>{}); break;
+  }
+  HSPARSE_CUDA_CHECK(cudaGetLastError());
 }
 
 }  // namespace
@@ -76,34 +122,18 @@ CsrVectorParams csr_vector_fixed_rule(long long rows, long long nnz, const GpuSh
 
 template <class V, class I>
 void csr_spmv_vector(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const V* x, V beta, V* y, CsrVectorParams p) {
-  const bool pow2 = p.coop >= 1 && p.coop <= 32 && (p.coop & (p.coop - 1)) == 0;
-  if (!pow2 || p.repeat < 1 || p.block_size < 32 || p.block_size > 1024 || p.block_size % 32 != 0) {
-    throw Error(ErrorCode::invalid_argument, "CSR vector: coop must be a power of two in [1, 32], repeat >= 1, block size a multiple of 32 in [32, 1024]");
-  }
-  if (a.rows == 0) return;
-  // eq. (5): gridSize = 1 + (rows * coop - 1) / (repeat * blockSize)
-  const long long grid = 1 + (static_cast<long long>(a.rows) * p.coop - 1) / (static_cast<long long>(p.repeat) * p.block_size);
-  if (grid > INT_MAX) throw Error(ErrorCode::invalid_argument, "CSR vector: " + std::to_string(grid) + " blocks exceed the grid limit; raise repeat");
-  using D = detail::device_t<V>;
-  const auto g = static_cast<unsigned>(grid);
-  const D* v = detail::dev(a.values.data());
-  const D* xd = detail::dev(x);
-  D* yd = detail::dev(y);
-  const D al = detail::dev_value(alpha), be = detail::dev_value(beta);
-  const bool read_y = beta != V(0);
-  switch (p.coop) {
-    case 1: launch<1>(ex, g, p.block_size, a.rows, a.row_ptr.data(), a.col_idx.data(), v, xd, al, be, read_y, yd, p.repeat); break;
-    case 2: launch<2>(ex, g, p.block_size, a.rows, a.row_ptr.data(), a.col_idx.data(), v, xd, al, be, read_y, yd, p.repeat); break;
-    case 4: launch<4>(ex, g, p.block_size, a.rows, a.row_ptr.data(), a.col_idx.data(), v, xd, al, be, read_y, yd, p.repeat); break;
-    case 8: launch<8>(ex, g, p.block_size, a.rows, a.row_ptr.data(), a.col_idx.data(), v, xd, al, be, read_y, yd, p.repeat); break;
-    case 16: launch<16>(ex, g, p.block_size, a.rows, a.row_ptr.data(), a.col_idx.data(), v, xd, al, be, read_y, yd, p.repeat); break;
-    default: launch<32>(ex, g, p.block_size, a.rows, a.row_ptr.data(), a.col_idx.data(), v, xd, al, be, read_y, yd, p.repeat); break;
-  }
-  HSPARSE_CUDA_CHECK(cudaGetLastError());
+  run_vector(ex, alpha, a.rows, a.row_ptr.data(), StoredColumns<I>{a.col_idx.data()}, a.values.data(), x, beta, y, p);
 }
 
-#define HSPARSE_INSTANTIATE(V, I) \
-  template void csr_spmv_vector(const Executor&, V, const DeviceCsr<V, I>&, const V*, V, V*, CsrVectorParams);
+template <class V, class I>
+void csr16_spmv(const Executor& ex, V alpha, const DeviceCsr16<V, I>& a, const V* x, V beta, V* y, CsrVectorParams narrow, CsrVectorParams wide) {
+  run_vector(ex, alpha, a.rows, a.row_ptr.data(), OffsetColumns<I>{a.base.data(), a.offset.data()}, a.values.data(), x, beta, y, narrow);
+  if (a.wide) run_vector(ex, alpha, a.rows, a.wide->row_ptr.data(), StoredColumns<I>{a.wide->col_idx.data()}, a.wide->values.data(), x, V(1), y, wide);
+}
+
+#define HSPARSE_INSTANTIATE(V, I)                                                                               \
+  template void csr_spmv_vector(const Executor&, V, const DeviceCsr<V, I>&, const V*, V, V*, CsrVectorParams); \
+  template void csr16_spmv(const Executor&, V, const DeviceCsr16<V, I>&, const V*, V, V*, CsrVectorParams, CsrVectorParams);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

@@ -29,6 +29,7 @@ struct Storage {
   std::optional<DeviceDia<V, I>> dia;
   std::optional<DeviceSell<V, I>> sell;
   std::optional<DeviceBcsr<V, I>> bcsr;
+  std::optional<DeviceCsr16<V, I>> csr16;
   std::unique_ptr<CusparseSpmv<V, I>> cusparse;
   CsrAdaptiveSchedule adaptive;
   SpmmWorkspace spmm;  // SpMM: CSR's row bins, and the packing buffer of X
@@ -205,6 +206,16 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     desc += "-C" + std::to_string(layout.chunk) + "-sigma" + std::to_string(layout.sigma);
     break;
   }
+  case Format::csr16: {
+    const auto host = FormatStorage<Format::csr16>::from_csr(a, layout);
+    s.csr16.emplace(DeviceCsr16<V, I>::upload(host));
+    const DeviceCsr16<V, I>* m = &*s.csr16;
+    const CsrVectorParams narrow = csr_vector_fixed_rule(a.rows, static_cast<long long>(host.values.size()), ex.shape());
+    const CsrVectorParams wide = csr_vector_fixed_rule(a.rows, static_cast<long long>(host.wide.nnz()), ex.shape());
+    apply_ = [e, m, narrow, wide](V al, const V* x, V be, V* y) { csr16_spmv(*e, al, *m, x, be, y, narrow, wide); };
+    desc += "-coop" + std::to_string(narrow.coop) + (host.has_wide() ? "-wide" : "");
+    break;
+  }
   }
   typename SpmvPlan<V, I>::Parts parts;
   auto bytes = [](const auto& array) { return array.size() * sizeof(*array.data()); };
@@ -232,6 +243,10 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
   if (s.bcsr) {
     bytes_ = bytes(s.bcsr->row_ptr) + bytes(s.bcsr->col_idx) + bytes(s.bcsr->values);
     stored_ = s.bcsr->values.size();
+  }
+  if (s.csr16) {
+    bytes_ = bytes(s.csr16->row_ptr) + bytes(s.csr16->base) + bytes(s.csr16->offset) + bytes(s.csr16->values);
+    if (s.csr16->wide) bytes_ += bytes(s.csr16->wide->row_ptr) + bytes(s.csr16->wide->col_idx) + bytes(s.csr16->wide->values);
   }
   parts.apply = std::move(apply_);
   parts.apply_block = std::move(apply_block);

@@ -161,6 +161,11 @@ Built<V> build(const Csr<V, I>& a, const SpmvOptions& o, const std::string& kern
       return b;
     }
     case Format::sell: return build_sell(a, layout, kernel);
+    case Format::csr16: {
+      auto b = simple<Format::csr16>(a, layout, kernel, reference::csr16_spmv<V, I>, openmp::csr16_spmv<V, I>);
+      if (static_cast<const Csr16<V, I>*>(b.matrix.get())->has_wide()) b.shape = "-wide";
+      return b;
+    }
   }
   throw Error(ErrorCode::internal, "the CPU plan has no builder for format " + std::to_string(static_cast<int>(o.format)));
 }

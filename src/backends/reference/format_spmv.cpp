@@ -58,6 +58,24 @@ void dia_spmv(V alpha, const Dia<V, I>& a, std::span<const V> x, V beta, std::sp
 }
 
 template <class V, class I>
+void csr16_spmv(V alpha, const Csr16<V, I>& a, std::span<const V> x, V beta, std::span<V> y) {
+  check_spmv_dimensions(a.rows, a.cols, x.size(), y.size());
+  for (I r = 0; r < a.rows; ++r) {
+    V sum(0);
+    const auto row = static_cast<std::size_t>(r);
+    for (I k = a.row_ptr[row]; k < a.row_ptr[row + 1]; ++k) {
+      sum += a.values[static_cast<std::size_t>(k)] * x[static_cast<std::size_t>(a.base[row]) + a.offset[static_cast<std::size_t>(k)]];
+    }
+    if (a.has_wide()) {
+      for (I k = a.wide.row_ptr[row]; k < a.wide.row_ptr[row + 1]; ++k) {
+        sum += a.wide.values[static_cast<std::size_t>(k)] * x[static_cast<std::size_t>(a.wide.col_idx[static_cast<std::size_t>(k)])];
+      }
+    }
+    y[row] = combine_output(alpha, sum, beta, y[row]);
+  }
+}
+
+template <class V, class I>
 void bcsr_spmv(V alpha, const Bcsr<V, I>& a, std::span<const V> x, V beta, std::span<V> y) {
   check_spmv_dimensions(a.rows, a.cols, x.size(), y.size());
   const int bs = a.block;
@@ -96,7 +114,8 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE_COO)
   template void hyb_spmv(V, const Hyb<V, I>&, std::span<const V>, V, std::span<V>);           \
   template void dia_spmv(V, const Dia<V, I>&, std::span<const V>, V, std::span<V>);           \
   template void bcsr_spmv(V, const Bcsr<V, I>&, std::span<const V>, V, std::span<V>);         \
-  template void sell_spmv(V, const SellCSigma<V, I>&, std::span<const V>, V, std::span<V>);
+  template void sell_spmv(V, const SellCSigma<V, I>&, std::span<const V>, V, std::span<V>);         \
+  template void csr16_spmv(V, const Csr16<V, I>&, std::span<const V>, V, std::span<V>);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

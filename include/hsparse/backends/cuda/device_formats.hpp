@@ -2,11 +2,14 @@
 // Every format moved to the GPU keeps its layout (formats/*.hpp): the device
 // structs hold the same arrays as DeviceArrays, uploaded once.
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/formats/bcsr.hpp"
 #include "hsparse/formats/coo.hpp"
+#include "hsparse/formats/csr16.hpp"
 #include "hsparse/formats/dia.hpp"
 #include "hsparse/formats/ell.hpp"
 #include "hsparse/formats/hyb.hpp"
@@ -44,6 +47,21 @@ struct DeviceHyb {
   DeviceEll<V, I> ell;
   DeviceCoo<V, I> coo;
   static DeviceHyb upload(const Hyb<V, I>& h) { return DeviceHyb{DeviceEll<V, I>::upload(h.ell), DeviceCoo<V, I>::upload(h.coo)}; }
+};
+
+template <class V, class I>
+struct DeviceCsr16 {
+  I rows = 0, cols = 0;
+  DeviceArray<I> row_ptr, base;
+  DeviceArray<std::uint16_t> offset;
+  DeviceArray<V> values;
+  std::optional<DeviceCsr<V, I>> wide;  // the rows spanning 2^16 columns or more, when there are any
+  std::size_t narrow_nnz() const { return values.size(); }
+  static DeviceCsr16 upload(const Csr16<V, I>& a) {
+    DeviceCsr16 d{a.rows, a.cols, DeviceArray<I>(a.row_ptr), DeviceArray<I>(a.base), DeviceArray<std::uint16_t>(a.offset), DeviceArray<V>(a.values), std::nullopt};
+    if (a.has_wide()) d.wide = DeviceCsr<V, I>::upload(a.wide);
+    return d;
+  }
 };
 
 template <class V, class I>

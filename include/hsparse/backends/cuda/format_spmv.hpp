@@ -24,6 +24,12 @@ void ell_spmv(const Executor& ex, V alpha, const DeviceEll<V, I>& a, const V* x,
 // HYB: the ELL kernel, then the COO kernel adding the long rows' tails.
 template <class V, class I>
 void hyb_spmv(const Executor& ex, V alpha, const DeviceHyb<V, I>& a, const V* x, V beta, V* y, void* coo_workspace);
+// CSR16: CSR vector's kernel (Reguly and Giles) with each column the row's
+// base plus its 16-bit offset, then the wide rows' plain-CSR part added by
+// the CSR vector kernel (beta 1). `narrow` and `wide` are the two launches'
+// parameters (csr_vector_fixed_rule of each part).
+template <class V, class I>
+void csr16_spmv(const Executor& ex, V alpha, const DeviceCsr16<V, I>& a, const V* x, V beta, V* y, CsrVectorParams narrow, CsrVectorParams wide);
 // DIA: one thread per row, one coalesced load per diagonal.
 template <class V, class I>
 void dia_spmv(const Executor& ex, V alpha, const DeviceDia<V, I>& a, const V* x, V beta, V* y);

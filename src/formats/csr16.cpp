@@ -1,0 +1,91 @@
+// CSR16 (formats/csr16.hpp): conversions and rules.
+#include "hsparse/formats/csr16.hpp"
+
+#include <string>
+
+#include "csr_from_rows.hpp"
+#include "hsparse/core/error.hpp"
+
+namespace hsparse {
+
+namespace {
+
+template <class V, class I>
+bool narrow_row(const Csr<V, I>& a, I r) {
+  const I b = a.row_ptr[static_cast<std::size_t>(r)], e = a.row_ptr[static_cast<std::size_t>(r) + 1];
+  return e == b || static_cast<std::int64_t>(a.col_idx[static_cast<std::size_t>(e) - 1]) - a.col_idx[static_cast<std::size_t>(b)] < kCsr16Span;
+}
+
+}  // namespace
+
+template <class V, class I>
+void Csr16<V, I>::validate() const {
+  const auto fail = [](const std::string& why) { throw Error(ErrorCode::invalid_matrix, "CSR16: " + why); };
+  const auto n = static_cast<std::size_t>(rows);
+  if (row_ptr.size() != n + 1 || base.size() != n) fail("row_ptr must hold rows + 1 and base rows entries");
+  if (row_ptr.front() != 0 || static_cast<std::size_t>(row_ptr.back()) != values.size() || offset.size() != values.size()) {
+    fail("row_ptr must run from 0 to the number of values, offsets one per value");
+  }
+  const bool any_wide = has_wide();
+  if (any_wide && (wide.rows != rows || wide.cols != cols)) fail("the wide part must have the matrix's shape");
+  if (any_wide) wide.validate();
+  for (std::size_t r = 0; r < n; ++r) {
+    if (row_ptr[r + 1] < row_ptr[r]) fail("row_ptr decreases at row " + std::to_string(r));
+    if (row_ptr[r + 1] == row_ptr[r]) continue;
+    if (any_wide && wide.row_length(static_cast<I>(r)) > 0) fail("row " + std::to_string(r) + " is in both parts");
+    for (I k = row_ptr[r] + 1; k < row_ptr[r + 1]; ++k) {
+      if (offset[static_cast<std::size_t>(k)] <= offset[static_cast<std::size_t>(k) - 1]) fail("offsets not increasing in row " + std::to_string(r));
+    }
+    const std::int64_t last = static_cast<std::int64_t>(base[r]) + offset[static_cast<std::size_t>(row_ptr[r + 1]) - 1];
+    if (base[r] < 0 || last >= cols) fail("row " + std::to_string(r) + " has a column outside [0, " + std::to_string(cols) + ")");
+  }
+}
+
+template <class V, class I>
+Csr16<V, I> csr16_from_csr(const Csr<V, I>& a) {
+  a.validate();
+  Csr16<V, I> c;
+  c.rows = a.rows;
+  c.cols = a.cols;
+  const auto narrow = detail::csr_from_rows<V, I>(a.rows, a.cols, [&](I r, auto&& fn) {
+    if (!narrow_row(a, r)) return;
+    for (I k = a.row_ptr[static_cast<std::size_t>(r)]; k < a.row_ptr[static_cast<std::size_t>(r) + 1]; ++k) fn(a.col_idx[static_cast<std::size_t>(k)], a.values[static_cast<std::size_t>(k)]);
+  });
+  c.row_ptr = narrow.row_ptr;
+  c.values = narrow.values;
+  c.base.assign(static_cast<std::size_t>(a.rows), 0);
+  c.offset.resize(narrow.nnz());
+#pragma omp parallel for schedule(static)
+  for (I r = 0; r < a.rows; ++r) {
+    const auto b = static_cast<std::size_t>(narrow.row_ptr[static_cast<std::size_t>(r)]), e = static_cast<std::size_t>(narrow.row_ptr[static_cast<std::size_t>(r) + 1]);
+    if (b == e) continue;
+    c.base[static_cast<std::size_t>(r)] = narrow.col_idx[b];
+    for (std::size_t k = b; k < e; ++k) c.offset[k] = static_cast<std::uint16_t>(narrow.col_idx[k] - narrow.col_idx[b]);
+  }
+  if (narrow.nnz() < a.nnz()) {
+    c.wide = detail::csr_from_rows<V, I>(a.rows, a.cols, [&](I r, auto&& fn) {
+      if (narrow_row(a, r)) return;
+      for (I k = a.row_ptr[static_cast<std::size_t>(r)]; k < a.row_ptr[static_cast<std::size_t>(r) + 1]; ++k) fn(a.col_idx[static_cast<std::size_t>(k)], a.values[static_cast<std::size_t>(k)]);
+    });
+  }
+  return c;
+}
+
+template <class V, class I>
+Csr<V, I> csr16_to_csr(const Csr16<V, I>& c) {
+  return detail::csr_from_rows<V, I>(c.rows, c.cols, [&](I r, auto&& fn) {
+    const auto row = static_cast<std::size_t>(r);
+    for (I k = c.row_ptr[row]; k < c.row_ptr[row + 1]; ++k) fn(static_cast<I>(c.base[row] + c.offset[static_cast<std::size_t>(k)]), c.values[static_cast<std::size_t>(k)]);
+    if (!c.has_wide()) return;
+    for (I k = c.wide.row_ptr[row]; k < c.wide.row_ptr[row + 1]; ++k) fn(c.wide.col_idx[static_cast<std::size_t>(k)], c.wide.values[static_cast<std::size_t>(k)]);
+  });
+}
+
+#define HSPARSE_INSTANTIATE(V, I)                           \
+  template struct Csr16<V, I>;                              \
+  template Csr16<V, I> csr16_from_csr(const Csr<V, I>&);    \
+  template Csr<V, I> csr16_to_csr(const Csr16<V, I>&);
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+
+}  // namespace hsparse
