@@ -1,10 +1,13 @@
 // CSR16 (formats/csr16.hpp): conversions and rules.
 #include "hsparse/formats/csr16.hpp"
 
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "csr_from_rows.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse/formats/convert.hpp"
 
 namespace hsparse {
 
@@ -81,10 +84,26 @@ Csr<V, I> csr16_to_csr(const Csr16<V, I>& c) {
   });
 }
 
+template <class V, class I>
+Csr16<single_t<V>, I> csr16_single_from_csr(const Csr<V, I>& a) {
+  using S = single_t<V>;
+  constexpr double most = std::numeric_limits<float>::max();
+  for (std::size_t k = 0; k < a.values.size(); ++k) {
+    const V v = a.values[k];
+    const bool over = is_complex_v<V> ? std::abs(std::real(v)) > most || std::abs(std::imag(v)) > most : std::abs(std::real(v)) > most;
+    if (over) {
+      throw Error(ErrorCode::overflow, "csr16-single: entry " + std::to_string(k) + " (column " + std::to_string(a.col_idx[k]) +
+                                           ") exceeds single precision's range; keep this matrix in double");
+    }
+  }
+  return csr16_from_csr(convert_types<S, I>(a));
+}
+
 #define HSPARSE_INSTANTIATE(V, I)                           \
   template struct Csr16<V, I>;                              \
   template Csr16<V, I> csr16_from_csr(const Csr<V, I>&);    \
-  template Csr<V, I> csr16_to_csr(const Csr16<V, I>&);
+  template Csr<V, I> csr16_to_csr(const Csr16<V, I>&);      \
+  template Csr16<single_t<V>, I> csr16_single_from_csr(const Csr<V, I>&);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

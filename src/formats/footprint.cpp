@@ -120,6 +120,7 @@ FormatFootprint format_footprint(const Csr<V, I>& a, int sell_chunk, std::int64_
   f.rows = a.rows;
   f.cols = a.cols;
   f.nnz = static_cast<std::int64_t>(a.nnz());
+  f.complex_values = is_complex_v<V>;
   const std::vector<std::int64_t> histogram = row_length_histogram(a);
   f.max_row_length = static_cast<std::int64_t>(histogram.size()) - 1;
   std::vector<char> has_diagonal(static_cast<std::size_t>(a.rows) + static_cast<std::size_t>(a.cols), 0);

@@ -75,6 +75,18 @@ const std::vector<FormatTraits>& registry() {
        },
        [](const Footprint&) { return 1.0; },
        [](const Footprint& f) { return f.csr16_wide_rows > 0 ? std::to_string(f.csr16_wide_rows) + " wide rows in plain CSR" : std::string(); }},
+      {Format::csr16_single, "csr16-single", "CSR16, single values",
+       "CSR16 with the values stored in single precision, products accumulated in the caller's precision (issue 18: opt-in, lossy; "
+       "relative rounding 2^-24 per value)",
+       0, "", {}, false,
+       [](const Footprint& f, std::size_t, std::size_t ib) {
+         const std::size_t sb = f.complex_values ? 8 : 4;  // complex<float> or float
+         const std::size_t narrow = u(f.nnz - f.csr16_wide_entries), wide = u(f.csr16_wide_entries);
+         return narrow * (sb + 2) + (2 * u(f.rows) + 1) * ib + (f.csr16_wide_rows > 0 ? wide * (sb + ib) + (u(f.rows) + 1) * ib : 0);
+       },
+       [](const Footprint&) { return 1.0; },
+       [](const Footprint& f) { return f.csr16_wide_rows > 0 ? std::to_string(f.csr16_wide_rows) + " wide rows in plain CSR" : std::string(); },
+       1.0 / (1 << 24)},
   };
   return r;
 }

@@ -48,7 +48,7 @@ double kernel_efficiency(const std::string& backend, Format format, int block) {
 }
 
 template <class V, class I>
-Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count) {
+Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, double value_tolerance) {
   Advice advice;
   advice.spmv_count = std::max(1LL, spmv_count);
   const Backend backend = m.backend == "cuda" ? Backend::cuda : Backend::cpu;
@@ -72,7 +72,12 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count) {
     p.block = static_cast<int>(fp.bcsr.block);
     p.matrix_bytes = static_cast<double>(t.bytes(fp, sizeof(V), 4));  // this V, int32 indices
     const double fill = t.fill(fp);
-    if (t.max_fill > 0 && fill > t.max_fill) {
+    if (t.value_rounding > value_tolerance) {
+      p.possible = false;
+      char why[160];
+      std::snprintf(why, sizeof why, "stores values rounded to %.2g relative, more than the %.2g allowed", t.value_rounding, value_tolerance);
+      p.why = why;
+    } else if (t.max_fill > 0 && fill > t.max_fill) {
       p.possible = false;
       char why[160];
       std::snprintf(why, sizeof why, "%s beyond %gx the nonzeros (%.3g)", t.fill_meaning, t.max_fill, fill);
@@ -111,7 +116,7 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count) {
 
 #define HSPARSE_INSTANTIATE(V, I)                                   \
   template double rhs_reuse_alpha(const Csr<V, I>&, double);        \
-  template Advice advise(const Csr<V, I>&, const MachineModel&, long long);
+  template Advice advise(const Csr<V, I>&, const MachineModel&, long long, double);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

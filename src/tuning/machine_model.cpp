@@ -87,10 +87,10 @@ MachineModel measured_machine(const std::string& backend, std::string* note) {
 }
 
 template <class V, class I>
-SpmvOptions advised_options(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count, FormatPrediction* choice) {
+SpmvOptions advised_options(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count, FormatPrediction* choice, double value_tolerance) {
   SpmvOptions o;
   if constexpr (!is_complex_v<V>) {
-    const auto c = advise(a, machine, spmv_count).choice();
+    const auto c = advise(a, machine, spmv_count, value_tolerance).choice();
     o.format = c.format;
     o.kernel = c.kernel;
     o.layout.block = c.block;
@@ -107,7 +107,7 @@ SpmvOptions advised_options(Backend backend, const Csr<V, I>& a, long long spmv_
 
 #define HSPARSE_INSTANTIATE(V, I)                                                      \
   template SpmvOptions advised_options(Backend, const Csr<V, I>&, long long); \
-  template SpmvOptions advised_options(const Csr<V, I>&, const MachineModel&, long long, FormatPrediction*);
+  template SpmvOptions advised_options(const Csr<V, I>&, const MachineModel&, long long, FormatPrediction*, double);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

@@ -112,7 +112,7 @@ bool check(const ExecutorPtr& ex, const Csr<V, I>& a, const Variant& variant, co
     DeviceArray<V> d_y(beta == V(0) ? std::vector<V>(y0.size(), nan) : y0);
     plan->apply(alpha, d_x.data(), beta, d_y.data());
     ex->synchronize();
-    const auto c = check_spmv_result<V, I>(a, x, alpha, beta, y0, d_y.download());
+    const auto c = check_spmv_result<V, I>(a, x, alpha, beta, y0, d_y.download(), format_traits(plan->format()).value_rounding);
     EXPECT_TRUE(c.passed) << matrix << " " << plan->description() << " (" << type_name<V>() << ", " << type_name<I>() << "): " << c.message;
   }
   return true;

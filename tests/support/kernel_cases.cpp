@@ -57,8 +57,8 @@ KernelCases<V, I> all_cpu_kernels(const Csr<V, I>& a) {
       add(out, "dia/openmp", m, openmp::dia_spmv<V, I>);
     });
     auto c16 = std::make_shared<Csr16<V, I>>(csr16_from_csr(a));
-    add(out, std::string("csr16/reference") + (c16->has_wide() ? "-wide" : ""), c16, reference::csr16_spmv<V, I>);
-    add(out, std::string("csr16/openmp") + (c16->has_wide() ? "-wide" : ""), c16, openmp::csr16_spmv<V, I>);
+    add(out, std::string("csr16/reference") + (c16->has_wide() ? "-wide" : ""), c16, reference::csr16_spmv<V, V, I>);
+    add(out, std::string("csr16/openmp") + (c16->has_wide() ? "-wide" : ""), c16, openmp::csr16_spmv<V, V, I>);
     for (int block : {1, 2, 3, 4, 5, 6, 7, 8, 11, 32}) {
       for (bool aligned : {false, true}) {
         if (aligned && block != 3 && block != 5) continue;

@@ -4,7 +4,9 @@
 // every other format's in the kernel tests (tests/support/kernel_cases.cpp).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <complex>
+#include <type_traits>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,6 +18,8 @@
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/format_spmv.hpp"
+#include "hsparse/analysis/spmv_check.hpp"
+#include "hsparse/tuning/advisor.hpp"
 #include "support/test_support.hpp"
 
 namespace hsparse {
@@ -51,8 +55,8 @@ TEST(Csr16, RoundTripWithNarrowAndWideRows) {
   for (const double beta : {0.0, -0.5}) {
     std::vector<double> expect(4, beta == 0 ? 0.0 : 1.0), got_ref(4, beta == 0 ? std::nan("") : 1.0), got_omp = got_ref;
     reference::csr_spmv<double, std::int32_t>(2.0, a, x, beta, expect);
-    reference::csr16_spmv<double, std::int32_t>(2.0, c, x, beta, got_ref);
-    openmp::csr16_spmv<double, std::int32_t>(2.0, c, x, beta, got_omp);
+    reference::csr16_spmv<double, double, std::int32_t>(2.0, c, x, beta, got_ref);
+    openmp::csr16_spmv<double, double, std::int32_t>(2.0, c, x, beta, got_omp);
     for (std::size_t r = 0; r < 4; ++r) {
       EXPECT_DOUBLE_EQ(got_ref[r], expect[r]) << "row " << r;
       EXPECT_DOUBLE_EQ(got_omp[r], expect[r]) << "row " << r;
@@ -101,6 +105,59 @@ TEST(Csr16, ValidateNamesTheBrokenRule) {
   auto d = csr16_from_csr(generators::stencil_2d<double, std::int32_t>(8, 8, 5));
   d.base.back() = d.cols;  // past the last column
   EXPECT_THROW(d.validate(), Error);
+}
+
+}  // namespace
+}  // namespace hsparse
+
+namespace hsparse {
+namespace {
+
+// csr16-single: values rounded to single precision, products in double. The
+// result is within the rounding bound of the double reference (and not
+// within the exact bound: the rounding is real), its bytes are 6 per entry,
+// and values beyond single precision's range are refused by name.
+TEST(Csr16Single, RoundedValuesWithinTheirBound) {
+  const auto a = generators::banded<double, std::int32_t>(20000, 6, 3);  // pseudo-random values: not exact in float
+  const auto c = csr16_single_from_csr(a);
+  static_assert(std::is_same_v<decltype(c.values)::value_type, float>);
+  EXPECT_LT(static_cast<double>(c.bytes()) / static_cast<double>(a.nnz()), 7.0);
+  EXPECT_EQ(format_traits(Format::csr16_single).bytes(format_footprint(a), sizeof(double), sizeof(std::int32_t)), c.bytes());
+  const auto x = test::test_vector<double>(static_cast<std::size_t>(a.cols), 7);
+  std::vector<double> y(static_cast<std::size_t>(a.rows), std::nan(""));
+  openmp::csr16_spmv<double, float, std::int32_t>(1.0, c, x, 0.0, y);
+  const double rounding = format_traits(Format::csr16_single).value_rounding;
+  const auto within = check_spmv_result<double, std::int32_t>(a, x, 1.0, 0.0, {}, y, rounding);
+  EXPECT_TRUE(within.passed) << within.message;
+  EXPECT_GT(within.relative_error, 1e-12) << "single-precision values cannot give a double-exact product";
+  EXPECT_LT(within.relative_error, 1e-6);
+  Csr<double, std::int32_t> huge = a;
+  huge.values[17] = 1e300;
+  try {
+    csr16_single_from_csr(huge);
+    ADD_FAILURE() << "1e300 stored as a float";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::overflow);
+    EXPECT_NE(std::string(e.what()).find("entry 17"), std::string::npos) << e.what();
+  }
+}
+
+// The advisor never picks a lossy format unless the caller allows its rounding.
+TEST(Csr16Single, AdvisorTakesItOnlyWithATolerance) {
+  const auto a = generators::stencil_3d<double, std::int32_t>(30, 30, 30, 27);
+  MachineModel gpu;
+  gpu.cache_bytes = 256 * 1024;
+  for (const auto& p : advise(a, gpu, 100000).ranked) {
+    if (p.format == Format::csr16_single) {
+      EXPECT_FALSE(p.possible);
+      EXPECT_NE(p.why.find("rounded"), std::string::npos) << p.why;
+    }
+  }
+  bool ranked = false;
+  for (const auto& p : advise(a, gpu, 100000, 1e-6).ranked) {
+    if (p.format == Format::csr16_single) ranked = p.possible;
+  }
+  EXPECT_TRUE(ranked) << "with 1e-6 allowed, csr16-single is a candidate";
 }
 
 }  // namespace

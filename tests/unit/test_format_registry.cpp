@@ -19,7 +19,7 @@ namespace hsparse {
 namespace {
 
 TEST(FormatRegistry, EveryFormatHasTraitsAndParsesBack) {
-  EXPECT_EQ(all_formats().size(), 8u);
+  EXPECT_EQ(all_formats().size(), 9u);
   std::set<std::string> names;
   for (Format f : all_formats()) {
     const FormatTraits& t = format_traits(f);

@@ -17,6 +17,7 @@ struct AdviseOptions {
   std::string source, backend = "auto";
   long long spmv_count = 100;
   double bandwidth = 0, cache = 0;
+  double value_tolerance = 0;  // lossy formats (csr16-single) only when allowed
 };
 
 MachineModel machine_for(const AdviseOptions& o, std::string& note) {
@@ -38,6 +39,7 @@ Action add_advise_command(CLI::App& app) {
   add_backend_option(cmd, o->backend);
   cmd->add_option("--bandwidth", o->bandwidth, "Read bandwidth in bytes/s (default: measured)")->check(real_above_zero());
   cmd->add_option("--cache", o->cache, "Cache (GPU L2 or CPU LLC) in bytes (default: the device's)")->check(real_above_zero());
+  add_value_tolerance_option(cmd, o->value_tolerance);
   return [o]() {
     if (io::source_is_complex(o->source)) {
       throw Error(ErrorCode::unsupported, o->source + ": complex values: the advisor's model covers real matrices only (hsparse spmv runs complex ones in CSR and COO)");
@@ -45,7 +47,7 @@ Action add_advise_command(CLI::App& app) {
     const auto a = io::load_matrix<double, std::int32_t>(o->source);
     std::string note;
     const MachineModel m = machine_for(*o, note);
-    const Advice advice = advise(a, m, o->spmv_count);
+    const Advice advice = advise(a, m, o->spmv_count, o->value_tolerance);
     std::printf("%s: %d x %d, %zu nonzeros; %s backend, read bandwidth %.1f GB/s, cache %.0f MiB (%s)\n", o->source.c_str(), a.rows,
                 a.cols, a.nnz(), m.backend.c_str(), m.read_bytes_per_s * 1e-9, m.cache_bytes / (1 << 20), note.c_str());
     std::printf("estimated x traffic per nonzero (alpha): %.3f (1/N_nzc = %.3f)\n\n", advice.alpha,

@@ -28,6 +28,7 @@ struct SpmvCommandOptions {
   int repetitions = 10, block = 0, chunk = 0, coop = 0, repeat = 0, block_threads = 0, threads_per_row = 4;
   long long sigma = 0, hyb_width = -1, spmv_count = 100;  // 0 / -1: not given, the backend's default
   double max_fill = 0;  // 0: the format's own limit (formats/format.cpp)
+  double value_tolerance = 0;  // --format auto: lossy formats only when allowed
   double min_time_s = 0.2;
 };
 
@@ -58,7 +59,7 @@ int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
   if (format == "auto") {  // the advisor picks format, kernel and block size for --spmv-count products
     std::string note;
     FormatPrediction c;
-    po = advised_options(a, measured_machine(backend, &note), o.spmv_count, &c);
+    po = advised_options(a, measured_machine(backend, &note), o.spmv_count, &c, o.value_tolerance);
     if constexpr (!is_complex_v<V>) {
       std::fprintf(stderr, "auto: %s/%s predicted %.1f GFLOP/s over %lld products (%s)\n", to_string(c.format), c.kernel.c_str(),
                    c.predicted_gflops, o.spmv_count, note.c_str());
@@ -110,9 +111,12 @@ int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
                static_cast<long long>(a.cols), a.nnz(), type_name<V>(), t.median_s * 1e3, t.repetitions, gflops);
   int status = 0;
   if (o.check) {
-    const SpmvCheck c = check_spmv_result<V, I>(a, x, V(1), V(0), {}, y);
-    std::fprintf(stderr, "check against the serial double-precision reference: %s (relative error %.3g, worst row at %.3g of its bound)\n",
-                 c.passed ? "PASSED" : "FAILED", c.relative_error, c.worst_bound_ratio);
+    // A format storing rounded values (csr16-single) is checked with its rounding in the bound, and its error stated.
+    const double rounding = format_traits(po.format).value_rounding;
+    const SpmvCheck c = check_spmv_result<V, I>(a, x, V(1), V(0), {}, y, rounding);
+    std::fprintf(stderr, "check against the serial double-precision reference: %s (relative error %.3g, worst row at %.3g of its bound%s)\n",
+                 c.passed ? "PASSED" : "FAILED", c.relative_error, c.worst_bound_ratio,
+                 rounding > 0 ? ", values stored in single precision: the bound allows their rounding" : "");
     if (!c.passed) {
       std::fprintf(stderr, "  %s\n", c.message.c_str());
       status = 1;
@@ -134,6 +138,7 @@ Action add_spmv_command(CLI::App& app) {
       ->check(CLI::IsMember(format_choices()))
       ->capture_default_str();
   cmd->add_option("--spmv-count", o->spmv_count, "--format auto: the products the choice must pay off over")->check(integer_in(1))->capture_default_str();
+  add_value_tolerance_option(cmd, o->value_tolerance);
   cmd->add_option("--block-size", o->block, "BCSR block size (default: the one with the fewest bytes, 1..8)")->check(integer_in(1, 32));
   cmd->add_flag("--align-blocks", o->align_blocks, "BCSR: start every block on a 64-byte boundary");
   cmd->add_option("--chunk", o->chunk, "SELL chunk height C (default: the SIMD width)")->check(integer_in(1, 1024));

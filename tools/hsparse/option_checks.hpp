@@ -75,6 +75,16 @@ inline CLI::Validator real_above_zero(bool zero_allowed = false) {
 
 // --backend of every subcommand: auto (the GPU if there is one), cpu or cuda.
 inline constexpr const char* kBackendHelp = "auto (the GPU if there is one, else the CPU), cpu or cuda";
+// --value-tolerance: the relative rounding of stored values the advisor may
+// accept (issue 18's opt-in reduced precision: csr16-single rounds to 2^-24
+// = 6e-8); 0, the default, keeps every choice exact.
+inline CLI::Option* add_value_tolerance_option(CLI::App* cmd, double& tolerance) {
+  return cmd->add_option("--value-tolerance", tolerance,
+                         "auto/advice: relative rounding of stored values allowed, in [0, 0.01] (0: exact formats only; 1e-7 admits csr16-single)")
+      ->check(CLI::Range(0.0, 0.01))
+      ->capture_default_str();
+}
+
 inline CLI::Option* add_backend_option(CLI::App* cmd, std::string& backend) {
   backend = "auto";
   return cmd->add_option("--backend", backend, kBackendHelp)->check(CLI::IsMember({"auto", "cpu", "cuda"}))->capture_default_str();

@@ -18,6 +18,13 @@ template <class T> struct real_type { using type = T; };
 template <class T> struct real_type<std::complex<T>> { using type = T; };
 template <class T> using real_type_t = typename real_type<T>::type;
 
+// The single-precision counterpart of a value type (float for double,
+// complex<float> for complex<double>; single types map to themselves): the
+// stored values of the reduced-precision formats (issue 18).
+template <class T> struct single_type { using type = float; };
+template <class T> struct single_type<std::complex<T>> { using type = std::complex<float>; };
+template <class T> using single_t = typename single_type<T>::type;
+
 template <class T> constexpr T conj_value(T v) {
   if constexpr (is_complex_v<T>) return std::conj(v); else return v;
 }
@@ -49,6 +56,15 @@ template <class I> constexpr bool fits_index(std::uint64_t v) {
   X(std::complex<float>, std::int64_t)   \
   X(std::complex<double>, std::int32_t)  \
   X(std::complex<double>, std::int64_t)
+
+// The double value types with their single counterparts (single_t) and each
+// index type: the kernels of the single-value formats (issue 18), whose
+// stored type differs from the products' only for these.
+#define HSPARSE_FOR_EACH_DOUBLE_SINGLE_INDEX(X)                      \
+  X(double, float, std::int32_t)                                     \
+  X(double, float, std::int64_t)                                     \
+  X(std::complex<double>, std::complex<float>, std::int32_t)         \
+  X(std::complex<double>, std::complex<float>, std::int64_t)
 
 // The value types alone (dense kernels, which have no index type).
 #define HSPARSE_FOR_EACH_VALUE(X) \

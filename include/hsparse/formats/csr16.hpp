@@ -46,4 +46,10 @@ Csr16<V, I> csr16_from_csr(const Csr<V, I>& a);
 template <class V, class I>
 Csr<V, I> csr16_to_csr(const Csr16<V, I>& a);
 
+// CSR16 with the values rounded to single precision (formats/format.hpp's
+// csr16-single; lossy, opt-in). Error(overflow) naming the first entry whose
+// magnitude exceeds single precision's range (it would become infinite).
+template <class V, class I>
+Csr16<single_t<V>, I> csr16_single_from_csr(const Csr<V, I>& a);
+
 }  // namespace hsparse

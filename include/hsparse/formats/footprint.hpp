@@ -40,6 +40,7 @@ struct FormatFootprint {
   SellOccupancy sell;                // at the chunk and sigma asked for
   std::int64_t csr16_wide_rows = 0;     // rows whose columns span 2^16 or more (CSR16's plain-CSR part)
   std::int64_t csr16_wide_entries = 0;  // their entries
+  bool complex_values = false;          // the single-precision formats store complex<float> (8 bytes) or float (4)
 };
 
 // One pass over the rows plus the BCSR and SELL counts. sell_chunk and

@@ -19,7 +19,7 @@
 
 namespace hsparse {
 
-enum class Format { coo, csr, ell, hyb, dia, bcsr, sell, csr16 };
+enum class Format { coo, csr, ell, hyb, dia, bcsr, sell, csr16, csr16_single };
 
 // A parameter of a format's layout that a user may set and a tuner may search.
 struct FormatTunable {
@@ -46,6 +46,10 @@ struct FormatTraits {
   double (*fill)(const FormatFootprint&);
   // The layout's shape in words, e.g. "width 27" ("" when nothing to say).
   std::string (*shape)(const FormatFootprint&);
+  // Relative rounding of the stored values: 0 for the exact formats, 2^-24
+  // for those storing single precision (lossy: the advisor takes them only
+  // when the caller allows that much, advise()'s value_tolerance).
+  double value_rounding = 0;
 };
 
 const std::vector<Format>& all_formats();

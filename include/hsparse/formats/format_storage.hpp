@@ -109,4 +109,13 @@ struct FormatStorage<Format::csr16> {
   static Csr16<V, I> from_csr(const Csr<V, I>& a, const FormatOptions&) { return csr16_from_csr(a); }
 };
 
+template <>
+struct FormatStorage<Format::csr16_single> {
+  template <class V, class I> using type = Csr16<single_t<V>, I>;
+  template <class V, class I> static std::size_t bytes(const Csr16<V, I>& a) { return a.bytes(); }
+  template <class V, class I> static std::size_t stored(const Csr16<V, I>& a) { return a.nnz(); }
+  template <class V, class I>
+  static Csr16<single_t<V>, I> from_csr(const Csr<V, I>& a, const FormatOptions&) { return csr16_single_from_csr(a); }
+};
+
 }  // namespace hsparse

@@ -32,7 +32,8 @@ template <class V, class I> void dia_spmv(V alpha, const Dia<V, I>& a, std::span
 template <class V, class I> void bcsr_spmv(V alpha, const Bcsr<V, I>& a, std::span<const V> x, V beta, std::span<V> y);
 // x and y in the original ordering, or both in the sorted one when a.permuted_columns.
 template <class V, class I> void sell_spmv(V alpha, const SellCSigma<V, I>& a, std::span<const V> x, V beta, std::span<V> y);
-template <class V, class I> void csr16_spmv(V alpha, const Csr16<V, I>& a, std::span<const V> x, V beta, std::span<V> y);
+// S: the stored values' type, V (csr16) or single_t<V> (csr16-single, products in V).
+template <class V, class S, class I> void csr16_spmv(V alpha, const Csr16<S, I>& a, std::span<const V> x, V beta, std::span<V> y);
 }  // namespace reference
 
 namespace openmp {
@@ -48,8 +49,8 @@ template <class V, class I> void dia_spmv(V alpha, const Dia<V, I>& a, std::span
 // specialisations, larger ones take a run-time loop.
 template <class V, class I> void bcsr_spmv(V alpha, const Bcsr<V, I>& a, std::span<const V> x, V beta, std::span<V> y);
 // Row-parallel like CSR; a row's sum covers its narrow entries and, in the
-// same pass, its wide-part entries (a row is in one part only).
-template <class V, class I> void csr16_spmv(V alpha, const Csr16<V, I>& a, std::span<const V> x, V beta, std::span<V> y);
+// same pass, its wide-part entries (a row is in one part only). S as the reference's.
+template <class V, class S, class I> void csr16_spmv(V alpha, const Csr16<S, I>& a, std::span<const V> x, V beta, std::span<V> y);
 
 enum class SellKernel { automatic, portable, avx2, avx512 };
 const char* to_string(SellKernel);

@@ -73,16 +73,20 @@ double rhs_reuse_alpha(const Csr<V, I>& a, double cache_bytes);
 // traffic is right (measured, see the file comment).
 double kernel_efficiency(const std::string& backend, Format format, int block);
 
+// value_tolerance: the relative rounding of stored values the caller
+// accepts (FormatTraits::value_rounding); 0, the default, keeps the lossy
+// formats (csr16-single) out: they are ranked as impossible, with the reason.
 template <class V, class I>
-Advice advise(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count);
+Advice advise(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count, double value_tolerance = 0);
 
 // format=auto, resolved here and nowhere else: the plan options the
 // advisor chooses for spmv_count products on `machine` (format, kernel,
 // BCSR block); `choice`, when given, receives its prediction. Complex
 // matrices: CSR with its default kernel (the model is fit to real ones;
-// `choice` is then left as it was).
+// `choice` is then left as it was). value_tolerance: as advise()'s.
 template <class V, class I>
-SpmvOptions advised_options(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count, FormatPrediction* choice = nullptr);
+SpmvOptions advised_options(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count, FormatPrediction* choice = nullptr,
+                            double value_tolerance = 0);
 // The same on this machine's measured model for `backend` (measured_machine).
 template <class V, class I>
 SpmvOptions advised_options(Backend backend, const Csr<V, I>& a, long long spmv_count);

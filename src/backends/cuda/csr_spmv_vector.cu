@@ -35,8 +35,9 @@ struct OffsetColumns {
   __device__ I at(I k) const { return offset[k]; }
 };
 
-template <int COOP, class D, class I, class Columns>
-__global__ void csr_vector_kernel(I rows, const I* __restrict__ row_ptr, Columns columns, const D* __restrict__ values, const D* __restrict__ x,
+// DS: the stored values' device type (D, or single precision widened to D).
+template <int COOP, class D, class DS, class I, class Columns>
+__global__ void csr_vector_kernel(I rows, const I* __restrict__ row_ptr, Columns columns, const DS* __restrict__ values, const D* __restrict__ x,
                                   D alpha, D beta, bool read_y, D* __restrict__ y, int repeat) {
   const int lane = threadIdx.x % COOP;
   const long long groups = blockDim.x / COOP;
@@ -46,7 +47,7 @@ __global__ void csr_vector_kernel(I rows, const I* __restrict__ row_ptr, Columns
     if (row < rows) {
       const I end = row_ptr[row + 1];
       const D* xr = x + columns.base(row);
-      for (I k = row_ptr[row] + lane; k < end; k += COOP) sum += values[k] * xr[columns.at(k)];
+      for (I k = row_ptr[row] + lane; k < end; k += COOP) sum += D(values[k]) * xr[columns.at(k)];
     }
     // All lanes of the warp reach the shuffle (rows past the end add zeros).
     sum = detail::group_sum<COOP>(sum);
@@ -55,8 +56,8 @@ __global__ void csr_vector_kernel(I rows, const I* __restrict__ row_ptr, Columns
 }
 
 // The launch: checks p, eq. (5)'s grid, the coop switch.
-template <class V, class I, class Columns>
-void run_vector(const Executor& ex, V alpha, I rows, const I* row_ptr, Columns columns, const V* values, const V* x, V beta, V* y, CsrVectorParams p) {
+template <class V, class S, class I, class Columns>
+void run_vector(const Executor& ex, V alpha, I rows, const I* row_ptr, Columns columns, const S* values, const V* x, V beta, V* y, CsrVectorParams p) {
   const bool pow2 = p.coop >= 1 && p.coop <= 32 && (p.coop & (p.coop - 1)) == 0;
   if (!pow2 || p.repeat < 1 || p.block_size < 32 || p.block_size > 1024 || p.block_size % 32 != 0) {
     throw Error(ErrorCode::invalid_argument, "CSR vector: coop must be a power of two in [1, 32], repeat >= 1, block size a multiple of 32 in [32, 1024]");
@@ -66,14 +67,15 @@ void run_vector(const Executor& ex, V alpha, I rows, const I* row_ptr, Columns c
   const long long grid = 1 + (static_cast<long long>(rows) * p.coop - 1) / (static_cast<long long>(p.repeat) * p.block_size);
   if (grid > INT_MAX) throw Error(ErrorCode::invalid_argument, "CSR vector: " + std::to_string(grid) + " blocks exceed the grid limit; raise repeat");
   using D = detail::device_t<V>;
+  using DS = detail::device_t<S>;
   const auto g = static_cast<unsigned>(grid);
-  const D* v = detail::dev(values);
+  const DS* v = detail::dev(values);
   const D* xd = detail::dev(x);
   D* yd = detail::dev(y);
   const D al = detail::dev_value(alpha), be = detail::dev_value(beta);
   const bool read_y = beta != V(0);
   const auto launch = [&](auto coop) {
-    csr_vector_kernel<decltype(coop)::value, D, I, Columns><<<g, p.block_size, 0, detail::stream_of(ex)>>>(rows, row_ptr, columns, v, xd, al, be, read_y, yd, p.repeat);
+    csr_vector_kernel<decltype(coop)::value, D, DS, I, Columns><<<g, p.block_size, 0, detail::stream_of(ex)>>>(rows, row_ptr, columns, v, xd, al, be, read_y, yd, p.repeat);
   };
   switch (p.coop) {
     case 1: launch(std::integral_constant<int, 1>{}); break;
@@ -125,16 +127,20 @@ void csr_spmv_vector(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, cons
   run_vector(ex, alpha, a.rows, a.row_ptr.data(), StoredColumns<I>{a.col_idx.data()}, a.values.data(), x, beta, y, p);
 }
 
-template <class V, class I>
-void csr16_spmv(const Executor& ex, V alpha, const DeviceCsr16<V, I>& a, const V* x, V beta, V* y, CsrVectorParams narrow, CsrVectorParams wide) {
+template <class V, class S, class I>
+void csr16_spmv(const Executor& ex, V alpha, const DeviceCsr16<S, I>& a, const V* x, V beta, V* y, CsrVectorParams narrow, CsrVectorParams wide) {
   run_vector(ex, alpha, a.rows, a.row_ptr.data(), OffsetColumns<I>{a.base.data(), a.offset.data()}, a.values.data(), x, beta, y, narrow);
   if (a.wide) run_vector(ex, alpha, a.rows, a.wide->row_ptr.data(), StoredColumns<I>{a.wide->col_idx.data()}, a.wide->values.data(), x, V(1), y, wide);
 }
 
 #define HSPARSE_INSTANTIATE(V, I)                                                                               \
   template void csr_spmv_vector(const Executor&, V, const DeviceCsr<V, I>&, const V*, V, V*, CsrVectorParams); \
-  template void csr16_spmv(const Executor&, V, const DeviceCsr16<V, I>&, const V*, V, V*, CsrVectorParams, CsrVectorParams);
+  template void csr16_spmv<V, V, I>(const Executor&, V, const DeviceCsr16<V, I>&, const V*, V, V*, CsrVectorParams, CsrVectorParams);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+#define HSPARSE_INSTANTIATE(V, S, I) \
+  template void csr16_spmv<V, S, I>(const Executor&, V, const DeviceCsr16<S, I>&, const V*, V, V*, CsrVectorParams, CsrVectorParams);
+HSPARSE_FOR_EACH_DOUBLE_SINGLE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::cuda

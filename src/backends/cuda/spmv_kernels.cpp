@@ -60,6 +60,8 @@ BackendFormat make(Format format) {
     case Format::csr16:
       return {{{"vector", "CSR vector's kernel, columns a row base + 16-bit offsets (Reguly and Giles); wide rows by CSR vector"}},
               {[](int) { return 0.70; }, csr_units, kOnHost, 0}};
+    case Format::csr16_single:
+      return {{{"vector", "CSR16's kernel, single values widened to the product's precision"}}, {[](int) { return 0.70; }, csr_units, kOnHost, 0}};
   }
   return {};  // unreachable: the switch covers every Format (-Werror=switch)
 }

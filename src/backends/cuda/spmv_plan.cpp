@@ -30,6 +30,7 @@ struct Storage {
   std::optional<DeviceSell<V, I>> sell;
   std::optional<DeviceBcsr<V, I>> bcsr;
   std::optional<DeviceCsr16<V, I>> csr16;
+  std::optional<DeviceCsr16<single_t<V>, I>> csr16_single;
   std::unique_ptr<CusparseSpmv<V, I>> cusparse;
   CsrAdaptiveSchedule adaptive;
   SpmmWorkspace spmm;  // SpMM: CSR's row bins, and the packing buffer of X
@@ -206,14 +207,18 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     desc += "-C" + std::to_string(layout.chunk) + "-sigma" + std::to_string(layout.sigma);
     break;
   }
-  case Format::csr16: {
-    const auto host = FormatStorage<Format::csr16>::from_csr(a, layout);
-    s.csr16.emplace(DeviceCsr16<V, I>::upload(host));
-    const DeviceCsr16<V, I>* m = &*s.csr16;
-    const CsrVectorParams narrow = csr_vector_fixed_rule(a.rows, static_cast<long long>(host.values.size()), ex.shape());
-    const CsrVectorParams wide = csr_vector_fixed_rule(a.rows, static_cast<long long>(host.wide.nnz()), ex.shape());
-    apply_ = [e, m, narrow, wide](V al, const V* x, V be, V* y) { csr16_spmv(*e, al, *m, x, be, y, narrow, wide); };
-    desc += "-coop" + std::to_string(narrow.coop) + (host.has_wide() ? "-wide" : "");
+  case Format::csr16:
+  case Format::csr16_single: {
+    const auto upload = [&](auto& slot, const auto& host) {
+      slot.emplace(std::remove_cvref_t<decltype(*slot)>::upload(host));
+      const auto* m = &*slot;
+      const CsrVectorParams narrow = csr_vector_fixed_rule(a.rows, static_cast<long long>(host.values.size()), ex.shape());
+      const CsrVectorParams wide = csr_vector_fixed_rule(a.rows, static_cast<long long>(host.wide.nnz()), ex.shape());
+      apply_ = [e, m, narrow, wide](V al, const V* x, V be, V* y) { csr16_spmv(*e, al, *m, x, be, y, narrow, wide); };
+      desc += "-coop" + std::to_string(narrow.coop) + (host.has_wide() ? "-wide" : "");
+    };
+    if (o.format == Format::csr16) upload(s.csr16, FormatStorage<Format::csr16>::from_csr(a, layout));
+    else upload(s.csr16_single, FormatStorage<Format::csr16_single>::from_csr(a, layout));
     break;
   }
   }
@@ -244,10 +249,13 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     bytes_ = bytes(s.bcsr->row_ptr) + bytes(s.bcsr->col_idx) + bytes(s.bcsr->values);
     stored_ = s.bcsr->values.size();
   }
-  if (s.csr16) {
-    bytes_ = bytes(s.csr16->row_ptr) + bytes(s.csr16->base) + bytes(s.csr16->offset) + bytes(s.csr16->values);
-    if (s.csr16->wide) bytes_ += bytes(s.csr16->wide->row_ptr) + bytes(s.csr16->wide->col_idx) + bytes(s.csr16->wide->values);
-  }
+  const auto csr16_bytes = [&](const auto& m) {
+    std::size_t b = bytes(m.row_ptr) + bytes(m.base) + bytes(m.offset) + bytes(m.values);
+    if (m.wide) b += bytes(m.wide->row_ptr) + bytes(m.wide->col_idx) + bytes(m.wide->values);
+    return b;
+  };
+  if (s.csr16) bytes_ = csr16_bytes(*s.csr16);
+  if (s.csr16_single) bytes_ = csr16_bytes(*s.csr16_single);
   parts.apply = std::move(apply_);
   parts.apply_block = std::move(apply_block);
   parts.storage = std::move(storage);

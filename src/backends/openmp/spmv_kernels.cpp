@@ -42,6 +42,9 @@ BackendFormat make(Format format) {
     // advisor does not prefer an unmeasured kernel to measured ones.
     case Format::csr16:
       return {{{"openmp", "row-parallel, static schedule; base + 16-bit offset per entry"}, reference}, {[](int) { return 0.8; }, rows, kConversion, 0}};
+    case Format::csr16_single:
+      return {{{"openmp", "row-parallel, static schedule; single values widened to the product's precision"}, reference},
+              {[](int) { return 0.8; }, rows, kConversion, 0}};
   }
   return {};  // unreachable: the switch covers every Format (-Werror=switch)
 }

@@ -162,8 +162,14 @@ Built<V> build(const Csr<V, I>& a, const SpmvOptions& o, const std::string& kern
     }
     case Format::sell: return build_sell(a, layout, kernel);
     case Format::csr16: {
-      auto b = simple<Format::csr16>(a, layout, kernel, reference::csr16_spmv<V, I>, openmp::csr16_spmv<V, I>);
+      auto b = simple<Format::csr16>(a, layout, kernel, reference::csr16_spmv<V, V, I>, openmp::csr16_spmv<V, V, I>);
       if (static_cast<const Csr16<V, I>*>(b.matrix.get())->has_wide()) b.shape = "-wide";
+      return b;
+    }
+    case Format::csr16_single: {
+      using S = single_t<V>;
+      auto b = simple<Format::csr16_single>(a, layout, kernel, reference::csr16_spmv<V, S, I>, openmp::csr16_spmv<V, S, I>);
+      if (static_cast<const Csr16<S, I>*>(b.matrix.get())->has_wide()) b.shape = "-wide";
       return b;
     }
   }

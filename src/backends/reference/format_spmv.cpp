@@ -57,18 +57,18 @@ void dia_spmv(V alpha, const Dia<V, I>& a, std::span<const V> x, V beta, std::sp
   }
 }
 
-template <class V, class I>
-void csr16_spmv(V alpha, const Csr16<V, I>& a, std::span<const V> x, V beta, std::span<V> y) {
+template <class V, class S, class I>
+void csr16_spmv(V alpha, const Csr16<S, I>& a, std::span<const V> x, V beta, std::span<V> y) {
   check_spmv_dimensions(a.rows, a.cols, x.size(), y.size());
   for (I r = 0; r < a.rows; ++r) {
     V sum(0);
     const auto row = static_cast<std::size_t>(r);
     for (I k = a.row_ptr[row]; k < a.row_ptr[row + 1]; ++k) {
-      sum += a.values[static_cast<std::size_t>(k)] * x[static_cast<std::size_t>(a.base[row]) + a.offset[static_cast<std::size_t>(k)]];
+      sum += V(a.values[static_cast<std::size_t>(k)]) * x[static_cast<std::size_t>(a.base[row]) + a.offset[static_cast<std::size_t>(k)]];
     }
     if (a.has_wide()) {
       for (I k = a.wide.row_ptr[row]; k < a.wide.row_ptr[row + 1]; ++k) {
-        sum += a.wide.values[static_cast<std::size_t>(k)] * x[static_cast<std::size_t>(a.wide.col_idx[static_cast<std::size_t>(k)])];
+        sum += V(a.wide.values[static_cast<std::size_t>(k)]) * x[static_cast<std::size_t>(a.wide.col_idx[static_cast<std::size_t>(k)])];
       }
     }
     y[row] = combine_output(alpha, sum, beta, y[row]);
@@ -115,8 +115,11 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE_COO)
   template void dia_spmv(V, const Dia<V, I>&, std::span<const V>, V, std::span<V>);           \
   template void bcsr_spmv(V, const Bcsr<V, I>&, std::span<const V>, V, std::span<V>);         \
   template void sell_spmv(V, const SellCSigma<V, I>&, std::span<const V>, V, std::span<V>);         \
-  template void csr16_spmv(V, const Csr16<V, I>&, std::span<const V>, V, std::span<V>);
+  template void csr16_spmv<V, V, I>(V, const Csr16<V, I>&, std::span<const V>, V, std::span<V>);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
+#define HSPARSE_INSTANTIATE_CSR16_SINGLE(V, S, I) template void csr16_spmv<V, S, I>(V, const Csr16<S, I>&, std::span<const V>, V, std::span<V>);
+HSPARSE_FOR_EACH_DOUBLE_SINGLE_INDEX(HSPARSE_INSTANTIATE_CSR16_SINGLE)
+#undef HSPARSE_INSTANTIATE_CSR16_SINGLE
 
 }  // namespace hsparse::reference

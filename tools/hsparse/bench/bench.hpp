@@ -70,6 +70,7 @@ struct Result {
   double gflops = 0;
   TimingSummary time_back_to_back;  // GPU: the second timing mode (Candidate::time_back_to_back); 0 repetitions: not measured
   double gflops_back_to_back = 0;
+  double relative_error = 0;  // against the double-precision reference (what a lossy format costs)
   double matrix_bytes = 0, occupancy = 1;  // occupancy: nnz / stored entries (SELL's beta)
   double bytes_min = 0, bytes_csr_min = 0, bytes_effective = 0;  // own format minimum, Reguly eq. (4), eq. (2)
   double gbs_min = 0, gbs_csr_min = 0, gbs_effective = 0;

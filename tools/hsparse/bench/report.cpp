@@ -176,6 +176,7 @@ Report read_json(const std::string& path) {
       q.time_back_to_back = {x.value("back_to_back_median_s", 0.0), x.value("back_to_back_min_s", 0.0), x.value("back_to_back_max_s", 0.0),
                              x.value("back_to_back_samples", 0)};
       q.gflops_back_to_back = x.value("gflops_back_to_back", 0.0);
+      q.relative_error = x.value("relative_error", 0.0);
       q.matrix_bytes = x["matrix_bytes"];
       q.occupancy = x["occupancy"];
       q.bytes_min = x["bytes_min"];

@@ -28,6 +28,7 @@ json to_json(const Result& x) {
   j["back_to_back_max_s"] = x.time_back_to_back.max_s;
   j["back_to_back_samples"] = x.time_back_to_back.repetitions;
   j["gflops_back_to_back"] = x.gflops_back_to_back;
+  j["relative_error"] = x.relative_error;
   j["speedup_vs_baseline_csr"] = x.speedup_vs_baseline_csr ? json(*x.speedup_vs_baseline_csr) : json(nullptr);
   j["speedup_vs_baseline_best"] = x.speedup_vs_baseline_best ? json(*x.speedup_vs_baseline_best) : json(nullptr);
   j["breakeven_spmvs"] = x.breakeven_spmvs ? json(*x.breakeven_spmvs) : json(nullptr);

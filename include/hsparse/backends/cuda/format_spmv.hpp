@@ -27,9 +27,10 @@ void hyb_spmv(const Executor& ex, V alpha, const DeviceHyb<V, I>& a, const V* x,
 // CSR16: CSR vector's kernel (Reguly and Giles) with each column the row's
 // base plus its 16-bit offset, then the wide rows' plain-CSR part added by
 // the CSR vector kernel (beta 1). `narrow` and `wide` are the two launches'
-// parameters (csr_vector_fixed_rule of each part).
-template <class V, class I>
-void csr16_spmv(const Executor& ex, V alpha, const DeviceCsr16<V, I>& a, const V* x, V beta, V* y, CsrVectorParams narrow, CsrVectorParams wide);
+// parameters (csr_vector_fixed_rule of each part). S: the stored values'
+// type, V (csr16) or single_t<V> (csr16-single), widened to V in the products.
+template <class V, class S, class I>
+void csr16_spmv(const Executor& ex, V alpha, const DeviceCsr16<S, I>& a, const V* x, V beta, V* y, CsrVectorParams narrow, CsrVectorParams wide);
 // DIA: one thread per row, one coalesced load per diagonal.
 template <class V, class I>
 void dia_spmv(const Executor& ex, V alpha, const DeviceDia<V, I>& a, const V* x, V beta, V* y);
