@@ -57,7 +57,7 @@ struct SpmvHandle<V, I>::State {
     plan = std::make_unique<SpmvPlan<V, I>>(ex, *host, c.empty() ? base : tuned_plan_options(ex->backend(), base, c));
     plan_config = c;
   }
-  void launch(const std::vector<int>& c, V alpha, const V* x, V beta, V* y) {
+  void launch([[maybe_unused]] const std::vector<int>& c, V alpha, const V* x, V beta, V* y) {  // c: the CUDA CSR vector's point
 #ifdef HSPARSE_HAVE_CUDA
     if (space == Space::csr_vector) {
       cuda::csr_spmv_vector(cuda_executor(*ex, "CSR vector"), alpha, *csr, x, beta, y, csr_vector_params(c));
