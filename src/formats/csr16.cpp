@@ -19,6 +19,15 @@ bool narrow_row(const Csr<V, I>& a, I r) {
   return e == b || static_cast<std::int64_t>(a.col_idx[static_cast<std::size_t>(e) - 1]) - a.col_idx[static_cast<std::size_t>(b)] < kCsr16Span;
 }
 
+// The rows of `a` that are narrow (keep_narrow) or wide, whole, as CSR.
+template <class V, class I>
+Csr<V, I> rows_of(const Csr<V, I>& a, bool keep_narrow) {
+  return detail::csr_from_rows<V, I>(a.rows, a.cols, [&](I r, auto&& fn) {
+    if (narrow_row(a, r) != keep_narrow) return;
+    for (I k = a.row_ptr[static_cast<std::size_t>(r)]; k < a.row_ptr[static_cast<std::size_t>(r) + 1]; ++k) fn(a.col_idx[static_cast<std::size_t>(k)], a.values[static_cast<std::size_t>(k)]);
+  });
+}
+
 }  // namespace
 
 template <class V, class I>
@@ -50,10 +59,7 @@ Csr16<V, I> csr16_from_csr(const Csr<V, I>& a) {
   Csr16<V, I> c;
   c.rows = a.rows;
   c.cols = a.cols;
-  const auto narrow = detail::csr_from_rows<V, I>(a.rows, a.cols, [&](I r, auto&& fn) {
-    if (!narrow_row(a, r)) return;
-    for (I k = a.row_ptr[static_cast<std::size_t>(r)]; k < a.row_ptr[static_cast<std::size_t>(r) + 1]; ++k) fn(a.col_idx[static_cast<std::size_t>(k)], a.values[static_cast<std::size_t>(k)]);
-  });
+  const auto narrow = rows_of(a, true);
   c.row_ptr = narrow.row_ptr;
   c.values = narrow.values;
   c.base.assign(static_cast<std::size_t>(a.rows), 0);
@@ -66,10 +72,7 @@ Csr16<V, I> csr16_from_csr(const Csr<V, I>& a) {
     for (std::size_t k = b; k < e; ++k) c.offset[k] = static_cast<std::uint16_t>(narrow.col_idx[k] - narrow.col_idx[b]);
   }
   if (narrow.nnz() < a.nnz()) {
-    c.wide = detail::csr_from_rows<V, I>(a.rows, a.cols, [&](I r, auto&& fn) {
-      if (narrow_row(a, r)) return;
-      for (I k = a.row_ptr[static_cast<std::size_t>(r)]; k < a.row_ptr[static_cast<std::size_t>(r) + 1]; ++k) fn(a.col_idx[static_cast<std::size_t>(k)], a.values[static_cast<std::size_t>(k)]);
-    });
+    c.wide = rows_of(a, false);
   }
   return c;
 }

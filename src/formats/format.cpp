@@ -16,6 +16,16 @@ using Footprint = FormatFootprint;
 std::size_t u(std::int64_t v) { return static_cast<std::size_t>(std::max<std::int64_t>(v, 0)); }
 double per_nonzero(double stored, const Footprint& f) { return f.nnz > 0 ? stored / static_cast<double>(f.nnz) : 1.0; }
 
+// CSR16's bytes with stored values of sb bytes: narrow entries (value + 16-bit
+// offset), row_ptr and bases, and the wide rows' plain CSR when there are any.
+std::size_t csr16_bytes(const Footprint& f, std::size_t sb, std::size_t ib) {
+  const std::size_t narrow = u(f.nnz - f.csr16_wide_entries), wide = u(f.csr16_wide_entries);
+  return narrow * (sb + 2) + (2 * u(f.rows) + 1) * ib + (f.csr16_wide_rows > 0 ? wide * (sb + ib) + (u(f.rows) + 1) * ib : 0);
+}
+std::string csr16_shape(const Footprint& f) {
+  return f.csr16_wide_rows > 0 ? std::to_string(f.csr16_wide_rows) + " wide rows in plain CSR" : std::string();
+}
+
 const std::vector<FormatTraits>& registry() {
   static const std::vector<FormatTraits> r = {
       {Format::coo, "coo", "COO", "coordinate triplets sorted by row (Owens lecture, COO; segmented reduction)", 0, "", {}, true,
@@ -69,24 +79,13 @@ const std::vector<FormatTraits>& registry() {
        "CSR with a 32-bit base per row and 16-bit column offsets; rows spanning 2^16 columns or more in a plain CSR part (issue 18: "
        "lossless index compression)",
        0, "", {}, false,
-       [](const Footprint& f, std::size_t vb, std::size_t ib) {
-         const std::size_t narrow = u(f.nnz - f.csr16_wide_entries), wide = u(f.csr16_wide_entries);
-         return narrow * (vb + 2) + (2 * u(f.rows) + 1) * ib + (f.csr16_wide_rows > 0 ? wide * (vb + ib) + (u(f.rows) + 1) * ib : 0);
-       },
-       [](const Footprint&) { return 1.0; },
-       [](const Footprint& f) { return f.csr16_wide_rows > 0 ? std::to_string(f.csr16_wide_rows) + " wide rows in plain CSR" : std::string(); }},
+       [](const Footprint& f, std::size_t vb, std::size_t ib) { return csr16_bytes(f, vb, ib); }, [](const Footprint&) { return 1.0; }, csr16_shape},
       {Format::csr16_single, "csr16-single", "CSR16, single values",
        "CSR16 with the values stored in single precision, products accumulated in the caller's precision (issue 18: opt-in, lossy; "
        "relative rounding 2^-24 per value)",
        0, "", {}, false,
-       [](const Footprint& f, std::size_t, std::size_t ib) {
-         const std::size_t sb = f.complex_values ? 8 : 4;  // complex<float> or float
-         const std::size_t narrow = u(f.nnz - f.csr16_wide_entries), wide = u(f.csr16_wide_entries);
-         return narrow * (sb + 2) + (2 * u(f.rows) + 1) * ib + (f.csr16_wide_rows > 0 ? wide * (sb + ib) + (u(f.rows) + 1) * ib : 0);
-       },
-       [](const Footprint&) { return 1.0; },
-       [](const Footprint& f) { return f.csr16_wide_rows > 0 ? std::to_string(f.csr16_wide_rows) + " wide rows in plain CSR" : std::string(); },
-       1.0 / (1 << 24)},
+       [](const Footprint& f, std::size_t, std::size_t ib) { return csr16_bytes(f, f.complex_values ? 8 : 4, ib); },  // complex<float> or float
+       [](const Footprint&) { return 1.0; }, csr16_shape, 1.0 / (1 << 24)},
   };
   return r;
 }
