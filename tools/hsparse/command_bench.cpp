@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "bench/bench.hpp"
+#include "bench/peer_figures.hpp"
 #include "bench/solver_bench.hpp"
 #include "bench/dense_bench.hpp"
 #include "bench/fem_bench.hpp"
@@ -39,7 +40,7 @@ struct BenchCommand {
   bench::Options options;
   std::vector<std::string> compare;
   std::string report_from;
-  bool solvers = false, tridiag = false, dense = false, fem = false;
+  bool solvers = false, tridiag = false, dense = false, fem = false, peer_suite = false;
   int solver_iterations = 200;
 };
 
@@ -59,6 +60,7 @@ Action add_bench_command(CLI::App& app) {
       ->check(integer_in(1))
       ->capture_default_str();
   cmd->add_flag("--dry-run", c->options.dry_run, "Print the planned suite and its estimated memory, then stop");
+  cmd->add_flag("--peer-suite", c->peer_suite, "The six matrices DASP was measured on (H200, back to back): compared with DASP's figures in the report");
   cmd->add_option("--compare", c->compare, "OLD.json NEW.json: per-matrix and per-kernel GFLOP/s ratios")->expected(2);
   cmd->add_flag("--solvers", c->solvers, "Instead of SpMV: CG / pipelined CG / baseline time per iteration on Poisson 1e4..1e7, and mdot");
   cmd->add_flag("--tridiag", c->tridiag, "Instead of SpMV: batched tridiagonal solvers vs cuSPARSE gtsv over (size x count)");
@@ -67,6 +69,10 @@ Action add_bench_command(CLI::App& app) {
   cmd->add_option("--solver-iterations", c->solver_iterations, "--solvers: iterations per timed solve")->check(integer_in(1))->capture_default_str();
   cmd->add_option("--report-from", c->report_from, "Rewrite the report (and plots) of a results.json into --out");
   return [c]() {
+    if (c->peer_suite) {
+      if (!c->options.matrices.empty()) throw Error(ErrorCode::invalid_argument, "--peer-suite names its own matrices: give no sources with it");
+      c->options.matrices = bench::peer_suite();
+    }
     if (!c->compare.empty()) {
       return bench::print_comparison(bench::read_json(c->compare[0]), bench::read_json(c->compare[1])) ? 0 : 1;
     }

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "bench.hpp"
+#include "peer_figures.hpp"
 #include "hsparse/core/error.hpp"
 #include "report_parts.hpp"
 
@@ -89,13 +90,17 @@ void write_report(const Report& r, const std::string& dir) {
        << fmt("%.2fx", ratio(s.best_hsparse, s.best_baseline_csr)) << " |\n";
   }
   if (std::any_of(sums.begin(), sums.end(), [](const MatrixSummary& s) { return s.best_hsparse_back_to_back; })) {
-    md << "\n### Back to back (no flush between calls)\n\n| matrix | best hsparse | GFLOP/s | best " << baseline_name(r) << " | GFLOP/s | ratio |\n"
-       << "|---|---|---:|---|---:|---:|\n";
+    md << "\n### Back to back (no flush between calls)\n\nDASP: its own run on an H200 (back to back, bench/peer_figures.hpp), on the "
+          "matrices it was measured on (`--peer-suite`).\n\n| matrix | best hsparse | GFLOP/s | best "
+       << baseline_name(r) << " | GFLOP/s | ratio | DASP GFLOP/s | vs the faster of both |\n|---|---|---:|---|---:|---:|---:|---:|\n";
     for (const auto& s : sums) {
       const Result *h = s.best_hsparse_back_to_back, *b = s.best_baseline_back_to_back;
+      const auto peer = peer_figure(s.info->name, e.device);
+      const double faster = std::max(b ? b->gflops_back_to_back : 0.0, peer ? peer->gflops : 0.0);
       md << "| " << short_name(s.info->name) << " | " << (h ? h->kernel : "-") << " | " << (h ? fmt("%.1f", h->gflops_back_to_back) : "-") << " | "
          << (b ? b->library + " " + b->kernel : "-") << " | " << (b ? fmt("%.1f", b->gflops_back_to_back) : "-") << " | "
-         << (h && b ? fmt("%.2fx", h->gflops_back_to_back / b->gflops_back_to_back) : "-") << " |\n";
+         << (h && b ? fmt("%.2fx", h->gflops_back_to_back / b->gflops_back_to_back) : "-") << " | " << (peer ? fmt("%.0f", peer->gflops) : "-")
+         << " | " << (h && peer && faster > 0 ? fmt("%.2fx", h->gflops_back_to_back / faster) : "-") << " |\n";
     }
   }
   md << "\n## Plots\n\n";

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "hsparse/core/error.hpp"
+#include "peer_figures.hpp"
 #include "report_parts.hpp"
 
 namespace hsparse::bench::detail {
@@ -123,6 +124,22 @@ std::vector<Goal> check_goals(const Report& r, const std::vector<MatrixSummary>&
     log_b2b += std::log(q);
     ++n_b2b;
     if (q < worst_b2b) worst_b2b = q, worst_b2b_name = short_name(s.info->name);
+  }
+  // DASP's matrices (issue 18): back to back against the faster of the best baseline and DASP's own figure.
+  int peers = 0, peers_met = 0;
+  std::string peer_misses;
+  for (const auto& s : sums) {
+    const auto peer = peer_figure(s.info->name, r.env.device);
+    const Result *h = s.best_hsparse_back_to_back, *b = s.best_baseline_back_to_back;
+    if (!peer || !h) continue;
+    const double q = h->gflops_back_to_back / std::max(peer->gflops, b ? b->gflops_back_to_back : 0.0);
+    ++peers;
+    if (q >= 1.0) ++peers_met;
+    else peer_misses.append(" ").append(short_name(s.info->name)).append(fmt(" %.2fx;", q));
+  }
+  if (peers > 0) {
+    goals.push_back({"back to back, DASP's matrices: best hsparse >= the faster of the best " + base + " and DASP", peers_met == peers,
+                     std::to_string(peers_met) + " of " + std::to_string(peers) + " met" + (peer_misses.empty() ? "" : "; missed:" + peer_misses)});
   }
   if (n_b2b > 0) {
     const double g = std::exp(log_b2b / n_b2b);
