@@ -11,11 +11,15 @@
 //    slot in the workspace;
 //  - a second kernel, one warp per split row, adds its pieces' slots in a
 //    fixed order: deterministic, no atomics.
+// The same kernel runs CSR16 (issue 18), its columns a row base plus 16-bit
+// offsets (csr_columns.cuh).
 #include <algorithm>
 #include <climits>
 
+#include "csr_columns.cuh"
 #include "device_common.cuh"
 #include "hsparse/backends/cuda/csr_spmv.hpp"
+#include "hsparse/backends/cuda/format_spmv.hpp"
 #include "hsparse/kernels/row_blocks.hpp"
 
 namespace hsparse::cuda {
@@ -36,26 +40,35 @@ __device__ __forceinline__ D block_sum(D v, D* warp_sums) {  // the total is val
   return total;
 }
 
-template <class D, class I>
+// Shared memory of the short-row path: CSR stages the products val*x[col]
+// (the entry names its column); CSR16 stages values and offsets, and each
+// row's group gathers x with its row's base (an entry alone does not know
+// its row), so the matrix stream stays coalesced either way.
+template <class D, class DS, class Columns>
+constexpr std::size_t kStageBytes =
+    kAdaptiveBlockNnz * (Columns::row_base ? sizeof(DS) + sizeof(typename Columns::Stored) : sizeof(D));
+
+// DS: the stored values' device type (D, or single precision widened to D).
+template <class D, class DS, class I, class Columns>
 __global__ void __launch_bounds__(kThreads)
-    csr_adaptive_kernel(const long long* __restrict__ blocks, const I* __restrict__ row_ptr, const I* __restrict__ col_idx,
-                        const D* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y,
+    csr_adaptive_kernel(const long long* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
+                        const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y,
                         D* __restrict__ partials) {
   // Raw storage: complex types have constructors, not allowed on __shared__ arrays.
-  __shared__ alignas(16) unsigned char product_bytes[kAdaptiveBlockNnz * sizeof(D)];
+  __shared__ alignas(16) unsigned char stage_bytes[kStageBytes<D, DS, Columns>];
   __shared__ alignas(16) unsigned char warp_bytes[kThreads / 32 * sizeof(D)];
-  D* products = reinterpret_cast<D*>(product_bytes);
   D* warp_sums = reinterpret_cast<D*>(warp_bytes);
   const long long* b = blocks + 4 * static_cast<long long>(blockIdx.x);
   const long long row_begin = b[0], row_end = b[1], k0 = b[2], k1 = b[3];
-  if (row_end < 0 || row_end - row_begin == 1) {  // one row or one piece of a split row
+  if (row_end < 0 || row_end - row_begin == 1) {  // one row or one piece of a split row (row_begin is its row)
+    const D* xr = x + columns.base(row_begin);
     D sum(0), sum2(0);  // two chains in flight
     long long k = k0 + threadIdx.x;
     for (; k + kThreads < k1; k += 2 * kThreads) {
-      sum += values[k] * x[col_idx[k]];
-      sum2 += values[k + kThreads] * x[col_idx[k + kThreads]];
+      sum += D(values[k]) * xr[columns.at(k)];
+      sum2 += D(values[k + kThreads]) * xr[columns.at(k + kThreads)];
     }
-    if (k < k1) sum += values[k] * x[col_idx[k]];
+    if (k < k1) sum += D(values[k]) * xr[columns.at(k)];
     sum += sum2;
     sum = block_sum(sum, warp_sums);
     if (threadIdx.x == 0) {
@@ -65,7 +78,18 @@ __global__ void __launch_bounds__(kThreads)
     return;
   }
   const int n = static_cast<int>(k1 - k0);
-  detail::stage_products<kThreads, kAdaptiveBlockNnz / kThreads>(k0, n, col_idx, values, x, products);
+  using Stored = typename Columns::Stored;
+  D* products = reinterpret_cast<D*>(stage_bytes);
+  DS* staged_values = reinterpret_cast<DS*>(stage_bytes);
+  Stored* staged_columns = reinterpret_cast<Stored*>(stage_bytes + kAdaptiveBlockNnz * sizeof(DS));
+  if constexpr (Columns::row_base) {
+    for (int i = threadIdx.x; i < n; i += kThreads) {
+      staged_values[i] = values[k0 + i];
+      staged_columns[i] = columns.stored()[k0 + i];
+    }
+  } else {
+    detail::stage_products<kThreads, kAdaptiveBlockNnz / kThreads>(k0, n, columns.stored(), values, x, products);
+  }
   __syncthreads();
   const int rows = static_cast<int>(row_end - row_begin);
   int width = 32;
@@ -76,7 +100,13 @@ __global__ void __launch_bounds__(kThreads)
     D sum(0);
     if (r < rows) {
       const int end = static_cast<int>(row_ptr[row_begin + r + 1] - k0);
-      for (int k = static_cast<int>(row_ptr[row_begin + r] - k0) + lane; k < end; k += width) sum += products[k];
+      const int begin = static_cast<int>(row_ptr[row_begin + r] - k0) + lane;
+      if constexpr (Columns::row_base) {
+        const D* xr = x + columns.base(row_begin + r);
+        for (int k = begin; k < end; k += width) sum += D(staged_values[k]) * xr[staged_columns[k]];
+      } else {
+        for (int k = begin; k < end; k += width) sum += products[k];
+      }
     }
     sum = detail::group_sum_n(sum, width);
     if (lane == 0 && r < rows) detail::write_output(y, row_begin + r, alpha, sum, beta, read_y);
@@ -111,17 +141,20 @@ CsrAdaptiveSchedule csr_adaptive_schedule(std::span<const I> row_ptr) {
   return s;
 }
 
-template <class V, class I>
-void csr_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const V* x, V beta, V* y,
-                       const CsrAdaptiveSchedule& schedule, void* workspace) {
-  if (a.rows == 0 || schedule.block_count == 0) return;
+namespace {
+
+// The launch CSR and CSR16 share: the work blocks, then the split rows' pieces.
+template <class V, class S, class I, class Columns>
+void run_adaptive(const Executor& ex, V alpha, const I* row_ptr, Columns columns, const S* values, const V* x, V beta, V* y,
+                  const CsrAdaptiveSchedule& schedule, void* workspace) {
+  if (schedule.block_count == 0) return;
   using D = detail::device_t<V>;
+  using DS = detail::device_t<S>;
   const D al = detail::dev_value(alpha), be = detail::dev_value(beta);
   const bool read_y = beta != V(0);
   D* partials = static_cast<D*>(workspace);
-  csr_adaptive_kernel<D, I><<<static_cast<unsigned>(schedule.block_count), kThreads, 0, detail::stream_of(ex)>>>(
-      schedule.blocks.data(), a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), detail::dev(x), al, be, read_y,
-      detail::dev(y), partials);
+  csr_adaptive_kernel<D, DS, I, Columns><<<static_cast<unsigned>(schedule.block_count), kThreads, 0, detail::stream_of(ex)>>>(
+      schedule.blocks.data(), row_ptr, columns, detail::dev(values), detail::dev(x), al, be, read_y, detail::dev(y), partials);
   HSPARSE_CUDA_CHECK(cudaGetLastError());
   if (schedule.long_row_count > 0) {
     add_pieces_kernel<D><<<detail::grid_for(32 * schedule.long_row_count, 256), 256, 0, detail::stream_of(ex)>>>(
@@ -130,12 +163,38 @@ void csr_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, co
   }
 }
 
+}  // namespace
+
+template <class V, class I>
+void csr_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const V* x, V beta, V* y,
+                       const CsrAdaptiveSchedule& schedule, void* workspace) {
+  if (a.rows == 0) return;
+  run_adaptive(ex, alpha, a.row_ptr.data(), detail::StoredColumns<I>{a.col_idx.data()}, a.values.data(), x, beta, y, schedule, workspace);
+}
+
+template <class V, class S, class I>
+void csr16_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr16<S, I>& a, const V* x, V beta, V* y, const Csr16AdaptiveSchedules& schedules,
+                         void* workspace) {
+  if (a.rows == 0) return;
+  run_adaptive(ex, alpha, a.row_ptr.data(), detail::OffsetColumns<I>{a.base.data(), a.offset.data()}, a.values.data(), x, beta, y,
+               schedules.narrow, workspace);
+  if (a.wide) {
+    run_adaptive(ex, alpha, a.wide->row_ptr.data(), detail::StoredColumns<I>{a.wide->col_idx.data()}, a.wide->values.data(), x, V(1), y,
+                 schedules.wide, workspace);
+  }
+}
+
 template CsrAdaptiveSchedule csr_adaptive_schedule(std::span<const std::int32_t>);
 template CsrAdaptiveSchedule csr_adaptive_schedule(std::span<const std::int64_t>);
-#define HSPARSE_INSTANTIATE(V, I)                                                                              \
-  template void csr_spmv_adaptive(const Executor&, V, const DeviceCsr<V, I>&, const V*, V, V*, const CsrAdaptiveSchedule&, \
-                                  void*);
+#define HSPARSE_INSTANTIATE(V, I)                                                                                               \
+  template void csr_spmv_adaptive(const Executor&, V, const DeviceCsr<V, I>&, const V*, V, V*, const CsrAdaptiveSchedule&, void*); \
+  template void csr16_spmv_adaptive<V, V, I>(const Executor&, V, const DeviceCsr16<V, I>&, const V*, V, V*, const Csr16AdaptiveSchedules&, void*);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+#define HSPARSE_INSTANTIATE(V, S, I)                                                                                    \
+  template void csr16_spmv_adaptive<V, S, I>(const Executor&, V, const DeviceCsr16<S, I>&, const V*, V, V*, const Csr16AdaptiveSchedules&, \
+                                             void*);
+HSPARSE_FOR_EACH_DOUBLE_SINGLE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::cuda

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "csr_columns.cuh"
 #include "device_common.cuh"
 #include "hsparse/backends/cuda/csr_spmv.hpp"
 #include "hsparse/backends/cuda/format_spmv.hpp"
@@ -19,21 +20,8 @@ namespace hsparse::cuda {
 
 namespace {
 
-// Where a row's columns come from: CSR's stored indices (base 0, folded
-// away), or CSR16's base + 16-bit offset (formats/csr16.hpp).
-template <class I>
-struct StoredColumns {
-  const I* __restrict__ col_idx;
-  __device__ I base(long long) const { return 0; }
-  __device__ I at(I k) const { return col_idx[k]; }
-};
-template <class I>
-struct OffsetColumns {
-  const I* __restrict__ row_base;
-  const std::uint16_t* __restrict__ offset;
-  __device__ I base(long long row) const { return row_base[row]; }
-  __device__ I at(I k) const { return offset[k]; }
-};
+using detail::OffsetColumns;
+using detail::StoredColumns;
 
 // DS: the stored values' device type (D, or single precision widened to D).
 template <int COOP, class D, class DS, class I, class Columns>
@@ -128,18 +116,18 @@ void csr_spmv_vector(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, cons
 }
 
 template <class V, class S, class I>
-void csr16_spmv(const Executor& ex, V alpha, const DeviceCsr16<S, I>& a, const V* x, V beta, V* y, CsrVectorParams narrow, CsrVectorParams wide) {
+void csr16_spmv_vector(const Executor& ex, V alpha, const DeviceCsr16<S, I>& a, const V* x, V beta, V* y, CsrVectorParams narrow, CsrVectorParams wide) {
   run_vector(ex, alpha, a.rows, a.row_ptr.data(), OffsetColumns<I>{a.base.data(), a.offset.data()}, a.values.data(), x, beta, y, narrow);
   if (a.wide) run_vector(ex, alpha, a.rows, a.wide->row_ptr.data(), StoredColumns<I>{a.wide->col_idx.data()}, a.wide->values.data(), x, V(1), y, wide);
 }
 
 #define HSPARSE_INSTANTIATE(V, I)                                                                               \
   template void csr_spmv_vector(const Executor&, V, const DeviceCsr<V, I>&, const V*, V, V*, CsrVectorParams); \
-  template void csr16_spmv<V, V, I>(const Executor&, V, const DeviceCsr16<V, I>&, const V*, V, V*, CsrVectorParams, CsrVectorParams);
+  template void csr16_spmv_vector<V, V, I>(const Executor&, V, const DeviceCsr16<V, I>&, const V*, V, V*, CsrVectorParams, CsrVectorParams);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 #define HSPARSE_INSTANTIATE(V, S, I) \
-  template void csr16_spmv<V, S, I>(const Executor&, V, const DeviceCsr16<S, I>&, const V*, V, V*, CsrVectorParams, CsrVectorParams);
+  template void csr16_spmv_vector<V, S, I>(const Executor&, V, const DeviceCsr16<S, I>&, const V*, V, V*, CsrVectorParams, CsrVectorParams);
 HSPARSE_FOR_EACH_DOUBLE_SINGLE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

@@ -56,16 +56,17 @@ __device__ __forceinline__ D group_sum_n(D v, int width) {
 }
 
 // Stages products[i] = values[base + i] * x[col_idx[base + i]] for i in
-// [0, n), n <= THREADS * PER_THREAD, into shared memory. Each thread first
+// [0, n), n <= THREADS * PER_THREAD, into shared memory (values stored as
+// DS: D, or a narrower type widened to D). Each thread first
 // issues all of its column and value loads, then all of its x loads: up to
 // PER_THREAD independent gathers in flight per thread instead of one
 // load-then-gather chain per iteration (the loop was latency-bound on
 // short rows).
-template <int THREADS, int PER_THREAD, class D, class I>
-__device__ __forceinline__ void stage_products(long long base, int n, const I* __restrict__ col_idx, const D* __restrict__ values,
+template <int THREADS, int PER_THREAD, class D, class DS, class I>
+__device__ __forceinline__ void stage_products(long long base, int n, const I* __restrict__ col_idx, const DS* __restrict__ values,
                                                const D* __restrict__ x, D* products) {
   I col[PER_THREAD];
-  D val[PER_THREAD];
+  DS val[PER_THREAD];
 #pragma unroll
   for (int u = 0; u < PER_THREAD; ++u) {
     const int i = static_cast<int>(threadIdx.x) + u * THREADS;
@@ -77,7 +78,7 @@ __device__ __forceinline__ void stage_products(long long base, int n, const I* _
 #pragma unroll
   for (int u = 0; u < PER_THREAD; ++u) {
     const int i = static_cast<int>(threadIdx.x) + u * THREADS;
-    if (i < n) products[i] = val[u] * x[col[u]];
+    if (i < n) products[i] = D(val[u]) * x[col[u]];
   }
 }
 

@@ -58,10 +58,13 @@ BackendFormat make(Format format) {
     // advisor does not prefer an unmeasured kernel to measured ones; the
     // bench's measurement replaces it.
     case Format::csr16:
-      return {{{"vector", "CSR vector's kernel, columns a row base + 16-bit offsets (Reguly and Giles); wide rows by CSR vector"}},
+      return {{{"adaptive", "CSR adaptive's row blocks, columns a row base + 16-bit offsets; wide rows by CSR adaptive"},
+               {"vector", "CSR vector's kernel, columns a row base + 16-bit offsets (Reguly and Giles); wide rows by CSR vector"}},
               {[](int) { return 0.70; }, csr_units, kOnHost, 0}};
     case Format::csr16_single:
-      return {{{"vector", "CSR16's kernel, single values widened to the product's precision"}}, {[](int) { return 0.70; }, csr_units, kOnHost, 0}};
+      return {{{"adaptive", "CSR16's adaptive kernel, single values widened to the product's precision"},
+               {"vector", "CSR16's vector kernel, single values widened to the product's precision"}},
+              {[](int) { return 0.70; }, csr_units, kOnHost, 0}};
   }
   return {};  // unreachable: the switch covers every Format (-Werror=switch)
 }

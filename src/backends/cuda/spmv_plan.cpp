@@ -33,6 +33,7 @@ struct Storage {
   std::optional<DeviceCsr16<single_t<V>, I>> csr16_single;
   std::unique_ptr<CusparseSpmv<V, I>> cusparse;
   CsrAdaptiveSchedule adaptive;
+  Csr16AdaptiveSchedules csr16_adaptive;
   SpmmWorkspace spmm;  // SpMM: CSR's row bins, and the packing buffer of X
   DeviceArray<unsigned char> workspace;
 };
@@ -212,10 +213,22 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     const auto upload = [&](auto& slot, const auto& host) {
       slot.emplace(std::remove_cvref_t<decltype(*slot)>::upload(host));
       const auto* m = &*slot;
-      const CsrVectorParams narrow = csr_vector_fixed_rule(a.rows, static_cast<long long>(host.values.size()), ex.shape());
-      const CsrVectorParams wide = csr_vector_fixed_rule(a.rows, static_cast<long long>(host.wide.nnz()), ex.shape());
-      apply_ = [e, m, narrow, wide](V al, const V* x, V be, V* y) { csr16_spmv(*e, al, *m, x, be, y, narrow, wide); };
-      desc += "-coop" + std::to_string(narrow.coop) + (host.has_wide() ? "-wide" : "");
+      if (kernel == "vector") {
+        const CsrVectorParams narrow = csr_vector_fixed_rule(a.rows, static_cast<long long>(host.values.size()), ex.shape());
+        const CsrVectorParams wide = csr_vector_fixed_rule(a.rows, static_cast<long long>(host.wide.nnz()), ex.shape());
+        apply_ = [e, m, narrow, wide](V al, const V* x, V be, V* y) { csr16_spmv_vector(*e, al, *m, x, be, y, narrow, wide); };
+        desc += "-coop" + std::to_string(narrow.coop);
+      } else {
+        s.csr16_adaptive.narrow = csr_adaptive_schedule(std::span<const I>(host.row_ptr));
+        if (host.has_wide()) s.csr16_adaptive.wide = csr_adaptive_schedule(std::span<const I>(host.wide.row_ptr));
+        s.workspace = DeviceArray<unsigned char>(s.csr16_adaptive.workspace_bytes(sizeof(V)));
+        const Csr16AdaptiveSchedules* sched = &s.csr16_adaptive;
+        void* w = s.workspace.data();
+        apply_ = [e, m, sched, w](V al, const V* x, V be, V* y) { csr16_spmv_adaptive(*e, al, *m, x, be, y, *sched, w); };
+        const long long split = sched->narrow.long_row_count + sched->wide.long_row_count;
+        if (split > 0) desc += "-split" + std::to_string(split);
+      }
+      if (host.has_wide()) desc += "-wide";
     };
     if (o.format == Format::csr16) upload(s.csr16, FormatStorage<Format::csr16>::from_csr(a, layout));
     else upload(s.csr16_single, FormatStorage<Format::csr16_single>::from_csr(a, layout));

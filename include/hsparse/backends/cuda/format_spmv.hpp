@@ -1,6 +1,8 @@
 #pragma once
 // GPU SpMV kernels of the other formats, y = alpha*A*x + beta*y, on the
 // executor's stream (see csr_spmv.hpp for the conventions).
+#include <algorithm>
+
 #include "hsparse/backends/cuda/csr_spmv.hpp"
 #include "hsparse/backends/cuda/device_formats.hpp"
 
@@ -24,13 +26,27 @@ void ell_spmv(const Executor& ex, V alpha, const DeviceEll<V, I>& a, const V* x,
 // HYB: the ELL kernel, then the COO kernel adding the long rows' tails.
 template <class V, class I>
 void hyb_spmv(const Executor& ex, V alpha, const DeviceHyb<V, I>& a, const V* x, V beta, V* y, void* coo_workspace);
-// CSR16: CSR vector's kernel (Reguly and Giles) with each column the row's
+// CSR16 (formats/csr16.hpp): the CSR kernels with each column the row's
 // base plus its 16-bit offset, then the wide rows' plain-CSR part added by
-// the CSR vector kernel (beta 1). `narrow` and `wide` are the two launches'
-// parameters (csr_vector_fixed_rule of each part). S: the stored values'
-// type, V (csr16) or single_t<V> (csr16-single), widened to V in the products.
+// the same kernel with beta 1. S: the stored values' type, V (csr16) or
+// single_t<V> (csr16-single), widened to V in the products.
+//  - adaptive: CSR adaptive's row blocks (csr_spmv.hpp); the short-row
+//    blocks stage values and offsets in shared memory and each row's
+//    threads gather x from its base. One schedule per part, one workspace
+//    of the larger one's workspace_bytes;
+//  - vector: CSR vector's kernel (Reguly and Giles); `narrow` and `wide`
+//    are the two launches' parameters (csr_vector_fixed_rule of each part).
+struct Csr16AdaptiveSchedules {
+  CsrAdaptiveSchedule narrow, wide;
+  std::size_t workspace_bytes(std::size_t value_bytes) const {
+    return std::max(narrow.workspace_bytes(value_bytes), wide.workspace_bytes(value_bytes));
+  }
+};
 template <class V, class S, class I>
-void csr16_spmv(const Executor& ex, V alpha, const DeviceCsr16<S, I>& a, const V* x, V beta, V* y, CsrVectorParams narrow, CsrVectorParams wide);
+void csr16_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr16<S, I>& a, const V* x, V beta, V* y, const Csr16AdaptiveSchedules& schedules,
+                         void* workspace);
+template <class V, class S, class I>
+void csr16_spmv_vector(const Executor& ex, V alpha, const DeviceCsr16<S, I>& a, const V* x, V beta, V* y, CsrVectorParams narrow, CsrVectorParams wide);
 // DIA: one thread per row, one coalesced load per diagonal.
 template <class V, class I>
 void dia_spmv(const Executor& ex, V alpha, const DeviceDia<V, I>& a, const V* x, V beta, V* y);
