@@ -40,13 +40,11 @@ __device__ __forceinline__ D block_sum(D v, D* warp_sums) {  // the total is val
   return total;
 }
 
-// Shared memory of the short-row path: CSR stages the products val*x[col]
-// (the entry names its column); CSR16 stages values and offsets, and each
-// row's group gathers x with its row's base (an entry alone does not know
-// its row), so the matrix stream stays coalesced either way.
-template <class D, class DS, class Columns>
-constexpr std::size_t kStageBytes =
-    kAdaptiveBlockNnz * (Columns::row_base ? sizeof(DS) + sizeof(typename Columns::Stored) : sizeof(D));
+// Shared memory of the short-row path: the products val*x[col], and for
+// CSR16 each entry's row base (an entry alone does not know its row; the
+// row's threads write its base beside each of its entries first).
+template <class D, class I, class Columns>
+constexpr std::size_t kStageBytes = kAdaptiveBlockNnz * (sizeof(D) + (Columns::row_base ? sizeof(I) : 0));
 
 // DS: the stored values' device type (D, or single precision widened to D).
 template <class D, class DS, class I, class Columns>
@@ -55,9 +53,9 @@ __global__ void __launch_bounds__(kThreads)
                         const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y,
                         D* __restrict__ partials) {
   // Raw storage: complex types have constructors, not allowed on __shared__ arrays.
-  __shared__ alignas(16) unsigned char stage_bytes[kStageBytes<D, DS, Columns>];
-  __shared__ alignas(16) unsigned char warp_bytes[kThreads / 32 * sizeof(D)];
-  D* warp_sums = reinterpret_cast<D*>(warp_bytes);
+  // One buffer for both paths (complex<double> with int64 CSR16 needs all of 48 KB).
+  __shared__ alignas(16) unsigned char stage_bytes[kStageBytes<D, I, Columns>];
+  D* warp_sums = reinterpret_cast<D*>(stage_bytes);  // the one-row path
   const long long* b = blocks + 4 * static_cast<long long>(blockIdx.x);
   const long long row_begin = b[0], row_end = b[1], k0 = b[2], k1 = b[3];
   if (row_end < 0 || row_end - row_begin == 1) {  // one row or one piece of a split row (row_begin is its row)
@@ -78,35 +76,51 @@ __global__ void __launch_bounds__(kThreads)
     return;
   }
   const int n = static_cast<int>(k1 - k0);
-  using Stored = typename Columns::Stored;
+  const int rows = static_cast<int>(row_end - row_begin);
+  int width = 32;
+  while (width > 1 && width * rows > kThreads) width /= 2;
+  const int groups = kThreads / width, group = threadIdx.x / width, lane = threadIdx.x % width;
   D* products = reinterpret_cast<D*>(stage_bytes);
-  DS* staged_values = reinterpret_cast<DS*>(stage_bytes);
-  Stored* staged_columns = reinterpret_cast<Stored*>(stage_bytes + kAdaptiveBlockNnz * sizeof(DS));
   if constexpr (Columns::row_base) {
-    for (int i = threadIdx.x; i < n; i += kThreads) {
-      staged_values[i] = values[k0 + i];
-      staged_columns[i] = columns.stored()[k0 + i];
+    // CSR16: the matrix loads are issued first (coalesced), the rows' bases
+    // written beside their entries while they fly, then the x gathers: each
+    // thread keeps kPerThread independent gathers in flight, as CSR does.
+    constexpr int kPerThread = kAdaptiveBlockNnz / kThreads;
+    I* entry_base = reinterpret_cast<I*>(stage_bytes + kAdaptiveBlockNnz * sizeof(D));
+    typename Columns::Stored offset[kPerThread];
+    DS value[kPerThread];
+#pragma unroll
+    for (int u = 0; u < kPerThread; ++u) {
+      const int i = static_cast<int>(threadIdx.x) + u * kThreads;
+      if (i < n) {
+        offset[u] = columns.stored()[k0 + i];
+        value[u] = values[k0 + i];
+      }
+    }
+    for (int first = 0; first < rows; first += groups) {
+      const int r = first + group;
+      if (r < rows) {
+        const I row_base = columns.base(row_begin + r);
+        const int end = static_cast<int>(row_ptr[row_begin + r + 1] - k0);
+        for (int k = static_cast<int>(row_ptr[row_begin + r] - k0) + lane; k < end; k += width) entry_base[k] = row_base;
+      }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int u = 0; u < kPerThread; ++u) {
+      const int i = static_cast<int>(threadIdx.x) + u * kThreads;
+      if (i < n) products[i] = D(value[u]) * x[entry_base[i] + offset[u]];
     }
   } else {
     detail::stage_products<kThreads, kAdaptiveBlockNnz / kThreads>(k0, n, columns.stored(), values, x, products);
   }
   __syncthreads();
-  const int rows = static_cast<int>(row_end - row_begin);
-  int width = 32;
-  while (width > 1 && width * rows > kThreads) width /= 2;
-  const int groups = kThreads / width, group = threadIdx.x / width, lane = threadIdx.x % width;
   for (int base = 0; base < rows; base += groups) {  // the same trip count in every lane: the shuffles need them all
     const int r = base + group;
     D sum(0);
     if (r < rows) {
       const int end = static_cast<int>(row_ptr[row_begin + r + 1] - k0);
-      const int begin = static_cast<int>(row_ptr[row_begin + r] - k0) + lane;
-      if constexpr (Columns::row_base) {
-        const D* xr = x + columns.base(row_begin + r);
-        for (int k = begin; k < end; k += width) sum += D(staged_values[k]) * xr[staged_columns[k]];
-      } else {
-        for (int k = begin; k < end; k += width) sum += products[k];
-      }
+      for (int k = static_cast<int>(row_ptr[row_begin + r] - k0) + lane; k < end; k += width) sum += products[k];
     }
     sum = detail::group_sum_n(sum, width);
     if (lane == 0 && r < rows) detail::write_output(y, row_begin + r, alpha, sum, beta, read_y);
