@@ -73,11 +73,12 @@ __device__ __forceinline__ D reduce_staged_row(const DS* values, const Stored* o
 }
 
 // DS: the stored values' device type (D, or single precision widened to D).
-// CSR16 on real values: eight blocks per multiprocessor (32 registers; at
-// its natural 40, six blocks left too few loads in flight). Complex values
-// would spill at 32.
+// Real values, int32: eight blocks per multiprocessor, 32 registers (H200,
+// stencil3d n=155: CSR16 at its natural 40 registers and six blocks 535
+// GFLOP/s, at 32 and eight 572; CSR, left free, took 52 registers and
+// fell from 607 to 446). Complex values and int64 indices would spill at 32.
 template <class D, class DS, class I, class Columns>
-__global__ void __launch_bounds__(kThreads, Columns::row_base && std::is_floating_point_v<D> ? 8 : 1)
+__global__ void __launch_bounds__(kThreads, std::is_floating_point_v<D> && sizeof(I) == 4 ? 8 : 1)
     csr_adaptive_kernel(const long long* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
                         const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y,
                         D* __restrict__ partials) {
