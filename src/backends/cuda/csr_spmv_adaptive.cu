@@ -73,15 +73,10 @@ __device__ __forceinline__ D reduce_staged_row(const DS* values, const Stored* o
 }
 
 // DS: the stored values' device type (D, or single precision widened to D).
-// Real values, int32: eight blocks per multiprocessor, 32 registers (H200,
-// stencil3d n=155: CSR16 at its natural 40 registers and six blocks 535
-// GFLOP/s, at 32 and eight 572; CSR, left free, took 52 registers and
-// fell from 607 to 446). Complex values and int64 indices would spill at 32.
 template <class D, class DS, class I, class Columns>
-__global__ void __launch_bounds__(kThreads, std::is_floating_point_v<D> && sizeof(I) == 4 ? 8 : 1)
-    csr_adaptive_kernel(const long long* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
-                        const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y,
-                        D* __restrict__ partials) {
+__device__ __forceinline__ void adaptive_block(const long long* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
+                                               const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y,
+                                               D* __restrict__ y, D* __restrict__ partials) {
   // Raw storage: complex types have constructors, not allowed on __shared__ arrays.
   // One buffer for both paths (complex<double> with int64 CSR16 needs all of 48 KB).
   __shared__ alignas(16) unsigned char stage_bytes[kStageBytes<D, DS, Columns>];
@@ -111,8 +106,8 @@ __global__ void __launch_bounds__(kThreads, std::is_floating_point_v<D> && sizeo
   while (width > 1 && width * rows > kThreads) width /= 2;
   const int groups = kThreads / width, group = threadIdx.x / width, lane = threadIdx.x % width;
   D* products = reinterpret_cast<D*>(stage_bytes);
-  DS* staged_values = reinterpret_cast<DS*>(stage_bytes);
   using Stored = typename Columns::Stored;
+  DS* staged_values = reinterpret_cast<DS*>(stage_bytes);  // CSR16
   Stored* staged_offsets = reinterpret_cast<Stored*>(stage_bytes + kAdaptiveBlockNnz * sizeof(DS));
   if constexpr (Columns::row_base) {
     constexpr int kPerThread = kAdaptiveBlockNnz / kThreads;
@@ -142,16 +137,38 @@ __global__ void __launch_bounds__(kThreads, std::is_floating_point_v<D> && sizeo
     const int r = base + group;
     D sum(0);
     if (r < rows) {
-      const int begin = static_cast<int>(row_ptr[row_begin + r] - k0) + lane, end = static_cast<int>(row_ptr[row_begin + r + 1] - k0);
+      const int end = static_cast<int>(row_ptr[row_begin + r + 1] - k0);
       if constexpr (Columns::row_base) {
-        sum = reduce_staged_row(staged_values, staged_offsets, x + columns.base(row_begin + r), begin, end, width);
+        sum = reduce_staged_row(staged_values, staged_offsets, x + columns.base(row_begin + r),
+                                static_cast<int>(row_ptr[row_begin + r] - k0) + lane, end, width);
       } else {
-        for (int k = begin; k < end; k += width) sum += products[k];
+        for (int k = static_cast<int>(row_ptr[row_begin + r] - k0) + lane; k < end; k += width) sum += products[k];
       }
     }
     sum = detail::group_sum_n(sum, width);
     if (lane == 0 && r < rows) detail::write_output(y, row_begin + r, alpha, sum, beta, read_y);
   }
+}
+
+// Two entry points, one body: their launch bounds differ. CSR16 on real
+// values with int32: eight blocks per multiprocessor, 32 registers (H200,
+// stencil3d n=155: at its natural 40 registers and six blocks 535 GFLOP/s,
+// at 32 and eight 572). CSR keeps the bounds it was tuned with: asked for
+// eight blocks it also gets 32 registers but fell from 607 to 506 GFLOP/s,
+// and with an explicit minimum of one it took 52 registers and fell to 446.
+template <class D, class DS, class I, class Columns>
+__global__ void __launch_bounds__(kThreads)
+    csr_adaptive_kernel(const long long* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
+                        const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y,
+                        D* __restrict__ partials) {
+  adaptive_block(blocks, row_ptr, columns, values, x, alpha, beta, read_y, y, partials);
+}
+template <class D, class DS, class I, class Columns>
+__global__ void __launch_bounds__(kThreads, 8)
+    csr_adaptive_kernel_8_blocks(const long long* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
+                                 const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y,
+                                 D* __restrict__ y, D* __restrict__ partials) {
+  adaptive_block(blocks, row_ptr, columns, values, x, alpha, beta, read_y, y, partials);
 }
 
 template <class D>
@@ -194,7 +211,11 @@ void run_adaptive(const Executor& ex, V alpha, const I* row_ptr, Columns columns
   const D al = detail::dev_value(alpha), be = detail::dev_value(beta);
   const bool read_y = beta != V(0);
   D* partials = static_cast<D*>(workspace);
-  csr_adaptive_kernel<D, DS, I, Columns><<<static_cast<unsigned>(schedule.block_count), kThreads, 0, detail::stream_of(ex)>>>(
+  const auto kernel = [] {
+    if constexpr (Columns::row_base && std::is_floating_point_v<D> && sizeof(I) == 4) return csr_adaptive_kernel_8_blocks<D, DS, I, Columns>;
+    else return csr_adaptive_kernel<D, DS, I, Columns>;  // complex values or int64 indices would spill at 32 registers
+  }();
+  kernel<<<static_cast<unsigned>(schedule.block_count), kThreads, 0, detail::stream_of(ex)>>>(
       schedule.blocks.data(), row_ptr, columns, detail::dev(values), detail::dev(x), al, be, read_y, detail::dev(y), partials);
   HSPARSE_CUDA_CHECK(cudaGetLastError());
   if (schedule.long_row_count > 0) {
