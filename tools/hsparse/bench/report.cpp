@@ -103,6 +103,7 @@ void write_report(const Report& r, const std::string& dir) {
          << " | " << (h && peer && faster > 0 ? fmt("%.2fx", h->gflops_back_to_back / faster) : "-") << " |\n";
     }
   }
+  write_byte_floor_section(md, sums);
   md << "\n## Plots\n\n";
   for (const char* name : {"roofline", "speedup", "breakeven"}) {
     if (std::filesystem::exists(dir + "/plots/" + name + ".png") && std::filesystem::file_size(dir + "/plots/" + name + ".png") > 0) {

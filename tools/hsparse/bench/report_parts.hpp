@@ -18,6 +18,10 @@ std::string fmt(const char* f, double v);
 const char* baseline_name(const Report& r);
 
 // Per matrix: the best hsparse result and the best baselines.
+// "best hsparse" is exact storage only: a lossy format (csr16-single, its
+// values rounded to single precision) is reported beside it, in the byte
+// floor's section, never in the headline comparisons (issue 18's goals are
+// on exact storage unless they say otherwise).
 struct MatrixSummary {
   const MatrixInfo* info = nullptr;
   const Result* best_hsparse = nullptr;
@@ -27,7 +31,12 @@ struct MatrixSummary {
   // The same in the back-to-back timing mode (GPU; null where not measured).
   const Result* best_hsparse_back_to_back = nullptr;
   const Result* best_baseline_back_to_back = nullptr;
+  // Below the byte floor: hsparse's best CSR, best CSR16 and best lossy kernel.
+  const Result* best_csr = nullptr;
+  const Result* best_csr16 = nullptr;
+  const Result* best_lossy = nullptr;
 };
+bool is_lossy(const Result& x);
 std::vector<MatrixSummary> summarize(const Report& r);
 double ratio(const Result* a, const Result* b);
 std::string short_name(const std::string& name);
@@ -39,6 +48,10 @@ struct Goal {
   std::string measured;
 };
 std::vector<Goal> check_goals(const Report& r, const std::vector<MatrixSummary>& sums);
+// Issue 18's "below the byte floor": the goals on CSR16 and csr16-single,
+// and the report's section (bytes per nonzero, same-kernel ratios, error).
+std::vector<Goal> byte_floor_goals(const std::vector<MatrixSummary>& sums);
+void write_byte_floor_section(std::ostream& md, const std::vector<MatrixSummary>& sums);
 
 json to_json(const Result& x);
 json to_json(const Report& r);

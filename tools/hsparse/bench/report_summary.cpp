@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "hsparse/core/error.hpp"
+#include "hsparse/formats/format.hpp"
 #include "peer_figures.hpp"
 #include "report_parts.hpp"
 
@@ -32,11 +33,17 @@ std::vector<MatrixSummary> summarize(const Report& r) {
     for (const auto& x : r.results) {
       if (x.matrix != m.name || x.status != "ok") continue;
       auto better = [&](const Result* cur) { return !cur || x.gflops > cur->gflops; };
-      if (x.gflops_back_to_back > 0) {
+      if (x.gflops_back_to_back > 0 && !(x.library == "hsparse" && is_lossy(x))) {
         const Result*& best = x.library == "hsparse" ? s.best_hsparse_back_to_back : s.best_baseline_back_to_back;
         if (!best || x.gflops_back_to_back > best->gflops_back_to_back) best = &x;
       }
+      if (x.library == "hsparse" && is_lossy(x)) {
+        if (better(s.best_lossy)) s.best_lossy = &x;
+        continue;
+      }
       if (x.library == "hsparse") {
+        if (x.format == "csr" && better(s.best_csr)) s.best_csr = &x;
+        if (x.format == "csr16" && better(s.best_csr16)) s.best_csr16 = &x;
         if (better(s.best_hsparse)) s.best_hsparse = &x;
         if ((x.format == "bcsr" || x.format == "sell") && better(s.best_block)) s.best_block = &x;
       } else {
@@ -47,6 +54,14 @@ std::vector<MatrixSummary> summarize(const Report& r) {
     out.push_back(s);
   }
   return out;
+}
+
+bool is_lossy(const Result& x) {
+  try {
+    return format_traits(parse_format(x.format)).value_rounding > 0;
+  } catch (const Error&) {
+    return false;  // a baseline's own format name
+  }
 }
 
 double ratio(const Result* a, const Result* b) { return a && b && b->gflops > 0 ? a->gflops / b->gflops : 0; }
@@ -146,6 +161,7 @@ std::vector<Goal> check_goals(const Report& r, const std::vector<MatrixSummary>&
     goals.push_back({"back to back: geometric mean, best hsparse / best " + base + " >= 1.3", g >= 1.3, fmt("%.2fx", g) + " over " + std::to_string(n_b2b) + " matrices"});
     goals.push_back({"back to back: no matrix below 1.0x the best " + base, worst_b2b >= 1.0, "lowest " + fmt("%.2fx", worst_b2b) + " (" + worst_b2b_name + ")"});
   }
+  for (auto& g : byte_floor_goals(sums)) goals.push_back(std::move(g));
   if (blocks > 0) {
     goals.push_back({"block matrices: hsparse BCSR or SELL >= 1.3x the best " + base, blocks_met == blocks,
                      std::to_string(blocks_met) + " of " + std::to_string(blocks) + " met" + (block_misses.empty() ? "" : "; missed:" + block_misses)});
