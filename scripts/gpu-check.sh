@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (the device tool): builds hsparse with CUDA for sm_90,
 # runs every test (CPU and GPU), compute-sanitizer memcheck on the GPU edge
-# cases, and the CLI on a large matrix; logs go to $OUT.
+# cases, and the CLI on a large matrix; logs go to $OUT (packed into
+# $OUT/logs.tar.gz at the end, beside summary.txt and the report archives).
 #
 # Prepare here first (git-ignored folders it needs, named in the call's carry):
 #   scripts/gpu-prepare.sh        # third_party/ (headers, GoogleTest sources), matrices/
@@ -194,3 +195,8 @@ if [ "${RUN_CPU_BENCH:-0}" = 1 ]; then
   sed -n '/^## Goals/,/^## Plots/p' "$OUT/bench-cpu/report.md" | tee -a "$OUT/summary.txt"
   lscpu | grep -E "Model name|^CPU\(s\)|L3|NUMA node\(s\)" >> "$OUT/machine.txt"
 fi
+
+# The device tool returns at most 8 files: every loose log travels in one
+# archive (summary.txt and the report archives stay beside it).
+(cd "$OUT" && find . -maxdepth 1 -type f ! -name '*.tar.gz' ! -name summary.txt -printf '%f\n' | tar czf logs.tar.gz -T - \
+  && find . -maxdepth 1 -type f ! -name '*.tar.gz' ! -name summary.txt -delete)
