@@ -15,7 +15,8 @@
 #   RUN_SOLVER_BENCH=1 (hsparse bench --solvers), RUN_TRIDIAG_BENCH=1 (hsparse bench --tridiag),
 #   RUN_FEM_BENCH=1 (hsparse bench --fem; FEM_TIMEOUT, default 400),
 #   RUN_GEMM=1 (hsparse gemm: every GPU kernel and tile at GEMM_SIZES, default "4096 8192", float and double;
-#   GEMM_SIMPLE, default "tiled untiled", the slow first steps: set it empty to skip them).
+#   GEMM_SIMPLE, default "tiled untiled", the slow first steps: set it empty to skip them),
+#   NCU_RUNS="matrix|format|kernel|kernel-name-regex ..." (Nsight Compute on one launch of each: the limiter).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/hsparse-gpu-out}
@@ -114,6 +115,22 @@ if [ "${RUN_TUNE:-0}" = 1 ]; then
   done
   # The device tool returns a limited number of files: one archive.
   tar czf "$OUT/tune.tar.gz" -C "$OUT" tune.log tune-table.csv tuning.json && rm -f "$OUT/tune.log" "$OUT/tune-table.csv" "$OUT/tuning.json"
+fi
+
+# Nsight Compute (NCU_RUNS): speed of light, memory, occupancy and stall
+# reasons of one launch (after two warm-up launches) per entry; the clocks
+# are left as the bench runs them (--clock-control none).
+if [ -n "${NCU_RUNS:-}" ] && command -v ncu >/dev/null; then
+  log "ncu"
+  for run in $NCU_RUNS; do
+    IFS='|' read -r m f k re <<< "$run"
+    echo "### $m $f $k" >> "$OUT/ncu.log"
+    timeout 120 ncu --clock-control none --kernel-name "regex:$re" --launch-skip 2 --launch-count 1 --section SpeedOfLight \
+      --section MemoryWorkloadAnalysis --section Occupancy --section WarpStateStats --section LaunchStats \
+      $BUILD_DIR/bin/hsparse spmv "$m" --backend cuda --format "$f" --kernel "$k" --repetitions 3 --min-time 0.01 >> "$OUT/ncu.log" 2>&1
+  done
+  grep -E "^### |^  [A-Za-z_].*\(|Duration|DRAM Throughput|Memory Throughput|L1/TEX Hit Rate|L2 Hit Rate|Achieved Occupancy|Registers Per Thread|Compute \(SM\) Throughput" \
+    "$OUT/ncu.log" | tee -a "$OUT/summary.txt"
 fi
 
 # hsparse bench on the GPU: the default suite, plus the shared matrices with

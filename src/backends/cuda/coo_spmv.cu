@@ -1,5 +1,5 @@
 // COO SpMV with segmented reduction (Owens lecture, "COO"; Bell and
-// Garland). Decomposition: thread t owns entries [t*K, (t+1)*K) of the
+// Garland). Decomposition: thread t owns entries [t*K, (t+1)*K) (K = 15) of the
 // row-sorted COO. A first kernel scales y by beta unless beta is 1 (rows
 // without entries are then done); each thread adds the rows that lie wholly inside its share
 // (no other thread touches them) and leaves its first and last row's partial
@@ -13,7 +13,11 @@ namespace hsparse::cuda {
 
 namespace {
 
-constexpr int kEntriesPerThread = 16;
+// Odd on purpose (as CUB's segmented reductions): each thread walks
+// consecutive staged entries, so the lanes of a warp read shared memory
+// kEntriesPerThread entries apart; at 16 (64 bytes of row indices, 128 of
+// double products) every lane hits the same bank, a 16-32-way conflict.
+constexpr int kEntriesPerThread = 15;
 
 template <class D>
 __global__ void scale_kernel(long long n, D beta, bool read_y, D* __restrict__ y) {
@@ -26,7 +30,7 @@ constexpr int kTile = kThreadsPerBlock * kEntriesPerThread;
 
 // The block first stages its tile's row indices and products val*x[col]
 // in shared memory with coalesced loads (thread t reads entries t, t+128,
-// ...), then each thread walks its own 16 consecutive entries there: the
+// ...), then each thread walks its own 15 consecutive entries there: the
 // per-thread walk over global memory was uncoalesced (42 GFLOP/s).
 template <class D, class I>
 __global__ void __launch_bounds__(kThreadsPerBlock)
