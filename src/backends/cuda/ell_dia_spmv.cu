@@ -17,7 +17,7 @@ __global__ void ell_kernel(I rows, I padded_rows, I width, const I* __restrict__
 #pragma unroll 4
   for (I k = 0; k < width; ++k) {
     const long long slot = static_cast<long long>(k) * padded_rows + r;
-    sum += values[slot] * x[col_idx[slot]];  // padding: value 0 at the row's own last column
+    sum += detail::stream_load(values + slot) * x[detail::stream_load(col_idx + slot)];  // padding: value 0 at the row's own last column
   }
   detail::write_output(y, r, alpha, sum, beta, read_y);
 }
