@@ -5,8 +5,6 @@
 // (formats/csr16.hpp, issue 18's lossless index compression).
 #include <cstdint>
 
-#include "device_common.cuh"
-
 namespace hsparse::cuda::detail {
 
 template <class I>
@@ -15,7 +13,7 @@ struct StoredColumns {
   using Stored = I;
   const I* __restrict__ col_idx;
   __device__ I base(long long) const { return 0; }
-  __device__ I at(long long k) const { return stream_load(col_idx + k); }
+  __device__ I at(long long k) const { return col_idx[k]; }
   __device__ const Stored* stored() const { return col_idx; }
 };
 
@@ -26,7 +24,7 @@ struct OffsetColumns {
   const I* __restrict__ row_base_of;
   const std::uint16_t* __restrict__ offset;
   __device__ I base(long long row) const { return row_base_of[row]; }
-  __device__ I at(long long k) const { return stream_load(offset + k); }
+  __device__ I at(long long k) const { return offset[k]; }
   __device__ const Stored* stored() const { return offset; }
 };
 

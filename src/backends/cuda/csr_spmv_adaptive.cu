@@ -88,10 +88,10 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
     D sum(0), sum2(0);  // two chains in flight
     long long k = k0 + threadIdx.x;
     for (; k + kThreads < k1; k += 2 * kThreads) {
-      sum += D(detail::stream_load(values + k)) * xr[columns.at(k)];
-      sum2 += D(detail::stream_load(values + k + kThreads)) * xr[columns.at(k + kThreads)];
+      sum += D(detail::stream_load(values + k)) * xr[detail::stream_load(columns.stored() + k)];
+      sum2 += D(detail::stream_load(values + k + kThreads)) * xr[detail::stream_load(columns.stored() + k + kThreads)];
     }
-    if (k < k1) sum += D(detail::stream_load(values + k)) * xr[columns.at(k)];
+    if (k < k1) sum += D(detail::stream_load(values + k)) * xr[detail::stream_load(columns.stored() + k)];
     sum += sum2;
     sum = block_sum(sum, warp_sums);
     if (threadIdx.x == 0) {

@@ -35,7 +35,7 @@ __global__ void csr_vector_kernel(I rows, const I* __restrict__ row_ptr, Columns
     if (row < rows) {
       const I end = row_ptr[row + 1];
       const D* xr = x + columns.base(row);
-      for (I k = row_ptr[row] + lane; k < end; k += COOP) sum += D(detail::stream_load(values + k)) * xr[columns.at(k)];
+      for (I k = row_ptr[row] + lane; k < end; k += COOP) sum += D(values[k]) * xr[columns.at(k)];
     }
     // All lanes of the warp reach the shuffle (rows past the end add zeros).
     sum = detail::group_sum<COOP>(sum);

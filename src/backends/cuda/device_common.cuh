@@ -55,42 +55,29 @@ __device__ __forceinline__ D group_sum_n(D v, int width) {
   return v;
 }
 
-// Loads an entry of the matrix, read once per product, through the
-// read-only path with an L2 evict-first policy: the streaming matrix then
-// does not push x out of L2 between its reuses (issue 18, irregular gathers:
-// x of a 3 M-row random matrix is 24 MB of a 60 MB L2, its matrix 360 MB).
-// L1 keeps its normal policy: a thread walking its own row (CSR vector with
-// one lane per row) reuses a line over several iterations. ld.global.cs,
-// evict-first in L1 as well, cost those kernels up to 33% (H200, b933ffb).
-__device__ __forceinline__ unsigned long long l2_evict_first() {
-  unsigned long long policy;
-  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-  return policy;
-}
-
+// Loads an entry of the matrix, read once per product, with the
+// evict-first policy (ld.global.cs): the streaming matrix then does not push
+// x out of L2 between its reuses (issue 18, irregular gathers). Used where it
+// was measured to help (H200, b933ffb against 5713de3, L2 flushed): the
+// staged products of CSR adaptive, merge and COO and ELL's thread per row,
+// +10-11% on random:per_row=10,rows=3000000 (x 24 MB of a 60 MB L2), +2-3%
+// on the power-law and circuit matrices. Not in kernels where a thread walks
+// its own row (CSR vector with one lane per row, SELL's thread per row):
+// evict-first in L1 as well cost them 7-33% there. An L2-only evict-first
+// policy (createpolicy + ld.global.nc.L2::cache_hint) was slower still for
+// the staged kernels (CSR adaptive 0.74x on the power-law matrix, 5e3eb40).
 template <class T>
 __device__ __forceinline__ T stream_load(const T* p) {
-  const unsigned long long policy = l2_evict_first();
-  T v;
-  if constexpr (sizeof(T) == 2) {
-    unsigned short u;
-    asm("ld.global.nc.L2::cache_hint.b16 %0, [%1], %2;" : "=h"(u) : "l"(p), "l"(policy));
-    __builtin_memcpy(&v, &u, 2);
-  } else if constexpr (sizeof(T) == 4) {
-    unsigned u;
-    asm("ld.global.nc.L2::cache_hint.b32 %0, [%1], %2;" : "=r"(u) : "l"(p), "l"(policy));
-    __builtin_memcpy(&v, &u, 4);
-  } else if constexpr (sizeof(T) == 8) {
-    unsigned long long u;
-    asm("ld.global.nc.L2::cache_hint.b64 %0, [%1], %2;" : "=l"(u) : "l"(p), "l"(policy));
-    __builtin_memcpy(&v, &u, 8);
-  } else {
-    static_assert(sizeof(T) == 16, "stream_load: 2, 4, 8 or 16 bytes");
-    unsigned long long u[2];
-    asm("ld.global.nc.L2::cache_hint.v2.b64 {%0, %1}, [%2], %3;" : "=l"(u[0]), "=l"(u[1]) : "l"(p), "l"(policy));
-    __builtin_memcpy(&v, u, 16);
+  if constexpr (std::is_arithmetic_v<T>) {
+    return __ldcs(p);
+  } else if constexpr (sizeof(T) == 16) {  // complex<double>
+    const double2 v = __ldcs(reinterpret_cast<const double2*>(p));
+    return T(v.x, v.y);
+  } else {  // complex<float>
+    static_assert(sizeof(T) == 8, "stream_load: an arithmetic or complex type");
+    const float2 v = __ldcs(reinterpret_cast<const float2*>(p));
+    return T(v.x, v.y);
   }
-  return v;
 }
 
 // Stages products[i] = values[base + i] * x[col_idx[base + i]] for i in

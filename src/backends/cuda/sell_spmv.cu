@@ -26,7 +26,7 @@ __global__ void sell_thread_kernel(I rows, int C, const I* __restrict__ chunk_pt
   const long long base = static_cast<long long>(chunk_ptr[i / C]) + i % C;
   const I len = row_len[i];
   D sum(0);
-  for (I k = 0; k < len; ++k) sum += detail::stream_load(values + base + static_cast<long long>(k) * C) * x[detail::stream_load(col_idx + base + static_cast<long long>(k) * C)];
+  for (I k = 0; k < len; ++k) sum += values[base + static_cast<long long>(k) * C] * x[col_idx[base + static_cast<long long>(k) * C]];
   detail::write_output(y, output_row(i, in_sorted_order, perm), alpha, sum, beta, read_y);
 }
 
@@ -42,7 +42,7 @@ __global__ void sell_threads_kernel(I rows, int C, const I* __restrict__ chunk_p
   if (i < rows) {
     const long long base = static_cast<long long>(chunk_ptr[i / C]) + i % C;
     const I len = row_len[i];
-    for (I k = lane; k < len; k += T) sum += detail::stream_load(values + base + static_cast<long long>(k) * C) * x[detail::stream_load(col_idx + base + static_cast<long long>(k) * C)];
+    for (I k = lane; k < len; k += T) sum += values[base + static_cast<long long>(k) * C] * x[col_idx[base + static_cast<long long>(k) * C]];
   }
   sum = detail::group_sum<T>(sum);  // every lane of the warp reaches the shuffle
   if (lane == 0 && i < rows) detail::write_output(y, output_row(i, in_sorted_order, perm), alpha, sum, beta, read_y);
