@@ -43,7 +43,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
   const long long tile_begin = static_cast<long long>(blockIdx.x) * kTile;
   const int tile_size = static_cast<int>(nnz - tile_begin < kTile ? nnz - tile_begin : kTile);
   for (int i = threadIdx.x; i < tile_size; i += kThreadsPerBlock) tile_rows[i] = row_idx[tile_begin + i];
-  detail::stage_products<kThreadsPerBlock, kEntriesPerThread>(tile_begin, tile_size, col_idx, values, x, products);
+  detail::stage_products<kThreadsPerBlock, kEntriesPerThread, true>(tile_begin, tile_size, col_idx, values, x, products);
   __syncthreads();
   const long long t = blockIdx.x * static_cast<long long>(kThreadsPerBlock) + threadIdx.x;
   // Threads past the end (last block) take part in the carry combination with no carry.

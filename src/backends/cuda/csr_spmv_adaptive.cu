@@ -88,10 +88,10 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
     D sum(0), sum2(0);  // two chains in flight
     long long k = k0 + threadIdx.x;
     for (; k + kThreads < k1; k += 2 * kThreads) {
-      sum += D(detail::stream_load(values + k)) * xr[detail::stream_load(columns.stored() + k)];
-      sum2 += D(detail::stream_load(values + k + kThreads)) * xr[detail::stream_load(columns.stored() + k + kThreads)];
+      sum += D(values[k]) * xr[columns.at(k)];
+      sum2 += D(values[k + kThreads]) * xr[columns.at(k + kThreads)];
     }
-    if (k < k1) sum += D(detail::stream_load(values + k)) * xr[detail::stream_load(columns.stored() + k)];
+    if (k < k1) sum += D(values[k]) * xr[columns.at(k)];
     sum += sum2;
     sum = block_sum(sum, warp_sums);
     if (threadIdx.x == 0) {
@@ -117,8 +117,8 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
     for (int u = 0; u < kPerThread; ++u) {  // every load issued before the first store
       const int i = static_cast<int>(threadIdx.x) + u * kThreads;
       if (i < n) {
-        offset[u] = detail::stream_load(columns.stored() + k0 + i);
-        value[u] = detail::stream_load(values + k0 + i);
+        offset[u] = columns.stored()[k0 + i];
+        value[u] = values[k0 + i];
       }
     }
 #pragma unroll

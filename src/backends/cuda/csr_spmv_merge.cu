@@ -68,7 +68,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
   D* products = reinterpret_cast<D*>(tile);
   int* row_end = reinterpret_cast<int*>(tile + (static_cast<std::size_t>(tile_nnz) * sizeof(D) + 15) / 16 * 16);
   for (int i = threadIdx.x; i < tile_rows; i += kThreadsPerBlock) row_end[i] = static_cast<int>(row_ptr[r0 + 1 + i] - k0);
-  detail::stage_products<kThreadsPerBlock, kItemsPerThread>(k0, tile_nnz, col_idx, values, x, products);
+  detail::stage_products<kThreadsPerBlock, kItemsPerThread, true>(k0, tile_nnz, col_idx, values, x, products);
   __syncthreads();
   const int tile_items = tile_rows + tile_nnz;
   const int d0 = static_cast<int>(threadIdx.x) * kItemsPerThread < tile_items ? static_cast<int>(threadIdx.x) * kItemsPerThread : tile_items;

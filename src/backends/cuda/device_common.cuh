@@ -58,14 +58,15 @@ __device__ __forceinline__ D group_sum_n(D v, int width) {
 // Loads an entry of the matrix, read once per product, with the
 // evict-first policy (ld.global.cs): the streaming matrix then does not push
 // x out of L2 between its reuses (issue 18, irregular gathers). Used where it
-// was measured to help (H200, b933ffb against 5713de3, L2 flushed): the
-// staged products of CSR adaptive, merge and COO and ELL's thread per row,
-// +10-11% on random:per_row=10,rows=3000000 (x 24 MB of a 60 MB L2), +2-3%
-// on the power-law and circuit matrices. Not in kernels where a thread walks
-// its own row (CSR vector with one lane per row, SELL's thread per row):
-// evict-first in L1 as well cost them 7-33% there. An L2-only evict-first
-// policy (createpolicy + ld.global.nc.L2::cache_hint) was slower still for
-// the staged kernels (CSR adaptive 0.74x on the power-law matrix, 5e3eb40).
+// was measured to help (H200, L2 flushed, against 5713de3): the staged
+// products of merge-path CSR and COO (+4-54% with the odd shares) and ELL's
+// thread per row (+4-11% on random matrices). Not in CSR adaptive (f2a05e5:
+// +3% on the power-law matrix but -4-7% on the regular ones and on
+// csr16-single), nor where a thread walks its own row (CSR vector with one
+// lane per row, SELL's thread per row: -7-33%, L1 evicts the row's line
+// between iterations). An L2-only evict-first policy (createpolicy +
+// ld.global.nc.L2::cache_hint) was slower still (CSR adaptive 0.74x on the
+// power-law matrix, 5e3eb40).
 template <class T>
 __device__ __forceinline__ T stream_load(const T* p) {
   if constexpr (std::is_arithmetic_v<T>) {
@@ -86,8 +87,8 @@ __device__ __forceinline__ T stream_load(const T* p) {
 // issues all of its column and value loads, then all of its x loads: up to
 // PER_THREAD independent gathers in flight per thread instead of one
 // load-then-gather chain per iteration (the loop was latency-bound on
-// short rows).
-template <int THREADS, int PER_THREAD, class D, class DS, class I>
+// short rows). EVICT_FIRST: the entries through stream_load.
+template <int THREADS, int PER_THREAD, bool EVICT_FIRST = false, class D, class DS, class I>
 __device__ __forceinline__ void stage_products(long long base, int n, const I* __restrict__ col_idx, const DS* __restrict__ values,
                                                const D* __restrict__ x, D* products) {
   I col[PER_THREAD];
@@ -96,8 +97,8 @@ __device__ __forceinline__ void stage_products(long long base, int n, const I* _
   for (int u = 0; u < PER_THREAD; ++u) {
     const int i = static_cast<int>(threadIdx.x) + u * THREADS;
     if (i < n) {
-      col[u] = stream_load(col_idx + base + i);
-      val[u] = stream_load(values + base + i);
+      col[u] = EVICT_FIRST ? stream_load(col_idx + base + i) : col_idx[base + i];
+      val[u] = EVICT_FIRST ? stream_load(values + base + i) : values[base + i];
     }
   }
 #pragma unroll
