@@ -19,20 +19,6 @@ bool csr16_applies(const Result* x) { return x && x->kernel.find("-wide") == std
 // Bandwidth-bound: the large regular matrices, streamed from memory.
 bool bandwidth_bound(const MatrixSummary& s) { return !s.info->cache_resident && is_regular(*s.info); }
 
-// "n of m met; missed: name value;" for a per-matrix bar.
-struct Tally {
-  int count = 0, met = 0;
-  std::string misses;
-  void add(bool ok, const MatrixSummary& s, const std::string& value) {
-    ++count;
-    if (ok) ++met;
-    else misses.append(" ").append(short_name(s.info->name)).append(" ").append(value).append(";");
-  }
-  Goal goal(const std::string& what) const {
-    return {what, count > 0 && met == count, std::to_string(met) + " of " + std::to_string(count) + " met" + (misses.empty() ? "" : "; missed:" + misses)};
-  }
-};
-
 }  // namespace
 
 std::vector<Goal> byte_floor_goals(const std::vector<MatrixSummary>& sums) {

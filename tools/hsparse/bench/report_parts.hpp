@@ -47,6 +47,14 @@ struct Goal {
   bool met = false;
   std::string measured;
 };
+// A per-matrix bar: "n of m met; missed: name value; ..." (met when every
+// matrix counted meets it, and at least one was counted).
+struct Tally {
+  int count = 0, met = 0;
+  std::string misses;
+  void add(bool ok, const MatrixSummary& s, const std::string& value);
+  Goal goal(const std::string& what) const;
+};
 std::vector<Goal> check_goals(const Report& r, const std::vector<MatrixSummary>& sums);
 // Issue 18's "below the byte floor": the goals on CSR16 and csr16-single,
 // and the report's section (bytes per nonzero, same-kernel ratios, error).

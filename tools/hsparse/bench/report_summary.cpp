@@ -87,14 +87,23 @@ bool is_regular(const MatrixInfo& m) {
 
 
 
+void Tally::add(bool ok, const MatrixSummary& s, const std::string& value) {
+  ++count;
+  if (ok) ++met;
+  else misses.append(" ").append(short_name(s.info->name)).append(" ").append(value).append(";");
+}
+
+Goal Tally::goal(const std::string& what) const {
+  return {what, count > 0 && met == count, std::to_string(met) + " of " + std::to_string(count) + " met" + (misses.empty() ? "" : "; missed:" + misses)};
+}
+
 std::vector<Goal> check_goals(const Report& r, const std::vector<MatrixSummary>& sums) {
   std::vector<Goal> goals;
   // The suite proper: matrices streamed from memory (not cache-resident).
   double log_any = 0, log_csr = 0, worst = 1e300;
   int n = 0;
   std::string worst_name;
-  std::string regular_misses, block_misses;
-  int regular = 0, regular_met = 0, blocks = 0, blocks_met = 0;
+  Tally regular, blocks;
   for (const auto& s : sums) {
     if (s.info->cache_resident || !s.best_hsparse || !s.best_baseline || !s.best_baseline_csr) continue;
     const double any = ratio(s.best_hsparse, s.best_baseline), csr = ratio(s.best_hsparse, s.best_baseline_csr);
@@ -106,23 +115,17 @@ std::vector<Goal> check_goals(const Report& r, const std::vector<MatrixSummary>&
       worst_name = short_name(s.info->name);
     }
     if (is_regular(*s.info)) {
-      ++regular;
-      if (s.best_hsparse->bandwidth_fraction >= 0.85) ++regular_met;
-      else regular_misses.append(" ").append(short_name(s.info->name)).append(fmt(" %.0f%%;", 100 * s.best_hsparse->bandwidth_fraction));
+      regular.add(s.best_hsparse->bandwidth_fraction >= 0.85, s, fmt("%.0f%%", 100 * s.best_hsparse->bandwidth_fraction));
     }
     if (s.info->name.rfind("fem:", 0) == 0) {
-      ++blocks;
       const double b = ratio(s.best_block, s.best_baseline);
-      if (b >= 1.3) ++blocks_met;
-      else block_misses.append(" ").append(short_name(s.info->name)).append(fmt(" %.2fx;", b));
+      blocks.add(b >= 1.3, s, fmt("%.2fx", b));
     }
   }
   if (n == 0) return goals;
   const double g_any = std::exp(log_any / n), g_csr = std::exp(log_csr / n);
   const std::string base = baseline_name(r);
-  goals.push_back({"large regular matrices: best hsparse kernel >= 85% of the read bandwidth (own minimum traffic)",
-                   regular > 0 && regular_met == regular,
-                   std::to_string(regular_met) + " of " + std::to_string(regular) + " met" + (regular_misses.empty() ? "" : "; missed:" + regular_misses)});
+  goals.push_back(regular.goal("large regular matrices: best hsparse kernel >= 85% of the read bandwidth (own minimum traffic)"));
   // Issue 18's bars: geometric mean >= 1.3, every matrix >= 1.0, in each timing mode.
   goals.push_back({"geometric mean, best hsparse / best " + base + " (any format) >= 1.3", g_any >= 1.3,
                    fmt("%.2fx", g_any) + " over " + std::to_string(n) + " matrices" + (g_any >= 1.3 ? "" : fmt(" (short by %.0f%%)", 100 * (1.3 / g_any - 1)))});
@@ -141,35 +144,25 @@ std::vector<Goal> check_goals(const Report& r, const std::vector<MatrixSummary>&
     if (q < worst_b2b) worst_b2b = q, worst_b2b_name = short_name(s.info->name);
   }
   // DASP's matrices (issue 18): back to back against the faster of the best baseline and DASP's own figure.
-  int peers = 0, peers_met = 0;
-  std::string peer_misses;
+  Tally peers;
   for (const auto& s : sums) {
     const auto peer = peer_figure(s.info->name, r.env.device);
     const Result *h = s.best_hsparse_back_to_back, *b = s.best_baseline_back_to_back;
     if (!peer || !h) continue;
     const double q = h->gflops_back_to_back / std::max(peer->gflops, b ? b->gflops_back_to_back : 0.0);
-    ++peers;
-    if (q >= 1.0) ++peers_met;
-    else peer_misses.append(" ").append(short_name(s.info->name)).append(fmt(" %.2fx;", q));
+    peers.add(q >= 1.0, s, fmt("%.2fx", q));
   }
-  if (peers > 0) {
-    goals.push_back({"back to back, DASP's matrices: best hsparse >= the faster of the best " + base + " and DASP", peers_met == peers,
-                     std::to_string(peers_met) + " of " + std::to_string(peers) + " met" + (peer_misses.empty() ? "" : "; missed:" + peer_misses)});
-  }
+  if (peers.count > 0) goals.push_back(peers.goal("back to back, DASP's matrices: best hsparse >= the faster of the best " + base + " and DASP"));
   if (n_b2b > 0) {
     const double g = std::exp(log_b2b / n_b2b);
     goals.push_back({"back to back: geometric mean, best hsparse / best " + base + " >= 1.3", g >= 1.3, fmt("%.2fx", g) + " over " + std::to_string(n_b2b) + " matrices"});
     goals.push_back({"back to back: no matrix below 1.0x the best " + base, worst_b2b >= 1.0, "lowest " + fmt("%.2fx", worst_b2b) + " (" + worst_b2b_name + ")"});
   }
   for (auto& g : byte_floor_goals(sums)) goals.push_back(std::move(g));
-  if (blocks > 0) {
-    goals.push_back({"block matrices: hsparse BCSR or SELL >= 1.3x the best " + base, blocks_met == blocks,
-                     std::to_string(blocks_met) + " of " + std::to_string(blocks) + " met" + (block_misses.empty() ? "" : "; missed:" + block_misses)});
-  }
+  if (blocks.count > 0) goals.push_back(blocks.goal("block matrices: hsparse BCSR or SELL >= 1.3x the best " + base));
   // Issue 6: auto (the advisor's choice) against the best kernel measured,
   // counting the conversion beyond the fastest CSR kernel's setup over N products.
-  int autos = 0, auto_met = 0, auto_csr_met = 0;
-  std::string auto_misses;
+  Tally autos, auto_csr;
   const double n_products = static_cast<double>(r.spmv_count);
   for (const auto& s : sums) {
     if (s.info->cache_resident) continue;
@@ -187,17 +180,13 @@ std::vector<Goal> check_goals(const Report& r, const std::vector<MatrixSummary>&
       best = std::min(best, total(x));
       if (x.library != "hsparse" && x.format == "csr") best_baseline_csr = std::min(best_baseline_csr, total(x));
     }
-    ++autos;
     const double share = best / total(*automatic);
-    if (share >= 0.95) ++auto_met;
-    else auto_misses.append(" ").append(short_name(s.info->name)).append(fmt(" %.0f%%;", 100 * share));
-    if (total(*automatic) <= 1.03 * best_baseline_csr) ++auto_csr_met;
+    autos.add(share >= 0.95, s, fmt("%.0f%%", 100 * share));
+    auto_csr.add(total(*automatic) <= 1.03 * best_baseline_csr, s, fmt("%.2fx", best_baseline_csr / total(*automatic)));
   }
-  if (autos > 0) {
-    goals.push_back({"auto within 95% of the best kernel at N = " + std::to_string(r.spmv_count) + " products (conversion counted)",
-                     auto_met == autos, std::to_string(auto_met) + " of " + std::to_string(autos) + " met" + (auto_misses.empty() ? "" : "; missed:" + auto_misses)});
-    goals.push_back({"auto never more than 3% slower than the best " + base + " CSR at that N", auto_csr_met == autos,
-                     std::to_string(auto_csr_met) + " of " + std::to_string(autos) + " met"});
+  if (autos.count > 0) {
+    goals.push_back(autos.goal("auto within 95% of the best kernel at N = " + std::to_string(r.spmv_count) + " products (conversion counted)"));
+    goals.push_back(auto_csr.goal("auto never more than 3% slower than the best " + base + " CSR at that N"));
   }
   return goals;
 }
