@@ -20,7 +20,7 @@ namespace hsparse::cuda {
 
 namespace {
 
-// Odd on purpose (CUB uses 7 or 9): a thread walks consecutive products, so
+// Odd on purpose (CUB's tuned item counts are odd too): a thread walks consecutive products, so
 // threads of a warp read shared memory kItemsPerThread * (nnz share) apart;
 // at 16 doubles (128 bytes) apart every lane would hit the same bank.
 constexpr int kItemsPerThread = 15;
@@ -31,12 +31,12 @@ constexpr int kTile = kThreadsPerBlock * kItemsPerThread;  // a block's merge it
 // and the nonzero indices [0, nnz): `row` row ends and `nonzero` nonzeros
 // lie before it (a row end is taken first when row_end <= the nonzero index).
 template <class E>
-__device__ __forceinline__ void merge_path_search(long long diag, const E* row_end, long long rows, long long nnz, long long offset,
+__device__ __forceinline__ void merge_path_search(long long diag, const E* row_end, long long rows, long long nnz,
                                                   long long& row, long long& nonzero) {
   long long lo = diag - nnz > 0 ? diag - nnz : 0, hi = diag < rows ? diag : rows;
   while (lo < hi) {
     const long long pivot = (lo + hi) / 2;
-    if (static_cast<long long>(row_end[pivot]) - offset <= diag - pivot - 1) lo = pivot + 1;
+    if (static_cast<long long>(row_end[pivot]) <= diag - pivot - 1) lo = pivot + 1;
     else hi = pivot;
   }
   row = lo;
@@ -60,8 +60,8 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
   const long long items = rows + nnz;
   const long long b0 = static_cast<long long>(blockIdx.x) * kTile < items ? static_cast<long long>(blockIdx.x) * kTile : items;
   const long long b1 = b0 + kTile < items ? b0 + kTile : items;
-  if (threadIdx.x == 0) merge_path_search(b0, row_ptr + 1, rows, nnz, 0, corner[0], corner[1]);
-  if (threadIdx.x == 32) merge_path_search(b1, row_ptr + 1, rows, nnz, 0, corner[2], corner[3]);  // another warp: in parallel
+  if (threadIdx.x == 0) merge_path_search(b0, row_ptr + 1, rows, nnz, corner[0], corner[1]);
+  if (threadIdx.x == 32) merge_path_search(b1, row_ptr + 1, rows, nnz, corner[2], corner[3]);  // another warp: in parallel
   __syncthreads();
   const long long r0 = corner[0], k0 = corner[1];
   const int tile_rows = static_cast<int>(corner[2] - r0), tile_nnz = static_cast<int>(corner[3] - k0);
@@ -74,8 +74,8 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
   const int d0 = static_cast<int>(threadIdx.x) * kItemsPerThread < tile_items ? static_cast<int>(threadIdx.x) * kItemsPerThread : tile_items;
   const int d1 = d0 + kItemsPerThread < tile_items ? d0 + kItemsPerThread : tile_items;
   long long r, k, r_end, k_end;
-  merge_path_search(d0, row_end, tile_rows, tile_nnz, 0, r, k);
-  merge_path_search(d1, row_end, tile_rows, tile_nnz, 0, r_end, k_end);
+  merge_path_search(d0, row_end, tile_rows, tile_nnz, r, k);
+  merge_path_search(d1, row_end, tile_rows, tile_nnz, r_end, k_end);
   for (; r < r_end; ++r) {
     D sum(0);
     for (const int end = row_end[r]; k < end; ++k) sum += products[k];
