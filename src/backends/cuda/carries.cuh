@@ -36,26 +36,26 @@ void add_carries(const Executor& ex, long long n, long long rows, const long lon
   HSPARSE_CUDA_CHECK(cudaGetLastError());
 }
 
-// Every thread of the block calls this (no early returns) with SLOTS
-// carries, after its own writes to y. `scratch` is shared memory of at
-// least blockDim.x * SLOTS * (8 + sizeof(D)) bytes, 16-byte aligned; it may
-// alias the caller's staging buffers (synchronised before use).
-template <int SLOTS, class D>
-__device__ void combine_block_carries(long long rows, const long long (&row)[SLOTS], const D (&value)[SLOTS], D alpha, D* y,
-                                      long long* block_carry_row, D* block_carry_val, unsigned char* scratch) {
-  const int n = static_cast<int>(blockDim.x) * SLOTS;
-  auto* s_row = reinterpret_cast<long long*>(scratch);
-  D* s_val = reinterpret_cast<D*>(scratch + ((static_cast<std::size_t>(n) * sizeof(long long) + 15) / 16 * 16));
-  __syncthreads();  // the caller's use of the scratch memory is over
-#pragma unroll
-  for (int s = 0; s < SLOTS; ++s) {
-    s_row[threadIdx.x * SLOTS + s] = row[s];
-    s_val[threadIdx.x * SLOTS + s] = value[s];
-  }
-  __syncthreads();  // also orders this block's direct writes to y before the additions below
-#pragma unroll
-  for (int s = 0; s < SLOTS; ++s) {
-    const int i = static_cast<int>(threadIdx.x) * SLOTS + s;
+// Shared-memory layout of n staged carries: rows (long long) first, then
+// values, 16-byte aligned; carry_scratch_bytes(n) bytes in all.
+template <class D>
+__host__ __device__ constexpr std::size_t carry_scratch_bytes(int n) {
+  return (static_cast<std::size_t>(n) * sizeof(long long) + 15) / 16 * 16 + static_cast<std::size_t>(n) * sizeof(D);
+}
+template <class D>
+__device__ __forceinline__ D* staged_carry_values(unsigned char* scratch, int n) {
+  return reinterpret_cast<D*>(scratch + ((static_cast<std::size_t>(n) * sizeof(long long) + 15) / 16 * 16));
+}
+
+// Level 1 over n carries staged in `scratch` (in row order; every thread
+// of the block calls it after a __syncthreads that follows the staging, so
+// the block's direct writes to y come before these additions).
+template <class D>
+__device__ void combine_staged_carries(int n, long long rows, D alpha, D* y, long long* block_carry_row, D* block_carry_val,
+                                       unsigned char* scratch) {
+  const auto* s_row = reinterpret_cast<const long long*>(scratch);
+  const D* s_val = staged_carry_values<D>(scratch, n);
+  for (int i = static_cast<int>(threadIdx.x); i < n; i += static_cast<int>(blockDim.x)) {
     const long long r = s_row[i];
     const bool valid = r >= 0 && r < rows;
     if (i == n - 1 && !valid) block_carry_row[blockIdx.x] = -1;  // no carry from this block
@@ -70,6 +70,26 @@ __device__ void combine_block_carries(long long rows, const long long (&row)[SLO
       y[r] += alpha * sum;
     }
   }
+}
+
+// Every thread of the block calls this (no early returns) with SLOTS
+// carries, after its own writes to y. `scratch` is shared memory of at
+// least carry_scratch_bytes<D>(blockDim.x * SLOTS) bytes, 16-byte aligned;
+// it may alias the caller's staging buffers (synchronised before use).
+template <int SLOTS, class D>
+__device__ void combine_block_carries(long long rows, const long long (&row)[SLOTS], const D (&value)[SLOTS], D alpha, D* y,
+                                      long long* block_carry_row, D* block_carry_val, unsigned char* scratch) {
+  const int n = static_cast<int>(blockDim.x) * SLOTS;
+  auto* s_row = reinterpret_cast<long long*>(scratch);
+  D* s_val = staged_carry_values<D>(scratch, n);
+  __syncthreads();  // the caller's use of the scratch memory is over
+#pragma unroll
+  for (int s = 0; s < SLOTS; ++s) {
+    s_row[threadIdx.x * SLOTS + s] = row[s];
+    s_val[threadIdx.x * SLOTS + s] = value[s];
+  }
+  __syncthreads();  // also orders this block's direct writes to y before the additions below
+  combine_staged_carries(n, rows, alpha, y, block_carry_row, block_carry_val, scratch);
 }
 
 // Carry arrays laid out in one workspace: rows (long long) first, then values.

@@ -54,7 +54,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
     csr_merge_kernel(long long rows, long long nnz, const I* __restrict__ row_ptr, const I* __restrict__ col_idx,
                      const D* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y,
                      long long* __restrict__ carry_row, D* __restrict__ carry_val) {
-  static_assert(kTileBytes<D> >= kThreadsPerBlock * (8 + sizeof(D)) + 16, "combine_block_carries reuses the tile");
+  static_assert(kTileBytes<D> >= detail::carry_scratch_bytes<D>(kThreadsPerBlock), "combine_block_carries reuses the tile");
   __shared__ alignas(16) unsigned char tile[kTileBytes<D>];
   __shared__ long long corner[4];  // the block's first (row, nonzero) and its end
   const long long items = rows + nnz;

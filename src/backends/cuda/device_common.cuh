@@ -26,32 +26,40 @@ __device__ __forceinline__ void write_output(D* y, long long r, D alpha, D sum, 
   y[r] = read_y ? alpha * sum + beta * y[r] : alpha * sum;
 }
 
+// Warp shuffles of any value type: complex values move as their two halves.
+template <class D, class Shuffle>
+__device__ __forceinline__ D shuffle_parts(D v, Shuffle shuffle) {
+  if constexpr (std::is_arithmetic_v<D>) {
+    return shuffle(v);
+  } else {
+    return D(shuffle(v.real()), shuffle(v.imag()));
+  }
+}
+template <class D>
+__device__ __forceinline__ D shuffle_down(D v, int offset, int width = 32) {
+  return shuffle_parts(v, [=](auto part) { return __shfl_down_sync(0xffffffffu, part, offset, width); });
+}
+template <class D>
+__device__ __forceinline__ D shuffle_up(D v, int offset) {
+  return shuffle_parts(v, [=](auto part) { return __shfl_up_sync(0xffffffffu, part, offset); });
+}
+template <class D>
+__device__ __forceinline__ D shuffle_from(D v, int lane) {
+  return shuffle_parts(v, [=](auto part) { return __shfl_sync(0xffffffffu, part, lane); });
+}
+
 // Sum over `width` consecutive lanes (a power of two); lane 0 of each group gets the total.
 template <int Width, class D>
 __device__ __forceinline__ D group_sum(D v) {
 #pragma unroll
-  for (int offset = Width / 2; offset > 0; offset /= 2) {
-    if constexpr (sizeof(D) == 16) {  // complex<double>: shuffle both halves
-      v += D(__shfl_down_sync(0xffffffffu, v.real(), offset, Width), __shfl_down_sync(0xffffffffu, v.imag(), offset, Width));
-    } else if constexpr (sizeof(D) == 8 && !std::is_same_v<D, double>) {  // complex<float>
-      v += D(__shfl_down_sync(0xffffffffu, v.real(), offset, Width), __shfl_down_sync(0xffffffffu, v.imag(), offset, Width));
-    } else {
-      v += __shfl_down_sync(0xffffffffu, v, offset, Width);
-    }
-  }
+  for (int offset = Width / 2; offset > 0; offset /= 2) v += shuffle_down(v, offset, Width);
   return v;
 }
 
 // group_sum with a run-time group width (a power of two <= 32); every lane of the warp must call it.
 template <class D>
 __device__ __forceinline__ D group_sum_n(D v, int width) {
-  for (int offset = width / 2; offset > 0; offset /= 2) {
-    if constexpr (sizeof(D) == 16 || (sizeof(D) == 8 && !std::is_same_v<D, double>)) {  // complex
-      v += D(__shfl_down_sync(0xffffffffu, v.real(), offset, width), __shfl_down_sync(0xffffffffu, v.imag(), offset, width));
-    } else {
-      v += __shfl_down_sync(0xffffffffu, v, offset, width);
-    }
-  }
+  for (int offset = width / 2; offset > 0; offset /= 2) v += shuffle_down(v, offset, width);
   return v;
 }
 

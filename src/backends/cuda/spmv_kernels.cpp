@@ -17,10 +17,10 @@ namespace hsparse::cuda {
 namespace {
 
 // Parallel units: a thread per row (ELL, DIA, HYB's ELL part, SELL), a warp
-// per block row (BCSR), 15 entries per thread (COO), CSR adaptive balances
+// per block row (BCSR), 8 entries per thread (COO), CSR adaptive balances
 // by nonzeros.
 double rows(const FormatFootprint& f) { return static_cast<double>(f.rows); }
-double coo_units(const FormatFootprint& f) { return static_cast<double>(f.nnz) / 15; }
+double coo_units(const FormatFootprint& f) { return static_cast<double>(f.nnz) / 8; }
 double csr_units(const FormatFootprint& f) { return std::max(static_cast<double>(f.nnz) / 8, static_cast<double>(f.rows)); }
 double bcsr_units(const FormatFootprint& f) { return 32.0 * static_cast<double>(f.rows) / std::max(f.bcsr.block, 1); }
 constexpr double kOnDevice = 0.02e-9, kOnHost = 0.6e-9;
