@@ -1,22 +1,26 @@
-// COO SpMV with segmented reduction (Owens lecture, "COO"; Bell and
-// Garland, section 4.2 of their SC'09 paper: a segmented reduction over the
-// row-sorted products). Decomposition: warp w of the grid owns entries
-// [w*256, (w+1)*256), read in 8 rounds of 32 consecutive entries (lane l
-// takes entry l of each round: coalesced, no staging in shared memory).
-// Each round is one segmented inclusive scan across the warp (5 shuffles,
-// keyed by row, as in Sengupta et al.'s segmented scan); the lane where a
-// row's run ends adds it to y, and lane 31's running sum carries into the
-// next round. A row that may continue from the previous warp (the warp's
-// first) or into the next (its last) becomes one of the warp's two carries,
-// which carries.cuh combines in order, inside the block and then across
-// blocks. A first kernel scales y by beta unless beta is 1 (rows without
-// entries are then done). Sortedness is checked when the matrix is uploaded
-// (DeviceCoo callers use canonical COO).
+// COO SpMV with segmented reduction (Bell and Garland, SC'09, section 4.2:
+// a segmented reduction over the row-sorted products; the thread-then-warp
+// split of Merrill and Garland's reduce-by-key). Decomposition: lane l of
+// warp w owns entries [w*256 + 8l, w*256 + 8l + 8), loaded as 16-byte
+// vectors (a warp reads 256 consecutive entries). Each lane sums its
+// entries serially: a row that begins and ends inside the lane goes to y
+// at once; its first and last rows' partial sums remain. One segmented
+// inclusive scan across the warp (5 shuffle steps, keyed by the lanes'
+// last rows; rows are sorted, so equal keys mean every lane between holds
+// only that row) completes the runs that cross lanes. A row that may
+// continue from the previous warp (the warp's first) or into the next (its
+// last) becomes one of the warp's two carries, which carries.cuh combines
+// in order, inside the block and then across blocks. A first kernel scales
+// y by beta unless beta is 1 (rows without entries are then done).
+// Sortedness is checked when the matrix is uploaded (DeviceCoo callers use
+// canonical COO).
 //
-// Issue 18: the previous kernel gave each thread 15 consecutive entries,
-// staged through shared memory and walked serially (157 GFLOP/s on the
-// power-law matrix at 8d83662, where cuSPARSE's COO reached 303: ncu, 78%
-// of DRAM bandwidth against our CSR's 57%).
+// Issue 18, H200, power-law matrix (2 M rows): a thread per 15 entries
+// staged through shared memory and walked serially, 157 GFLOP/s (8d83662);
+// a lane per entry and a shuffle scan per 32 entries, 195 (0875602, ncu:
+// 48% of DRAM bandwidth, the scan's shuffles); cuSPARSE's COO 301.
+#include <cstdint>
+
 #include "carries.cuh"
 #include "hsparse/backends/cuda/format_spmv.hpp"
 
@@ -24,9 +28,9 @@ namespace hsparse::cuda {
 
 namespace {
 
-constexpr int kRounds = 8;  // entries per lane: 8 independent gathers in flight per thread
+constexpr int kPerLane = 8;  // 8 independent gathers in flight per thread; whole 16-byte loads for every type
 constexpr int kWarpsPerBlock = 8;
-constexpr int kWarpEntries = 32 * kRounds;
+constexpr int kWarpEntries = 32 * kPerLane;
 constexpr int kTile = kWarpsPerBlock * kWarpEntries;
 
 template <class D>
@@ -44,69 +48,89 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   auto* slot_row = reinterpret_cast<long long*>(scratch);
   D* slot_val = detail::staged_carry_values<D>(scratch, kSlots);
   const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) / 32;
-  const long long base = static_cast<long long>(blockIdx.x) * kTile + static_cast<long long>(warp) * kWarpEntries;
-  if (base >= nnz) {  // past the end (last block): no carries
+  const long long warp_base = static_cast<long long>(blockIdx.x) * kTile + static_cast<long long>(warp) * kWarpEntries;
+  if (warp_base >= nnz) {  // past the end (last block): no carries
     if (lane < 2) slot_row[2 * warp + lane] = -1;
   } else {
-    const int n = nnz - base < kWarpEntries ? static_cast<int>(nnz - base) : kWarpEntries;
-    I row[kRounds];
-    D product[kRounds];
+    const long long base = warp_base + static_cast<long long>(lane) * kPerLane;
+    const int n = base >= nnz ? 0 : (nnz - base < kPerLane ? static_cast<int>(nnz - base) : kPerLane);  // this lane's entries
+    I row[kPerLane];
+    D product[kPerLane];
     {
-      I col[kRounds];
-      D val[kRounds];
+      I col[kPerLane];
+      D val[kPerLane];
+      if (n == kPerLane) {
+        detail::stream_load_pack(row_idx + base, row);
+        detail::stream_load_pack(col_idx + base, col);
+        detail::stream_load_pack(values + base, val);
+      } else {
 #pragma unroll
-      for (int u = 0; u < kRounds; ++u) {
-        const int i = u * 32 + lane;
-        if (i < n) {
-          row[u] = detail::stream_load(row_idx + base + i);
-          col[u] = detail::stream_load(col_idx + base + i);
-          val[u] = detail::stream_load(values + base + i);
-        } else {
-          row[u] = I(-1);  // no entry (the warp's last round may be partial)
+        for (int k = 0; k < kPerLane; ++k) {
+          row[k] = k < n ? row_idx[base + k] : I(-1);
+          col[k] = k < n ? col_idx[base + k] : I(0);
+          val[k] = k < n ? values[base + k] : D(0);
         }
       }
 #pragma unroll
-      for (int u = 0; u < kRounds; ++u) product[u] = u * 32 + lane < n ? val[u] * x[col[u]] : D(0);
+      for (int k = 0; k < kPerLane; ++k) product[k] = k < n ? val[k] * x[col[k]] : D(0);
     }
-    const I first = __shfl_sync(0xffffffffu, row[0], 0);  // the warp's first row (n >= 1)
-    // Default first carry (first, 0): keeps the carries' runs unbroken when
-    // the first row's run does not end inside the warp.
-    if (lane == 0) {
-      slot_row[2 * warp] = first;
+    // The lane's serial part: its first run's sum (head), its last run's
+    // (tail); runs strictly between are whole rows of this lane alone.
+    const I first_row = row[0];  // -1 for a lane without entries
+    I last_row = first_row;
+    D head(0), tail(0);
+    {
+      I& current = last_row;
+      bool in_head = true;
+#pragma unroll
+      for (int k = 0; k < kPerLane; ++k) {
+        if (k >= n) break;
+        if (row[k] != current) {
+          if (!in_head) y[current] += alpha * tail;  // ended inside the lane, began inside it
+          in_head = false;
+          current = row[k];
+          tail = D(0);
+        }
+        (in_head ? head : tail) += product[k];
+      }
+      if (in_head) tail = head;  // one run: head and tail are the same
+    }
+    // Scan over lanes, keyed by last row: total of the run ending at each lane's last entry.
+    D total = tail;
+#pragma unroll
+    for (int offset = 1; offset < 32; offset *= 2) {
+      const D up = detail::shuffle_up(total, offset);
+      const I up_key = __shfl_up_sync(0xffffffffu, last_row, offset);
+      if (lane >= offset && up_key == last_row) total += up;
+    }
+    const I previous_last = __shfl_up_sync(0xffffffffu, last_row, 1);
+    const D previous_total = detail::shuffle_up(total, 1);
+    const I next_first = __shfl_down_sync(0xffffffffu, first_row, 1);
+    const I warp_first = __shfl_sync(0xffffffffu, first_row, 0);  // lane 0 has entries when the warp has
+    const int warp_entries = nnz - warp_base < kWarpEntries ? static_cast<int>(nnz - warp_base) : kWarpEntries;
+    const int last_lane = (warp_entries - 1) / kPerLane;
+    if (lane == 0) {  // default first carry (warp_first, 0): keeps the carries' runs unbroken
+      slot_row[2 * warp] = warp_first;
       slot_val[2 * warp] = D(0);
     }
     __syncwarp();
-    I run_row = -1;  // the row of the run entering this round (lane 31 of the previous one) and its sum
-    D run(0);
-#pragma unroll
-    for (int u = 0; u < kRounds; ++u) {
-      if (u * 32 >= n) break;  // warp-uniform
-      const bool valid = u * 32 + lane < n;
-      const I key = row[u];
-      D sum = product[u];
-#pragma unroll
-      for (int offset = 1; offset < 32; offset *= 2) {  // segmented inclusive scan
-        const D up = detail::shuffle_up(sum, offset);
-        const I up_key = __shfl_up_sync(0xffffffffu, key, offset);
-        if (lane >= offset && up_key == key) sum += up;
+    // Ends a run of `r` with sum `s`: the warp's last run may go on into
+    // the next warp, its first may have begun in the previous one.
+    auto finish = [&](I r, D s, bool warp_end) {
+      if (warp_end) {
+        slot_row[2 * warp + 1] = r;
+        slot_val[2 * warp + 1] = s;
+      } else if (r == warp_first) {
+        slot_val[2 * warp] = s;
+      } else {
+        y[r] += alpha * s;  // no other thread touches the row
       }
-      if (key == run_row) sum += run;  // the lanes continuing the previous round's last run (a prefix: rows are sorted)
-      I next = __shfl_down_sync(0xffffffffu, key, 1);
-      const I next_round_first = u + 1 < kRounds ? __shfl_sync(0xffffffffu, row[u + 1 < kRounds ? u + 1 : u], 0) : I(-1);
-      if (lane == 31) next = next_round_first;  // -1 past the warp's entries
-      const bool last = valid && u * 32 + lane == n - 1;
-      if (valid && (last || next != key)) {  // this lane ends a run of `key`
-        if (last) {  // may continue in the next warp
-          slot_row[2 * warp + 1] = key;
-          slot_val[2 * warp + 1] = sum;
-        } else if (key == first) {  // may have begun in the previous warp
-          slot_val[2 * warp] = sum;
-        } else {  // wholly inside this warp: no other thread touches the row
-          y[key] += alpha * sum;
-        }
-      }
-      run_row = __shfl_sync(0xffffffffu, key, 31);
-      run = detail::shuffle_from(sum, 31);
+    };
+    if (n > 0) {
+      const bool one_run = first_row == last_row;
+      if (!one_run) finish(first_row, head + (lane > 0 && previous_last == first_row ? previous_total : D(0)), false);
+      const bool ends_here = lane == last_lane || next_first != last_row;
+      if (ends_here) finish(last_row, total, lane == last_lane);
     }
   }
   __syncthreads();  // the slots are staged; also orders this block's direct writes to y before the combination
@@ -136,6 +160,11 @@ void coo_spmv_segmented(const Executor& ex, V alpha, const DeviceCoo<V, I>& a, c
   const long long blocks = coo_blocks(a.nnz());
   if (blocks > (1LL << 30)) throw Error(ErrorCode::invalid_argument, "COO: the matrix needs more blocks than one grid holds");
   D* carry_val = detail::carry_values<D>(workspace, blocks);  // one carry per block
+  // The kernel's 16-byte loads: DeviceArray's storage comes from cudaMalloc (256-byte aligned).
+  for (const void* p : {static_cast<const void*>(a.row_idx.data()), static_cast<const void*>(a.col_idx.data()),
+                        static_cast<const void*>(a.values.data())}) {
+    if (reinterpret_cast<std::uintptr_t>(p) % 16 != 0) throw Error(ErrorCode::internal, "COO: device arrays not 16-byte aligned");
+  }
   const D al = detail::dev_value(alpha);
   coo_kernel<D, I><<<static_cast<unsigned>(blocks), 32 * kWarpsPerBlock, 0, detail::stream_of(ex)>>>(
       a.rows, nnz, a.row_idx.data(), a.col_idx.data(), detail::dev(a.values.data()), detail::dev(x), al, detail::dev(y), carry_row,

@@ -89,6 +89,18 @@ __device__ __forceinline__ T stream_load(const T* p) {
   }
 }
 
+// Loads K consecutive elements p[0..K) (K * sizeof(T) a multiple of 16,
+// p 16-byte aligned) as 16-byte evict-first loads (ld.global.cs.v4).
+template <int K, class T>
+__device__ __forceinline__ void stream_load_pack(const T* p, T (&out)[K]) {
+  static_assert(K * sizeof(T) % 16 == 0, "stream_load_pack: whole 16-byte chunks");
+#pragma unroll
+  for (int j = 0; j < static_cast<int>(K * sizeof(T) / 16); ++j) {
+    const int4 chunk = __ldcs(reinterpret_cast<const int4*>(p) + j);
+    __builtin_memcpy(reinterpret_cast<unsigned char*>(out) + 16 * j, &chunk, 16);
+  }
+}
+
 // Stages products[i] = values[base + i] * x[col_idx[base + i]] for i in
 // [0, n), n <= THREADS * PER_THREAD, into shared memory (values stored as
 // DS: D, or a narrower type widened to D). Each thread first
