@@ -3,9 +3,9 @@
 // Efficiencies: fractions of the read bandwidth under each format's own
 // minimum traffic, measured by hsparse bench on the H200
 // (docs/results/2026-11-22-bench.md): DIA 0.76, ELL 0.92, HYB 0.90, SELL
-// 0.83, BCSR 0.67 at bs = 3 and 0.90 at bs = 6, CSR adaptive 0.83; COO 0.53
-// (51-55% on the regular matrices after issue 18's odd shares and
-// evict-first loads, f2a05e5; 0.37 before).
+// 0.83, BCSR 0.67 at bs = 3 and 0.90 at bs = 6, CSR adaptive 0.83; COO 0.72
+// (72-75% on the regular matrices with the lane-per-8-entries kernel,
+// b1b02b4; 0.53 at f2a05e5, 0.37 before issue 18).
 // Conversions: on the device (COO, ELL, HYB) ~0.02 ns per byte, on the host
 // then uploaded (DIA, SELL, BCSR) ~0.6 ns per byte on the 16-core host.
 #include "hsparse/plans/spmv_kernels.hpp"
@@ -31,7 +31,7 @@ BackendFormat make(Format format) {
     case Format::coo:
       return {{{"segmented", "equal shares of entries per thread, segmented carries (deterministic, no atomics)"},
                {"cusparse", "cuSPARSE COO (baseline)"}},
-              {[](int) { return 0.53; }, coo_units, kOnDevice, 0}};
+              {[](int) { return 0.72; }, coo_units, kOnDevice, 0}};
     case Format::csr:
       return {{{"adaptive", "row blocks by nonzeros, long rows split (Greathouse and Daga, CSR-Adaptive)"},
                {"vector", "a group of coop threads per row, repeat rows per group (Reguly and Giles)"},
@@ -42,7 +42,7 @@ BackendFormat make(Format format) {
               {[](int) { return 0.83; }, csr_units, 0, 0}};
     case Format::ell:
       return {{thread, {"thread2", "two neighbouring rows per thread, vector loads"}}, {[](int) { return 0.92; }, rows, kOnDevice, 0}};
-    case Format::hyb: return {{thread}, {[](int) { return 0.90; }, rows, kOnDevice, 0.53}};
+    case Format::hyb: return {{thread}, {[](int) { return 0.90; }, rows, kOnDevice, 0.72}};
     case Format::dia: return {{thread}, {[](int) { return 0.76; }, rows, kOnHost, 0}};
     case Format::bcsr:
       return {{{"auto", "by-column below block size 16, row-per-thread from 16"},
