@@ -67,8 +67,9 @@ __device__ __forceinline__ D group_sum_n(D v, int width) {
 // evict-first policy (ld.global.cs): the streaming matrix then does not push
 // x out of L2 between its reuses (issue 18, irregular gathers). Used where it
 // was measured to help (H200, L2 flushed, against 5713de3): the staged
-// products of merge-path CSR and COO (+4-54% with the odd shares) and ELL's
-// thread per row (+4-11% on random matrices). Not in CSR adaptive (f2a05e5:
+// products of merge-path CSR and the then COO kernel (+4-54% with the odd
+// shares; COO now loads through stream_load_pack) and ELL's thread per row
+// (+4-11% on random matrices). Not in CSR adaptive (f2a05e5:
 // +3% on the power-law matrix but -4-7% on the regular ones and on
 // csr16-single), nor where a thread walks its own row (CSR vector with one
 // lane per row, SELL's thread per row: -7-33%, L1 evicts the row's line
