@@ -8,4 +8,9 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
 build/bin/hsparse info
+# The shared SuiteSparse matrices, where this checkout has them: the default
+# suite adds two of them, replicated (the tool has no built-in path to them).
+if [ -z "${HSPARSE_MATRICES:-}" ] && [ -d ../shared/matrices ]; then
+  export HSPARSE_MATRICES=$(cd ../shared/matrices && pwd)
+fi
 build/bin/hsparse bench --out bench-report "$@"

@@ -13,6 +13,7 @@
 #include "hsparse/core/timer.hpp"
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/io/file_bytes.hpp"
+#include "hsparse/version.hpp"
 #include "matrix_dispatch.hpp"
 
 namespace hsparse::tool {
@@ -72,7 +73,7 @@ void print_generators() {
 }
 
 void print_system() {
-  std::printf("hsparse       %s\n", HSPARSE_VERSION);
+  std::printf("hsparse       %s\n", version_string());
   const HostTopology& t = host_topology();
   std::printf("CPU           %d cores for this process, %d OpenMP threads\n", t.cores, omp_get_max_threads());
   std::printf("caches        ");

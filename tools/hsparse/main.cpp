@@ -6,6 +6,7 @@
 #include "commands.hpp"
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse/version.hpp"
 #include "hsparse_commit.hpp"  // HSPARSE_GIT_COMMIT
 
 namespace {
@@ -16,7 +17,7 @@ std::string version_text() {
 #else
   const char* cuda = "CPU only (built without CUDA)";
 #endif
-  return std::string("hsparse ") + HSPARSE_VERSION + " (commit " + HSPARSE_GIT_COMMIT + ", " + cuda + ")";
+  return std::string("hsparse ") + hsparse::version_string() + " (commit " + HSPARSE_GIT_COMMIT + ", " + cuda + ")";
 }
 
 }  // namespace

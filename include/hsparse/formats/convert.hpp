@@ -1,20 +1,22 @@
 #pragma once
-// Conversions between the containers. Every conversion returns a validated,
-// canonical result; sizes that do not fit the target index type throw
-// Error(overflow).
+/// @file
+/// Conversions between the containers. Every conversion returns a validated,
+/// canonical result; sizes that do not fit the target index type throw
+/// Error(overflow).
 #include "hsparse/formats/coo.hpp"
 #include "hsparse/formats/csr.hpp"
 
 namespace hsparse {
 
-// Duplicate (row, column) entries are summed; explicit zeros are kept.
+/// Duplicate (row, column) entries are summed; explicit zeros are kept.
 template <class V, class I> Csr<V, I> coo_to_csr(const Coo<V, I>& coo);
+/// The COO form of a CSR matrix, canonical (sorted by row, then column).
 template <class V, class I> Coo<V, I> csr_to_coo(const Csr<V, I>& csr);
 
-// Transpose (conjugate == true gives the conjugate transpose A^H).
+/// Transpose (conjugate == true gives the conjugate transpose A^H).
 template <class V, class I> Csr<V, I> transpose(const Csr<V, I>& a, bool conjugate = false);
 
-// Change of value and/or index type (checked for index overflow).
+/// Change of value and/or index type (checked for index overflow).
 template <class VOut, class IOut, class VIn, class IIn>
 Csr<VOut, IOut> convert_types(const Csr<VIn, IIn>& in);
 

@@ -1,12 +1,13 @@
 #pragma once
-// An SpMV plan: a matrix converted once into a chosen format on an executor
-// (core/executor.hpp), with the kernel and its parameters chosen once and
-// reused for every product (Kokkos Kernels' handle idea: the second call
-// costs nothing extra). One type for both backends: on a CpuExecutor the
-// matrix stays in host memory and the OpenMP (or reference, or SIMD)
-// kernels run; on a cuda::Executor it lives on the device and the kernels
-// launch on the executor's stream. The backends' builders are
-// backends/openmp/spmv_plan.cpp and backends/cuda/spmv_plan.cpp.
+/// @file
+/// An SpMV plan: a matrix converted once into a chosen format on an executor
+/// (core/executor.hpp), with the kernel and its parameters chosen once and
+/// reused for every product (Kokkos Kernels' handle idea: the second call
+/// costs nothing extra). One type for both backends: on a CpuExecutor the
+/// matrix stays in host memory and the OpenMP (or reference, or SIMD)
+/// kernels run; on a cuda::Executor it lives on the device and the kernels
+/// launch on the executor's stream. The backends' builders are
+/// backends/openmp/spmv_plan.cpp and backends/cuda/spmv_plan.cpp.
 #include <functional>
 #include <memory>
 #include <span>
@@ -21,62 +22,86 @@
 
 namespace hsparse {
 
+/// How an SpmvPlan stores the matrix and which kernel it runs.
 struct SpmvOptions {
-  Format format = Format::csr;
-  std::string kernel;     // empty: the format's default on the executor's backend (plans/spmv_kernels.hpp)
-  // The layout: BCSR block (0: the fewest bytes in 1..8), SELL C (0: the
-  // backend's: the SIMD width on the CPU, a warp of 32 on the GPU) and
-  // sigma (0: the backend's: 256 on the CPU, 1 on the GPU), HYB's ELL
-  // width, the fill limit (0: the format's).
+  Format format = Format::csr;  ///< the storage format
+  std::string kernel;     ///< empty: the format's default on the executor's backend (plans/spmv_kernels.hpp)
+  /// The layout: BCSR block (0: the fewest bytes in 1..8), SELL C (0: the
+  /// backend's: the SIMD width on the CPU, a warp of 32 on the GPU) and
+  /// sigma (0: the backend's: 256 on the CPU, 1 on the GPU), HYB's ELL
+  /// width, the fill limit (0: the format's).
   FormatOptions layout;
-  // CUDA only (ignored by the CPU, which has no such kernels):
-  cuda::CsrVectorParams vector{0, 0, 0};  // CSR vector: a zero field is the fixed rule's
-  int threads_per_row = 4;                // SELL "threads" kernel
-  bool convert_on_device = true;          // COO, ELL, HYB: upload the CSR and convert on the GPU
-  bool cusparse_preprocess = true;        // cuSPARSE CSR ALG1/ALG2: cusparseSpMV_preprocess at setup
+  /// CUDA only (ignored by the CPU, which has no such kernels):
+  cuda::CsrVectorParams vector{0, 0, 0};  ///< CSR vector: a zero field is the fixed rule's
+  int threads_per_row = 4;                ///< SELL "threads" kernel
+  bool convert_on_device = true;          ///< COO, ELL, HYB: upload the CSR and convert on the GPU
+  bool cusparse_preprocess = true;        ///< cuSPARSE CSR ALG1/ALG2: cusparseSpMV_preprocess at setup
 };
 
 template <class V, class I>
+/// A matrix converted once into a format on an executor, with its kernel
+/// chosen once: y = alpha A x + beta y as often as wanted.
+///
+/// Contract: the plan copies what it needs from the host matrix (which may
+/// be destroyed after construction) and owns the converted matrix in the
+/// executor's memory; it is move-only through its members and keeps its
+/// executor alive. apply() is const and reentrant on the CPU (concurrent
+/// calls with different y are safe); on a GPU it queues on the executor's
+/// stream and returns without waiting. Sizes: x has cols() entries and y
+/// rows() (checked for Arrays, spans and dense matrices, not for raw
+/// pointers). Construction throws Error(invalid_argument) for an unknown
+/// kernel or a format refusing the matrix, Error(unsupported) for a kernel
+/// this CPU, GPU or value type lacks, Error(out_of_memory) when the
+/// converted matrix does not fit.
 class SpmvPlan {
  public:
-  // Converts `a` (copied where the format is CSR) on `ex`. Throws
-  // Error(invalid_argument) for an unknown kernel or a format refusing the
-  // matrix, Error(unsupported) for a kernel this CPU, GPU or value type lacks.
+  /// Converts `a` (copied where the format is CSR) on `ex`. Throws
+  /// Error(invalid_argument) for an unknown kernel or a format refusing the
+  /// matrix, Error(unsupported) for a kernel this CPU, GPU or value type lacks.
   SpmvPlan(ExecutorPtr ex, const Csr<V, I>& a, const SpmvOptions& options = {});
 
-  // y = alpha*A*x + beta*y in the original ordering (beta == 0: y is not read).
-  // Arrays: on the plan's executor, of cols and rows entries (checked).
+  /// y = alpha*A*x + beta*y in the original ordering (beta == 0: y is not read).
+  /// Arrays: on the plan's executor, of cols and rows entries (checked).
   void apply(V alpha, const Array<V>& x, V beta, Array<V>& y) const;
-  // Host spans: a CPU plan only (checked), sizes checked.
+  /// Host spans: a CPU plan only (checked), sizes checked.
   void apply(V alpha, std::span<const V> x, V beta, std::span<V> y) const;
-  // Raw pointers in the executor's memory, cols and rows entries (not checked).
+  /// Raw pointers in the executor's memory, cols and rows entries (not checked).
   void apply(V alpha, const V* x, V beta, V* y) const { apply_(alpha, x, beta, y); }
-  // Y = alpha A X + beta Y for k columns (SpMM), X cols x k and Y rows x k
-  // on the plan's executor (checked): the format's SpMM kernel where it has
-  // one (A read once per 32 columns: CSR, kernels/csr_spmm.hpp, and
-  // SELL-C-sigma and BCSR, kernels/block_format_spmm.hpp, on both backends;
-  // not under cuSPARSE's kernels), else one product per column.
+  /// Y = alpha A X + beta Y for k columns (SpMM), X cols x k and Y rows x k
+  /// on the plan's executor (checked): the format's SpMM kernel where it has
+  /// one (A read once per 32 columns: CSR, kernels/csr_spmm.hpp, and
+  /// SELL-C-sigma and BCSR, kernels/block_format_spmm.hpp, on both backends;
+  /// not under cuSPARSE's kernels), else one product per column.
   void apply(V alpha, const DenseMatrix<V>& x, V beta, DenseMatrix<V>& y) const;
+  /// Whether the format has a multi-vector kernel (else SpMM is column by column).
   bool has_spmm() const { return static_cast<bool>(apply_block_); }
 
+  /// The executor the matrix lives on.
   const ExecutorPtr& executor() const { return ex_; }
+  /// The executor's backend.
   Backend backend() const { return ex_->backend(); }
+  /// Rows of the matrix (entries of y).
   I rows() const { return rows_; }
+  /// Columns of the matrix (entries of x).
   I cols() const { return cols_; }
+  /// The storage format.
   Format format() const { return format_; }
-  const std::string& description() const { return description_; }  // e.g. "sell-8-256/avx512" or "csr/adaptive"
-  std::size_t matrix_bytes() const { return bytes_; }               // bytes of the stored format (no workspace)
-  double setup_seconds() const { return setup_s_; }                 // conversion, upload, preprocessing
-  std::size_t stored_entries() const { return stored_; }            // values stored, padding and block fill included
+  const std::string& description() const { return description_; }  ///< e.g. "sell-8-256/avx512" or "csr/adaptive"
+  std::size_t matrix_bytes() const { return bytes_; }               ///< bytes of the stored format (no workspace)
+  double setup_seconds() const { return setup_s_; }                 ///< conversion, upload, preprocessing
+  std::size_t stored_entries() const { return stored_; }            ///< values stored, padding and block fill included
 
-  // What a backend's builder hands the plan (backends/*/spmv_plan.cpp).
+  /// @cond HSPARSE_INTERNAL
+  // What a backend's builder hands the plan (backends/*/spmv_plan.cpp);
+  // not for users.
   struct Parts {
     std::function<void(V, const V*, V, V*)> apply;
-    std::function<void(V, const ConstDenseView<V>&, V, const DenseView<V>&)> apply_block;  // SpMM; empty: column by column
-    std::shared_ptr<const void> storage;  // the converted matrix and workspace, kept alive
+    std::function<void(V, const ConstDenseView<V>&, V, const DenseView<V>&)> apply_block;  ///< SpMM; empty: column by column
+    std::shared_ptr<const void> storage;  ///< the converted matrix and workspace, kept alive
     std::string description;
     std::size_t bytes = 0, stored = 0;
   };
+  /// @endcond
 
  private:
   ExecutorPtr ex_;

@@ -1,76 +1,85 @@
 #pragma once
-// Batched tridiagonal solves A_k x_k = d_k (Owens' lecture, tridiagonal
-// section, ../shared/seeds/dense-sparse-gpu-lecture-owens.md): `count`
-// independent systems of `size` unknowns, each
-//   a_i x_{i-1} + b_i x_i + c_i x_{i+1} = d_i,   i = 0 .. size-1,
-// with a_0 and c_{size-1} ignored (read as 0, whatever is stored there).
-//
-// Layouts (the same for a, b, c, d and x):
-//   contiguous   entry i of system k at k*size + i   (cuSPARSE gtsv2StridedBatch with stride = size)
-//   interleaved  entry i of system k at i*count + k  (cuSPARSE gtsvInterleavedBatch)
-//
-// No pivoting. Thomas, cyclic reduction and the partition method are stable
-// for diagonally dominant (|b_i| >= |a_i| + |c_i|) or symmetric positive
-// definite systems; check_diagonal_dominance says whether a batch is one.
-// Others may still solve, but a zero (or non-finite) pivot is reported as
-// an Error naming the system and row, never returned as infinities.
-//
-// Backends: reference (serial Thomas, the definition), openmp (Thomas,
-// systems in parallel), cuda (backends/cuda/tridiagonal.hpp: Thomas per
-// thread, CR / PCR / CR+PCR hybrid in shared memory, and a partition method
-// for systems of any length).
+/// @file
+/// Batched tridiagonal solves A_k x_k = d_k (Owens' lecture, tridiagonal
+/// section, ../shared/seeds/dense-sparse-gpu-lecture-owens.md): `count`
+/// independent systems of `size` unknowns, each
+///   a_i x_{i-1} + b_i x_i + c_i x_{i+1} = d_i,   i = 0 .. size-1,
+/// with a_0 and c_{size-1} ignored (read as 0, whatever is stored there).
+///
+/// Layouts (the same for a, b, c, d and x):
+///   contiguous   entry i of system k at k*size + i   (cuSPARSE gtsv2StridedBatch with stride = size)
+///   interleaved  entry i of system k at i*count + k  (cuSPARSE gtsvInterleavedBatch)
+///
+/// No pivoting. Thomas, cyclic reduction and the partition method are stable
+/// for diagonally dominant (|b_i| >= |a_i| + |c_i|) or symmetric positive
+/// definite systems; check_diagonal_dominance says whether a batch is one.
+/// Others may still solve, but a zero (or non-finite) pivot is reported as
+/// an Error naming the system and row, never returned as infinities.
+///
+/// Backends: reference (serial Thomas, the definition), openmp (Thomas,
+/// systems in parallel), cuda (backends/cuda/tridiagonal.hpp: Thomas per
+/// thread, CR / PCR / CR+PCR hybrid in shared memory, and a partition method
+/// for systems of any length).
 #include <cstdint>
 #include <span>
 #include <string>
 
 namespace hsparse {
 
+/// How a batch is stored (see the file description): contiguous or interleaved.
 enum class TridiagonalLayout { contiguous, interleaved };
+/// "contiguous" or "interleaved".
 const char* to_string(TridiagonalLayout layout);
 
-// Views of the three diagonals (host or device pointers, size*count entries each).
+/// Views of the three diagonals (host or device pointers, size*count entries each).
 template <class V>
 struct TridiagonalSystems {
-  long long size = 0, count = 0;
-  TridiagonalLayout layout = TridiagonalLayout::contiguous;
-  const V* a = nullptr;  // sub-diagonal
-  const V* b = nullptr;  // diagonal
-  const V* c = nullptr;  // super-diagonal
+  long long size = 0;   ///< unknowns per system
+  long long count = 0;  ///< number of systems
+  TridiagonalLayout layout = TridiagonalLayout::contiguous;  ///< how the entries of the batch are ordered
+  const V* a = nullptr;  ///< sub-diagonal
+  const V* b = nullptr;  ///< diagonal
+  const V* c = nullptr;  ///< super-diagonal
+  /// size * count.
   long long entries() const { return size * count; }
+  /// Where entry `row` of system `system` is in each array.
   long long index(long long system, long long row) const {
     return layout == TridiagonalLayout::contiguous ? system * size + row : row * count + system;
   }
 };
 
-// Error(invalid_argument) for negative sizes, size*count overflowing, or
-// null arrays with entries.
+/// Error(invalid_argument) for negative sizes, size*count overflowing, or
+/// null arrays with entries.
 template <class V>
 void check_tridiagonal_shape(const TridiagonalSystems<V>& s);
 
+/// Whether a batch is diagonally dominant (then no pivoting is safe).
 struct DiagonalDominance {
-  bool dominant = true;       // |b_i| >= |a_i| + |c_i| in every row
-  long long system = -1, row = -1;  // the first row where it fails
-  double worst_ratio = 0;     // max over rows of (|a_i| + |c_i|) / |b_i|
+  bool dominant = true;       ///< |b_i| >= |a_i| + |c_i| in every row
+  long long system = -1;      ///< the first system where it fails (-1: none)
+  long long row = -1;         ///< that system's first failing row
+  double worst_ratio = 0;     ///< max over rows of (|a_i| + |c_i|) / |b_i|
 };
 template <class V>
+/// Checks every row of host arrays.
 DiagonalDominance check_diagonal_dominance(const TridiagonalSystems<V>& s);
 
-// "tridiagonal system K, row I: zero pivot ..." (what every backend throws).
+/// "tridiagonal system K, row I: zero pivot ..." (what every backend throws).
 [[noreturn]] void throw_zero_pivot(long long system, long long row, const std::string& where);
 
 namespace reference {
-// Thomas' algorithm, one system after another, pivots and sums in V.
+/// Thomas' algorithm, one system after another, pivots and sums in V.
 template <class V>
 void tridiagonal_solve(const TridiagonalSystems<V>& s, std::span<const V> d, std::span<V> x);
 }  // namespace reference
 
 namespace openmp {
-// Thomas' algorithm, systems in parallel (one system: serial).
+/// Thomas' algorithm, systems in parallel (one system: serial).
 template <class V>
 void tridiagonal_solve(const TridiagonalSystems<V>& s, std::span<const V> d, std::span<V> x);
 }  // namespace openmp
 
-// ||A x - d|| / ||d|| over the whole batch, in double (the tests' and the CLI's check).
+/// ||A x - d|| / ||d|| over the whole batch, in double (the tests' and the CLI's check).
 template <class V>
 double tridiagonal_relative_residual(const TridiagonalSystems<V>& s, std::span<const V> d, std::span<const V> x);
 

@@ -1,21 +1,22 @@
 #pragma once
-// The format advisor: from cheap statistics (row lengths, diagonals, block
-// fill, SELL occupancy: analyze_matrix) and the machine's measured read
-// bandwidth, predict each format's SpMV time with the roofline of the
-// SELL-C-sigma paper (eq. (10): P = b / B_c(alpha)), add its conversion
-// cost from CSR, and pick the format with the least total time over N
-// products (Reguly section 7's question: is converting worth it?).
-//
-// Model inputs and where they come from:
-//  - bytes of each format: analyze_matrix (padding, fill and indices counted);
-//  - alpha, the x traffic per nonzero in units of sizeof V: estimated here
-//    from the column pattern (rhs_reuse_alpha): x lines a row touches that
-//    the previous rows did not, times the line's values per entry; 1/N_nzc
-//    when x fits in a quarter of the cache;
-//  - how close each kernel family gets to the bandwidth it is offered
-//    (kernel_efficiency): measured on the H200 and the build machine by
-//    hsparse bench (docs/results/2026-11-22-bench.md), not guessed;
-//  - conversion cost: measured setup rates of the same runs.
+/// @file
+/// The format advisor: from cheap statistics (row lengths, diagonals, block
+/// fill, SELL occupancy: analyze_matrix) and the machine's measured read
+/// bandwidth, predict each format's SpMV time with the roofline of the
+/// SELL-C-sigma paper (eq. (10): P = b / B_c(alpha)), add its conversion
+/// cost from CSR, and pick the format with the least total time over N
+/// products (Reguly section 7's question: is converting worth it?).
+///
+/// Model inputs and where they come from:
+///  - bytes of each format: analyze_matrix (padding, fill and indices counted);
+///  - alpha, the x traffic per nonzero in units of sizeof V: estimated here
+///    from the column pattern (rhs_reuse_alpha): x lines a row touches that
+///    the previous rows did not, times the line's values per entry; 1/N_nzc
+///    when x fits in a quarter of the cache;
+///  - how close each kernel family gets to the bandwidth it is offered
+///    (kernel_efficiency): measured on the H200 and the build machine by
+///    hsparse bench (docs/results/2026-11-22-bench.md), not guessed;
+///  - conversion cost: measured setup rates of the same runs.
 #include <string>
 #include <vector>
 
@@ -24,70 +25,74 @@
 
 namespace hsparse {
 
+/// What the advisor knows of a machine (measured_machine() measures it).
 struct MachineModel {
-  std::string backend = "cuda";     // cuda or cpu
-  double read_bytes_per_s = 4.5e12; // measured read bandwidth
-  double cache_bytes = 60.0 * (1 << 20);
-  // Threads the machine keeps in flight (H200: 132 SMs x 2,048): a kernel
-  // with fewer parallel units (a thread per row on 10,000 rows) cannot hide
-  // memory latency, and its efficiency is scaled down in proportion.
+  std::string backend = "cuda";     ///< cuda or cpu
+  double read_bytes_per_s = 4.5e12; ///< measured read bandwidth
+  double cache_bytes = 60.0 * (1 << 20);  ///< last-level cache (the GPU's L2)
+  /// Threads the machine keeps in flight (H200: 132 SMs x 2,048): a kernel
+  /// with fewer parallel units (a thread per row on 10,000 rows) cannot hide
+  /// memory latency, and its efficiency is scaled down in proportion.
   double resident_threads = 132.0 * 2048;
-  // SELL-C-sigma's C for this machine, its SIMD width (the paper's choice):
-  // a warp on the GPU, AVX-512's doubles on the CPU.
+  /// SELL-C-sigma's C for this machine, its SIMD width (the paper's choice):
+  /// a warp on the GPU, AVX-512's doubles on the CPU.
   int simd_width = 32;
 };
 
+/// The model's prediction for one format.
 struct FormatPrediction {
-  Format format = Format::csr;
-  std::string kernel;             // the kernel the plan should use
-  int block = 0;                  // BCSR block size
-  bool possible = true;           // false: the format refuses the matrix (fill limits)
-  std::string why;                // the refusal, or the model's note
-  double matrix_bytes = 0;
-  double alpha = 0;
-  double efficiency = 1;          // fraction of the bandwidth the kernel family reaches
-  double predicted_gflops = 0;
-  double spmv_seconds = 0;
-  double conversion_seconds = 0;  // beyond what CSR itself needs
-  double total_seconds = 0;       // spmv_count products plus conversion
+  Format format = Format::csr;  ///< the format
+  std::string kernel;             ///< the kernel the plan should use
+  int block = 0;                  ///< BCSR block size
+  bool possible = true;           ///< false: the format refuses the matrix (fill limits)
+  std::string why;                ///< the refusal, or the model's note
+  double matrix_bytes = 0;  ///< bytes the format stores
+  double alpha = 0;  ///< x traffic per nonzero, in values
+  double efficiency = 1;          ///< fraction of the bandwidth the kernel family reaches
+  double predicted_gflops = 0;  ///< predicted rate of one product
+  double spmv_seconds = 0;  ///< predicted time of one product
+  double conversion_seconds = 0;  ///< beyond what CSR itself needs
+  double total_seconds = 0;       ///< spmv_count products plus conversion
 };
 
+/// The advisor's ranking for a matrix and a product count.
 struct Advice {
-  std::vector<FormatPrediction> ranked;  // possible formats, least total time first, then the refused
-  long long spmv_count = 1;
-  double alpha = 0;
+  std::vector<FormatPrediction> ranked;  ///< possible formats, least total time first, then the refused
+  long long spmv_count = 1;  ///< the products weighed
+  double alpha = 0;  ///< the matrix's x traffic per nonzero (rhs_reuse_alpha)
+  /// The chosen format (the first of `ranked`).
   const FormatPrediction& choice() const { return ranked.front(); }
 };
 
-// This machine's model: the GPU's measured read bandwidth and L2 (backend
-// "cuda"; with no device, the H200's measured 4.5 TB/s and 60 MiB, said in
-// `note`), or the CPU's measured read bandwidth and last-level cache.
+/// This machine's model: the GPU's measured read bandwidth and L2 (backend
+/// "cuda"; with no device, the H200's measured 4.5 TB/s and 60 MiB, said in
+/// `note`), or the CPU's measured read bandwidth and last-level cache.
 MachineModel measured_machine(const std::string& backend, std::string* note = nullptr);
 
-// x traffic per nonzero in units of sizeof V (GHOST's alpha) for a cache of
-// cache_bytes and 64-byte lines.
+/// x traffic per nonzero in units of sizeof V (GHOST's alpha) for a cache of
+/// cache_bytes and 64-byte lines.
 template <class V, class I>
 double rhs_reuse_alpha(const Csr<V, I>& a, double cache_bytes);
 
-// Fraction of the read bandwidth a kernel family reaches when the model's
-// traffic is right (measured, see the file comment).
+/// Fraction of the read bandwidth a kernel family reaches when the model's
+/// traffic is right (measured, see the file comment).
 double kernel_efficiency(const std::string& backend, Format format, int block);
 
-// value_tolerance: the relative rounding of stored values the caller
-// accepts (FormatTraits::value_rounding); 0, the default, keeps the lossy
-// formats (csr16-single) out: they are ranked as impossible, with the reason.
+/// value_tolerance: the relative rounding of stored values the caller
+/// accepts (FormatTraits::value_rounding); 0, the default, keeps the lossy
+/// formats (csr16-single) out: they are ranked as impossible, with the reason.
 template <class V, class I>
 Advice advise(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count, double value_tolerance = 0);
 
-// format=auto, resolved here and nowhere else: the plan options the
-// advisor chooses for spmv_count products on `machine` (format, kernel,
-// BCSR block); `choice`, when given, receives its prediction. Complex
-// matrices: CSR with its default kernel (the model is fit to real ones;
-// `choice` is then left as it was). value_tolerance: as advise()'s.
+/// format=auto, resolved here and nowhere else: the plan options the
+/// advisor chooses for spmv_count products on `machine` (format, kernel,
+/// BCSR block); `choice`, when given, receives its prediction. Complex
+/// matrices: CSR with its default kernel (the model is fit to real ones;
+/// `choice` is then left as it was). value_tolerance: as advise()'s.
 template <class V, class I>
 SpmvOptions advised_options(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count, FormatPrediction* choice = nullptr,
                             double value_tolerance = 0);
-// The same on this machine's measured model for `backend` (measured_machine).
+/// The same on this machine's measured model for `backend` (measured_machine).
 template <class V, class I>
 SpmvOptions advised_options(Backend backend, const Csr<V, I>& a, long long spmv_count);
 

@@ -143,7 +143,9 @@ std::vector<std::string> default_suite(double target_nnz);
 std::vector<std::string> folder_matrices(const std::string& dir);
 // The folder's two largest real-valued matrices replicated to about target_nnz nonzeros.
 std::vector<std::string> replicated_matrices(const std::string& dir, double target_nnz);
-// The shared test matrices: $HSPARSE_MATRICES, else ../shared/matrices of the source tree, if present.
+// The shared test matrices: $HSPARSE_MATRICES if it names a folder. No build
+// path is compiled in (an installed tool is relocatable); scripts/run.sh sets
+// it to ../shared/matrices where that exists.
 std::optional<std::string> shared_matrix_folder();
 
 // Candidate makers for a matrix on an executor: hsparse's plans (every

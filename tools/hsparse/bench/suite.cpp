@@ -179,9 +179,6 @@ void print_plan(const SuitePlan& p) {
 std::optional<std::string> shared_matrix_folder() {
   namespace fs = std::filesystem;
   if (const char* env = std::getenv("HSPARSE_MATRICES"); env && fs::is_directory(env)) return std::string(env);
-#ifdef HSPARSE_DEFAULT_MATRICES
-  if (fs::is_directory(HSPARSE_DEFAULT_MATRICES)) return std::string(HSPARSE_DEFAULT_MATRICES);
-#endif
   return std::nullopt;
 }
 
