@@ -16,6 +16,7 @@
 #   RUN_FEM_BENCH=1 (hsparse bench --fem; FEM_TIMEOUT, default 400),
 #   RUN_GEMM=1 (hsparse gemm: every GPU kernel and tile at GEMM_SIZES, default "4096 8192", float and double;
 #   GEMM_SIMPLE, default "tiled untiled", the slow first steps: set it empty to skip them),
+#   SKIP_INSTALL_CHECK=1 (skip installing and building examples/ against the install),
 #   NCU_RUNS="matrix|format|kernel|kernel-name-regex ..." (Nsight Compute on one launch of each: the limiter).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -85,6 +86,16 @@ elif command -v compute-sanitizer >/dev/null && [ "${SKIP_MEMCHECK:-0}" != 1 ]; 
     --gtest_filter='CudaVectorOps.MatchReferenceFloat:CudaKrylov.BreakdownNonConvergenceAndBaseline:CudaExecutor.*:Every/CudaGemm.*:CudaSpmm.*:CudaTridiagonal.ZeroPivot*' >> "$OUT/memcheck.log" 2>&1
   echo "memcheck (solvers) rc=$?" | tee -a "$OUT/summary.txt"
   grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
+fi
+
+if [ "${SKIP_INSTALL_CHECK:-0}" != 1 ]; then
+  # The installed package as a user meets it, on a GPU: install, move, build
+  # examples/ through find_package (and pkg-config where there is one), run
+  # them; the tuned GPU plan on a 1M-row stencil.
+  log "install + examples (tests/install/consume.sh)"
+  GPU_EXAMPLE_SOURCE="stencil3d:n=100,points=27" bash tests/install/consume.sh "$PWD/$BUILD_DIR" "$PWD" /tmp/hsparse-consume \
+    "$PWD/tests/data/nonsymmetric.mtx" > "$OUT/install_consume.log" 2>&1; echo "install consume rc=$?" | tee -a "$OUT/summary.txt"
+  grep -E "^on |kernel |skipped|CG|systems|consume:|FAIL" "$OUT/install_consume.log" | tee -a "$OUT/summary.txt"
 fi
 
 log "CLI: every registered format on the complex matrices, on the GPU"

@@ -4,6 +4,7 @@
 # example against it through find_package(hsparse) and through pkg-config,
 # and the FetchContent consumer from the sources.
 #   consume.sh BUILD_DIR SOURCE_DIR WORK_DIR MATRIX.mtx [subproject]
+# GPU_EXAMPLE_SOURCE: the matrix of the tuned GPU plan (default a small stencil).
 set -euo pipefail
 build=$1 src=$2 work=$3 matrix=$4 subproject=${5:-}
 rm -rf "$work" && mkdir -p "$work"
@@ -12,7 +13,7 @@ run_examples() {  # DIR: run each example built there
   "$1/quick_start" "$matrix"
   "$1/spmv_matrix_market" "$matrix"
   "$1/cg_jacobi" "stencil3d:n=20,points=7"
-  "$1/gpu_tuned_plan" "stencil3d:n=20,points=27"
+  "$1/gpu_tuned_plan" "${GPU_EXAMPLE_SOURCE:-stencil3d:n=20,points=27}"
   "$1/tridiagonal_batch"
 }
 
@@ -41,14 +42,21 @@ cmake --build "$work/find-package"
 run_examples "$work/find-package"
 
 echo "== pkg-config consumer"
+if ! command -v pkg-config > /dev/null; then
+  # CI installs it (scripts/install-deps.sh); the GPU machine may lack it.
+  echo "skipped: pkg-config not installed"
+else
 export PKG_CONFIG_PATH="$(dirname "$(find "$prefix" -name hsparse.pc)")"
 pkg-config --modversion hsparse
 mkdir -p "$work/pkg-config"
 for e in "${examples[@]}"; do
   # shellcheck disable=SC2046  # pkg-config's flags are words
-  c++ -std=c++20 -O2 "$src/examples/$e.cpp" -o "$work/pkg-config/$e" $(pkg-config --cflags --libs hsparse)
+  # The rpath: a shared libhsparse outside the loader's path (as a user would link it).
+  c++ -std=c++20 -O2 "$src/examples/$e.cpp" -o "$work/pkg-config/$e" $(pkg-config --cflags --libs hsparse) \
+    -Wl,-rpath,"$(pkg-config --variable=libdir hsparse)"
 done
 run_examples "$work/pkg-config"
+fi
 
 if [ "$subproject" = subproject ]; then
   echo "== FetchContent consumer (library built from the sources)"
