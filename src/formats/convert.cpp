@@ -1,11 +1,13 @@
 #include "hsparse/formats/convert.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <utility>
 
 #include "hsparse/core/error.hpp"
+#include "hsparse/core/host_system.hpp"
 
 namespace hsparse {
 
@@ -37,6 +39,11 @@ std::size_t sort_and_merge_row(I* cols, V* vals, std::size_t n,
   return out;
 }
 
+// Bytes as a double (no size_t overflow for absurd sizes), saturated.
+std::size_t saturated_bytes(double bytes) {
+  return bytes >= 1.8e19 ? std::numeric_limits<std::size_t>::max() : static_cast<std::size_t>(bytes);
+}
+
 }  // namespace
 
 template <class V, class I>
@@ -48,6 +55,10 @@ Csr<V, I> coo_to_csr(const Coo<V, I>& coo) {
                                          type_name<I>() + " row offsets");
   }
   const auto rows = static_cast<std::size_t>(coo.rows);
+  // A valid COO of few entries can name billions of rows (a 3e9 x 2 file
+  // with one entry): the row offsets alone may not fit, so check first.
+  require_host_memory(saturated_bytes(static_cast<double>(rows + 1) * sizeof(I) * 2 + static_cast<double>(nnz) * (sizeof(I) + sizeof(V))),
+                      "CSR of " + std::to_string(rows) + " rows and " + std::to_string(nnz) + " entries");
   Csr<V, I> csr;
   csr.rows = coo.rows;
   csr.cols = coo.cols;
@@ -115,6 +126,8 @@ Csr<V, I> transpose(const Csr<V, I>& a, bool conjugate) {
   Csr<V, I> t;
   t.rows = a.cols;
   t.cols = a.rows;
+  require_host_memory(saturated_bytes((static_cast<double>(a.cols) + 1) * sizeof(I) * 2 + static_cast<double>(a.nnz()) * (sizeof(I) + sizeof(V))),
+                      "the transpose of a " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + " matrix");
   t.row_ptr.assign(static_cast<std::size_t>(a.cols) + 1, 0);
   for (std::size_t k = 0; k < a.nnz(); ++k) ++t.row_ptr[static_cast<std::size_t>(a.col_idx[k]) + 1];
   std::partial_sum(t.row_ptr.begin(), t.row_ptr.end(), t.row_ptr.begin());

@@ -182,5 +182,24 @@ TEST(FormatRoundTrips, CsrToEveryFormatAndBackIsExact) {
   }
 }
 
+// A valid COO of one entry can name 10^15 rows: the CSR's row offsets would
+// need 8 PB, so the conversion says so before allocating (it hung in
+// allocation before; found by the Python tests).
+TEST(CooToCsr, RowOffsetsThatCannotFitAreAnErrorBeforeAllocating) {
+  Coo<double, std::int64_t> coo;
+  coo.rows = 1'000'000'000'000'000;
+  coo.cols = 2;
+  coo.row_idx = {0};
+  coo.col_idx = {1};
+  coo.values = {1.0};
+  try {
+    (void)coo_to_csr(coo);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::out_of_memory);
+    EXPECT_NE(std::string(e.what()).find("1000000000000000 rows"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace hsparse

@@ -1,0 +1,177 @@
+"""hsparse: sparse matrix-vector products (SpMV) and the solvers built on
+them, on multicore CPUs and NVIDIA GPUs.
+
+>>> import hsparse, numpy as np, scipy.sparse as sp
+>>> A = hsparse.from_scipy(sp.random(1000, 1000, density=0.01, format="csr"))
+>>> plan = hsparse.SpmvPlan(A, device="auto", format="auto", spmv_count=1000)
+>>> y = plan @ np.ones(1000)
+
+Matrices: ``read``/``write`` (.mtx, .mtx.gz, .tar.gz, .hsp), ``generate``
+("stencil3d:n=100"), ``from_scipy``/``to_scipy``, ``info``. Products:
+``SpmvPlan`` on NumPy arrays (CPU, or copied to the GPU) and CuPy or any
+``__cuda_array_interface__`` array (GPU, no copy). Solvers: ``solve`` (CG,
+pipelined CG, GMRES; Jacobi), ``as_linear_operator``. Errors are
+``hsparse.Error`` subclasses keeping the C++ code and message.
+"""
+from __future__ import annotations
+
+from typing import Any, List, Tuple
+
+import numpy as np
+
+from . import _hsparse
+from ._errors import (CorruptFileError, CudaError, Error, FileError, IndexOverflowError, InternalError, InvalidArgumentError,
+                      InvalidMatrixError, OutOfMemoryError, ParseError, UnsupportedError)
+
+__version__: str = _hsparse.__version__
+
+__all__ = [
+    "Matrix", "read", "write", "generate", "from_scipy", "to_scipy", "info", "SpmvPlan", "solve", "SolveInfo", "as_linear_operator",
+    "formats", "built_with_cuda", "cuda_available", "Error", "ParseError", "FileError", "CorruptFileError", "IndexOverflowError",
+    "InvalidMatrixError", "InvalidArgumentError", "OutOfMemoryError", "CudaError", "UnsupportedError", "InternalError",
+]
+
+#: The value types hsparse computes in.
+VALUE_DTYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64), np.dtype(np.complex128))
+#: The index types of its matrices.
+INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
+
+
+def formats() -> List[str]:
+    """The storage formats SpmvPlan takes (besides "auto"), in the registry's order."""
+    return list(_hsparse._format_names())
+
+
+def built_with_cuda() -> bool:
+    """Whether this build of hsparse has the CUDA backend."""
+    return _hsparse.built_with_cuda()
+
+
+def cuda_available() -> bool:
+    """Whether a CUDA device can be used now (False in a CPU-only build)."""
+    return _hsparse.cuda_available()
+
+
+class Matrix:
+    """A sparse matrix held by hsparse, in CSR (immutable).
+
+    Made by ``read``, ``generate`` or ``from_scipy``; ``to_scipy()`` views its
+    arrays without copying them (read-only).
+    """
+
+    __slots__ = ("_m",)
+
+    def __init__(self, handle: Any) -> None:
+        if not isinstance(handle, _hsparse._Matrix):
+            raise TypeError("hsparse.Matrix is made by hsparse.read, hsparse.generate or hsparse.from_scipy")
+        self._m = handle
+
+    @property
+    def shape(self) -> Tuple[int, int]:
+        """(rows, cols)."""
+        return tuple(self._m.shape)
+
+    @property
+    def nnz(self) -> int:
+        """Stored entries (explicit zeros included)."""
+        return self._m.nnz
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The value type."""
+        return np.dtype(self._m.dtype)
+
+    @property
+    def index_dtype(self) -> np.dtype:
+        """The index type (int32, or int64 when the sizes need it)."""
+        return np.dtype(self._m.index_dtype)
+
+    def arrays(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(indptr, indices, data): read-only NumPy views of the CSR arrays (no copy)."""
+        return tuple(np.asarray(self._m._view(name)) for name in ("indptr", "indices", "data"))
+
+    def to_scipy(self):
+        """A ``scipy.sparse.csr_matrix`` sharing this matrix's arrays (read-only, no copy)."""
+        import scipy.sparse as sp
+        indptr, indices, data = self.arrays()
+        return sp.csr_matrix((data, indices, indptr), shape=self.shape, copy=False)
+
+    def __repr__(self) -> str:
+        return f"<hsparse.Matrix {self.shape[0]}x{self.shape[1]}, {self.nnz} entries, {self.dtype}, {self.index_dtype} indices>"
+
+
+def read(path: str, *, single: bool = False) -> Matrix:
+    """Reads a matrix: Matrix Market (.mtx, .mtx.gz), a SuiteSparse .tar.gz,
+    or hsparse's binary .hsp. Complex files give complex matrices; ``single``
+    asks for single precision. Raises ParseError naming the file and line,
+    FileError, CorruptFileError. The GIL is released while reading."""
+    return Matrix(_hsparse._load(_path(path), single))
+
+
+def generate(spec: str) -> Matrix:
+    """A generated matrix: ``"stencil3d:n=100"``, ``"fem:n=40,block=3"``,
+    ``"powerlaw:rows=1e6"``, ... (``hsparse info --generators`` lists them).
+    Deterministic on every machine."""
+    if not isinstance(spec, str):
+        raise TypeError(f"generate: spec must be a str, got {type(spec).__name__}")
+    return Matrix(_hsparse._load(spec, False))
+
+
+def write(path: str, A: Any) -> None:
+    """Writes ``A`` (a Matrix or a scipy.sparse matrix) as Matrix Market
+    (.mtx, full precision) or .hsp, by the file name's extension."""
+    _hsparse._write(_path(path), _as_matrix(A)._m)
+
+
+def from_scipy(A: Any) -> Matrix:
+    """A Matrix from any scipy.sparse matrix or array (csr, csc, coo, bsr, ...).
+
+    Converted to canonical CSR (sorted columns, duplicates summed) in
+    scipy, then copied once into hsparse. Value types float32, float64,
+    complex64, complex128 (others raise TypeError); indices int32 or int64."""
+    import scipy.sparse as sp
+    if not sp.issparse(A):
+        raise TypeError(f"from_scipy: expected a scipy.sparse matrix, got {type(A).__name__}")
+    if np.dtype(A.dtype) not in VALUE_DTYPES:
+        raise TypeError(f"from_scipy: value type {A.dtype} is not one of float32, float64, complex64, complex128")
+    csr = A.tocsr()
+    if not csr.has_canonical_format:
+        csr = csr.copy()
+        csr.sum_duplicates()  # also sorts the columns of each row
+    indices = np.ascontiguousarray(csr.indices)
+    indptr = np.ascontiguousarray(csr.indptr, dtype=indices.dtype)
+    return Matrix(_hsparse._from_csr_arrays(csr.shape[0], csr.shape[1], indptr, indices, np.ascontiguousarray(csr.data)))
+
+
+def to_scipy(A: Matrix):
+    """``A.to_scipy()``: a scipy.sparse.csr_matrix sharing A's arrays."""
+    return _as_matrix(A).to_scipy()
+
+
+def info(A: Any) -> dict:
+    """What ``hsparse info`` reports of a matrix: shape, symmetry, row
+    lengths, bandwidth, diagonals, best BCSR block, bytes per format."""
+    return _hsparse._info(_as_matrix(A)._m)
+
+
+def _path(path: Any) -> str:
+    import os
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"expected a file name, got {type(path).__name__}")
+    return os.fspath(path)
+
+
+def _as_matrix(A: Any) -> Matrix:
+    if isinstance(A, Matrix):
+        return A
+    try:
+        import scipy.sparse as sp
+        if sp.issparse(A):
+            return from_scipy(A)
+    except ImportError:
+        pass
+    raise TypeError(f"expected an hsparse.Matrix or a scipy.sparse matrix, got {type(A).__name__}")
+
+
+from ._plan import SpmvPlan, as_linear_operator  # noqa: E402  (uses the names above)
+from ._solve import SolveInfo, solve  # noqa: E402

@@ -1,0 +1,170 @@
+"""hsparse.SpmvPlan: y = alpha A x + beta y, planned once."""
+from __future__ import annotations
+
+from typing import Any, Optional, Tuple
+
+import numpy as np
+
+from . import _hsparse
+
+_DEVICES = ("auto", "cpu", "cuda")
+
+
+class SpmvPlan:
+    """A matrix stored once in a format on a device, its kernel chosen (and
+    tuned over the first products) for repeated products.
+
+    ``device``: "cpu", "cuda" or "auto" (the GPU if there is one).
+    ``format``: "auto" (the advisor's choice for ``spmv_count`` products,
+    conversion counted) or one of "csr", "coo", "ell", "hyb", "dia", "bcsr",
+    "sell", "csr16" ("csr16-single" stores values in single precision).
+    ``kernel``: a kernel of that format ("" for its default).
+    ``tune``: tune the kernel's parameters over the first products (each
+    product is correct while tuning); the result is kept in the tuning cache.
+
+    ``plan @ x`` and ``plan.apply(x, out=, alpha=, beta=)`` take NumPy arrays
+    (on a GPU plan they are copied to the device and back) or device arrays
+    with ``__cuda_array_interface__`` (CuPy; no copy: the result is written
+    to the device array ``out``, or a new CuPy array). A 2-D ``x`` multiplies
+    every column. The GIL is released while the product runs.
+    """
+
+    def __init__(self, A: Any, device: str = "auto", format: str = "auto", kernel: str = "", spmv_count: int = 1000,
+                 tune: bool = True, use_cache: bool = True) -> None:
+        from . import _as_matrix
+        if device not in _DEVICES:
+            raise ValueError(f"device: expected one of {', '.join(_DEVICES)}, got {device!r}")
+        if not isinstance(format, str):
+            raise TypeError(f"format: expected a str, got {type(format).__name__}")
+        if not isinstance(spmv_count, (int, np.integer)) or spmv_count < 1:
+            raise ValueError(f"spmv_count: expected an int >= 1, got {spmv_count!r}")
+        self._matrix = _as_matrix(A)
+        self._p = _hsparse._SpmvPlan(self._matrix._m, device, format, kernel, int(spmv_count), bool(tune), bool(use_cache))
+        self._dtype = self._matrix.dtype
+
+    @property
+    def shape(self) -> Tuple[int, int]:
+        """(rows, cols) of the matrix."""
+        return self._matrix.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The value type products compute in."""
+        return self._dtype
+
+    @property
+    def format(self) -> str:
+        """The storage format in use, e.g. "sell"."""
+        return self._p.format
+
+    @property
+    def kernel(self) -> str:
+        """The kernel in use, e.g. "csr/vector-coop8-repeat4-block128"."""
+        return self._p.kernel
+
+    @property
+    def device(self) -> str:
+        """"cpu" or "cuda"."""
+        return self._p.device
+
+    @property
+    def origin(self) -> str:
+        """Where the configuration came from: "advisor", "given", "tuning", "tuned", "cache", ..."""
+        return self._p.origin
+
+    @property
+    def tuning(self) -> bool:
+        """Whether the plan is still trying parameters."""
+        return self._p.tuning
+
+    @property
+    def calls(self) -> int:
+        """Products computed so far."""
+        return self._p.calls
+
+    @property
+    def stats(self) -> dict:
+        """What the plan is: device, executor, format, kernel, origin, calls."""
+        return {"device": self.device, "executor": self._p.executor, "format": self.format, "kernel": self.kernel,
+                "origin": self.origin, "calls": self.calls, "tuning": self.tuning, "shape": self.shape, "dtype": str(self.dtype)}
+
+    def tune(self, calls: int = 10) -> int:
+        """Runs up to ``calls`` products on a vector of ones until the tuner
+        settles; returns how many ran."""
+        return self._p._tune(int(calls))
+
+    def __matmul__(self, x: Any) -> Any:
+        return self.apply(x)
+
+    def apply(self, x: Any, out: Optional[Any] = None, alpha: Any = 1, beta: Any = 0) -> Any:
+        """out = alpha A x + beta out; returns out (a new array when None).
+
+        beta != 0 needs ``out``. Shapes and types are checked before any
+        work: x has cols entries (rows of a 2-D x), of a type that casts
+        safely to the plan's dtype (ValueError / TypeError otherwise)."""
+        if hasattr(x, "__cuda_array_interface__"):
+            return self._apply_device(x, out, alpha, beta)
+        x = np.asarray(x)
+        if not np.can_cast(x.dtype, self._dtype, casting="safe"):
+            raise TypeError(f"x: {x.dtype} does not cast safely to the plan's {self._dtype}; cast it first")
+        rows, cols = self.shape
+        if x.ndim not in (1, 2) or x.shape[0] != cols:
+            raise ValueError(f"x: expected shape ({cols},) or ({cols}, k), got {x.shape}")
+        if beta != 0 and out is None:
+            raise ValueError("beta != 0 needs out (the y that beta scales)")
+        out_shape = (rows,) + x.shape[1:]
+        if out is None:
+            out = np.empty(out_shape, dtype=self._dtype)
+        elif not isinstance(out, np.ndarray) or out.dtype != self._dtype or out.shape != out_shape:
+            raise ValueError(f"out: expected a NumPy array of shape {out_shape} and dtype {self._dtype}")
+        if x.ndim == 1:
+            xc = np.ascontiguousarray(x, dtype=self._dtype)
+            if out.flags.c_contiguous:
+                self._p._apply_host(xc, out, alpha, beta)
+            else:
+                y = np.ascontiguousarray(out)
+                self._p._apply_host(xc, y, alpha, beta)
+                out[...] = y
+            return out
+        for j in range(x.shape[1]):  # a 2-D x: one product per column
+            y = np.ascontiguousarray(out[:, j])
+            self._p._apply_host(np.ascontiguousarray(x[:, j], dtype=self._dtype), y, alpha, beta)
+            out[:, j] = y
+        return out
+
+    def _apply_device(self, x: Any, out: Optional[Any], alpha: Any, beta: Any) -> Any:
+        rows, cols = self.shape
+        xp, xs = _device_pointer(x, (cols,), self._dtype, "x")
+        if out is None:
+            if beta != 0:
+                raise ValueError("beta != 0 needs out (the y that beta scales)")
+            import cupy  # the only way to make a device array here; pass out= otherwise
+            out = cupy.empty((rows,), dtype=self._dtype)
+        yp, ys = _device_pointer(out, (rows,), self._dtype, "out")
+        self._p._apply_device(xp, yp, xs or ys or 0, alpha, beta)
+        return out
+
+
+def _device_pointer(a: Any, shape: Tuple[int, ...], dtype: np.dtype, what: str) -> Tuple[int, Optional[int]]:
+    """The data pointer and stream of a contiguous __cuda_array_interface__ array, checked."""
+    iface = a.__cuda_array_interface__
+    if tuple(iface["shape"]) != shape:
+        raise ValueError(f"{what}: expected shape {shape}, got {tuple(iface['shape'])}")
+    if np.dtype(iface["typestr"]) != dtype:
+        raise TypeError(f"{what}: expected {dtype}, got {np.dtype(iface['typestr'])}")
+    strides = iface.get("strides")
+    if strides is not None and tuple(strides) != (dtype.itemsize,):
+        raise ValueError(f"{what}: expected a contiguous array")
+    pointer, readonly = iface["data"]
+    if what == "out" and readonly:
+        raise ValueError("out: the device array is read-only")
+    return int(pointer), iface.get("stream")
+
+
+def as_linear_operator(plan: SpmvPlan):
+    """A ``scipy.sparse.linalg.LinearOperator`` whose matvec is the plan's product
+    (host arrays; for scipy's iterative solvers)."""
+    from scipy.sparse.linalg import LinearOperator
+    if not isinstance(plan, SpmvPlan):
+        raise TypeError(f"as_linear_operator: expected an hsparse.SpmvPlan, got {type(plan).__name__}")
+    return LinearOperator(plan.shape, matvec=lambda v: plan.apply(np.ravel(v)), dtype=plan.dtype)

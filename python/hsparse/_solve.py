@@ -1,0 +1,65 @@
+"""hsparse.solve: Krylov solvers (CG, pipelined CG, GMRES) on an hsparse SpMV plan."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, List, Optional, Tuple
+
+import numpy as np
+
+from . import _hsparse
+
+_METHODS = ("cg", "pipecg", "gmres")
+_PRECONDS = (None, "none", "jacobi")
+
+
+@dataclass
+class SolveInfo:
+    """What a solve did."""
+    status: str                      #: "converged", "max iterations", "breakdown", ...
+    converged: bool                  #: status is converged
+    iterations: int                  #: iterations completed
+    residual: float                  #: the solver's ||r|| / ||b|| at the end
+    history: List[float] = field(default_factory=list)  #: ||r|| / ||b|| before the first iteration and after each
+    seconds: float = 0.0             #: the iterations
+    setup_seconds: float = 0.0       #: preconditioner, workspace, first residual
+    total_seconds: float = 0.0       #: everything, the plan's conversion included
+    message: str = ""                #: why it stopped, in words
+
+
+def solve(A: Any, b: Any, method: str = "cg", precond: Optional[str] = None, tol: float = 1e-8, maxiter: int = 10000,
+          restart: int = 30, x0: Optional[Any] = None, device: str = "auto", format: str = "csr",
+          callback: Optional[Callable[[int, float], None]] = None) -> Tuple[np.ndarray, SolveInfo]:
+    """Solves A x = b; returns (x, SolveInfo).
+
+    ``method``: "cg" or "pipecg" (symmetric positive definite A) or "gmres"
+    (restarted every ``restart`` iterations). ``precond``: None or "jacobi".
+    Stops at ||r|| / ||b|| <= ``tol``, after ``maxiter`` iterations, or at a
+    breakdown (never reporting a NaN as converged). ``device`` as for
+    SpmvPlan; ``format`` the operator's format ("auto": the advisor's).
+    ``callback(iteration, relative_residual)`` is called as it goes (every
+    iteration on the CPU; at every host check of the GPU's pipelined CG).
+    Real matrices (float32, float64). The GIL is released while solving."""
+    from . import _as_matrix
+    M = _as_matrix(A)
+    if method not in _METHODS:
+        raise ValueError(f"method: expected one of {', '.join(_METHODS)}, got {method!r}")
+    if precond not in _PRECONDS:
+        raise ValueError(f"precond: expected None or 'jacobi', got {precond!r}")
+    if callback is not None and not callable(callback):
+        raise TypeError("callback: expected a callable(iteration, residual)")
+    if device not in ("auto", "cpu", "cuda"):
+        raise ValueError(f"device: expected one of auto, cpu, cuda, got {device!r}")
+    rows, cols = M.shape
+    if rows != cols:
+        raise ValueError(f"solve: A must be square, got {rows} x {cols}")
+    b = np.asarray(b)
+    if b.shape != (rows,):
+        raise ValueError(f"b: expected shape ({rows},), got {b.shape}")
+    if not np.can_cast(b.dtype, M.dtype, casting="safe"):
+        raise TypeError(f"b: {b.dtype} does not cast safely to the matrix's {M.dtype}")
+    x = np.zeros(cols, dtype=M.dtype) if x0 is None else np.array(x0, dtype=M.dtype, copy=True)
+    if x.shape != (cols,):
+        raise ValueError(f"x0: expected shape ({cols},), got {x.shape}")
+    report = _hsparse._solve(M._m, np.ascontiguousarray(b, dtype=M.dtype), x, method, precond or "none", float(tol), int(maxiter),
+                             int(restart), device, format, callback)
+    return x, SolveInfo(**report)

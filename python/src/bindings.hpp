@@ -1,0 +1,48 @@
+#pragma once
+// The Python module's shared pieces (issue 20): the matrix it holds (any
+// value and index type, io::AnyCsr), buffers in and out through the buffer
+// protocol (so one build is not tied to one NumPy ABI), and the dispatch on
+// a matrix's types. Each binding file registers its part of `_hsparse`.
+#include <pybind11/pybind11.h>
+
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <variant>
+
+#include "hsparse/core/error.hpp"
+#include "hsparse/io/matrix_source.hpp"
+
+namespace hsparse::python {
+
+namespace py = pybind11;
+
+/// A matrix held by Python: immutable once made, shared by the plans made
+/// from it (a tuning handle reads it while it tunes).
+struct Matrix {
+  std::shared_ptr<const io::AnyCsr> csr;
+};
+
+/// "float64", "complex64", ...: NumPy's name of a value type.
+template <class V>
+const char* dtype_name();
+
+/// The buffer protocol's format character of T, and NumPy's name of it.
+template <class T>
+bool buffer_holds(const py::buffer_info& info);
+
+/// A contiguous 1-D buffer of T with `n` entries (n < 0: any length), else
+/// ValueError/TypeError naming `what` (the Python side converts before
+/// calling, so this is the last line of defence).
+template <class T>
+std::span<T> as_span(const py::buffer_info& info, long long n, const char* what);
+
+/// Registration of each part of the module.
+void register_errors(py::module_& m);
+void register_matrix(py::module_& m);
+void register_plan(py::module_& m);
+void register_solvers(py::module_& m);
+
+}  // namespace hsparse::python

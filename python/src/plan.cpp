@@ -1,0 +1,186 @@
+// hsparse.SpmvPlan's C++ side: an SpmvHandle (the advisor's or a given
+// format, tuned over the products) of the matrix's value and index types on
+// a CPU or CUDA executor. Products take host buffers (NumPy; copied to the
+// GPU and back for a CUDA plan) or device pointers (CuPy and any
+// __cuda_array_interface__ object: no copy). The GIL is released while a
+// product runs.
+#include <pybind11/complex.h>
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "hsparse/core/array.hpp"
+#include "hsparse/core/executor.hpp"
+#include "hsparse/formats/format.hpp"
+#include "hsparse/tuning/spmv_handle.hpp"
+
+#ifdef HSPARSE_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace hsparse::python {
+
+namespace {
+
+template <class A>
+struct handle_of;
+template <class V, class I>
+struct handle_of<Csr<V, I>> {
+  using type = std::unique_ptr<SpmvHandle<V, I>>;
+};
+template <class Variant>
+struct handles_of;
+template <class... Ts>
+struct handles_of<std::variant<Ts...>> {
+  using type = std::variant<typename handle_of<Ts>::type...>;
+};
+using AnyHandle = handles_of<io::AnyCsr>::type;
+
+// Waits for the work a __cuda_array_interface__ producer queued on `stream`
+// (its v3 "stream" field; 0 or absent: nothing to wait for).
+void wait_for_stream(std::uintptr_t stream) {
+#ifdef HSPARSE_HAVE_CUDA
+  if (stream > 2) {  // 1 and 2 are the legacy and per-thread default streams: synchronised by the device sync below
+    if (cudaStreamSynchronize(reinterpret_cast<cudaStream_t>(stream)) != cudaSuccess) throw Error(ErrorCode::cuda, "waiting for the array's stream failed");
+  } else if (stream != 0) {
+    if (cudaDeviceSynchronize() != cudaSuccess) throw Error(ErrorCode::cuda, "waiting for the device failed");
+  }
+#else
+  (void)stream;
+#endif
+}
+
+template <class V, class I>
+void apply_host(SpmvHandle<V, I>& h, const Executor& ex, long long rows, long long cols, const py::buffer& xb, const py::buffer& yb, V alpha, V beta) {
+  const auto xi = xb.request(), yi = yb.request(true);
+  const auto x = as_span<const V>(xi, cols, "x");
+  const auto y = as_span<V>(yi, rows, "out");
+  py::gil_scoped_release release;
+  if (ex.backend() == Backend::cpu) {
+    h.apply(alpha, x, beta, y);
+  } else {
+    const ExecutorPtr& e = h.executor();
+    const Array<V> xd(e, x);
+    Array<V> yd = beta == V(0) ? Array<V>(e, y.size()) : Array<V>(e, std::span<const V>(y.data(), y.size()));
+    h.apply(alpha, xd, beta, yd);
+    e->copy_to_host(y.data(), yd.data(), y.size() * sizeof(V));  // waits for the product
+  }
+}
+
+template <class V, class I>
+void apply_device(SpmvHandle<V, I>& h, std::uintptr_t x, std::uintptr_t y, std::uintptr_t stream, V alpha, V beta) {
+  if (h.executor()->backend() != Backend::cuda) throw py::value_error("device arrays need a plan on device='cuda'");
+  py::gil_scoped_release release;
+  wait_for_stream(stream);
+  h.apply(alpha, reinterpret_cast<const V*>(x), beta, reinterpret_cast<V*>(y));
+  h.executor()->synchronize();  // the caller's stream may read y next
+}
+
+template <class V, class I>
+int tune_handle(SpmvHandle<V, I>& h, long long rows, long long cols, int calls) {
+  py::gil_scoped_release release;
+  const ExecutorPtr& e = h.executor();
+  const std::vector<V> ones(static_cast<std::size_t>(cols), V(1));
+  const Array<V> x(e, std::span<const V>(ones));
+  Array<V> y(e, static_cast<std::size_t>(rows));
+  int done = 0;
+  for (; done < calls && h.tuning(); ++done) h.apply(V(1), x, V(0), y);
+  e->synchronize();
+  return done;
+}
+
+class Plan {
+ public:
+  Plan(const Matrix& m, const std::string& device, const std::string& format, const std::string& kernel, long long spmv_count, bool tune,
+       bool use_cache)
+      : matrix_(m.csr) {
+    if (spmv_count < 1) throw py::value_error("spmv_count: must be >= 1, got " + std::to_string(spmv_count));
+    if (format == "auto" && !kernel.empty()) throw py::value_error("kernel: needs a format (format='auto' picks the kernel too)");
+    HandleOptions o;
+    if (format != "auto") o.format = parse_format(format);  // Error(invalid_argument) naming the formats
+    o.kernel = kernel;
+    o.spmv_count = spmv_count;
+    o.tune = tune;
+    o.use_cache = use_cache;
+    ex_ = make_executor(device);  // Error(unsupported) saying why for "cuda" without a device
+    py::gil_scoped_release release;
+    handle_ = std::visit(
+        [&](const auto& a) -> AnyHandle {
+          using A = std::decay_t<decltype(a)>;
+          return std::make_unique<SpmvHandle<typename A::value_type, typename A::index_type>>(ex_, a, o);
+        },
+        *matrix_);
+  }
+
+  py::tuple shape() const {
+    return std::visit([](const auto& a) { return py::make_tuple(static_cast<long long>(a.rows), static_cast<long long>(a.cols)); }, *matrix_);
+  }
+
+  void apply_host_any(const py::buffer& x, const py::buffer& y, const py::object& alpha, const py::object& beta) {
+    const auto [rows, cols] = dims();
+    std::visit([&](auto& h) { apply_with_scalars(*h, alpha, beta, [&](auto& hh, auto a, auto b) { apply_host(hh, *ex_, rows, cols, x, y, a, b); }); },
+               handle_);
+  }
+
+  void apply_device_any(std::uintptr_t x, std::uintptr_t y, std::uintptr_t stream, const py::object& alpha, const py::object& beta) {
+    std::visit([&](auto& h) { apply_with_scalars(*h, alpha, beta, [&](auto& hh, auto a, auto b) { apply_device(hh, x, y, stream, a, b); }); },
+               handle_);
+  }
+
+  // Runs products on x = ones until the tuner settles or `calls` are done.
+  int tune(int calls) {
+    if (calls < 1) throw py::value_error("calls: must be >= 1, got " + std::to_string(calls));
+    const auto [rows, cols] = dims();
+    return std::visit([&](auto& h) { return tune_handle(*h, rows, cols, calls); }, handle_);
+  }
+
+  std::string format() const { return std::visit([](const auto& h) { return std::string(to_string(h->format())); }, handle_); }
+  std::string kernel() const { return std::visit([](const auto& h) { return h->description(); }, handle_); }
+  std::string origin() const { return std::visit([](const auto& h) { return h->origin(); }, handle_); }
+  bool tuning() const { return std::visit([](const auto& h) { return h->tuning(); }, handle_); }
+  int calls() const { return std::visit([](const auto& h) { return h->calls(); }, handle_); }
+  std::string device() const { return to_string(ex_->backend()); }
+  std::string executor() const { return ex_->description(); }
+
+ private:
+  std::pair<long long, long long> dims() const {
+    return std::visit([](const auto& a) { return std::pair<long long, long long>(a.rows, a.cols); }, *matrix_);
+  }
+  // alpha and beta as the handle's value type (a complex scalar for a real
+  // matrix is a TypeError).
+  template <class V, class I, class Fn>
+  static void apply_with_scalars(SpmvHandle<V, I>& h, const py::object& alpha, const py::object& beta, Fn&& fn) {
+    V a, b;
+    try {
+      a = alpha.cast<V>();
+      b = beta.cast<V>();
+    } catch (const py::cast_error&) {
+      throw py::type_error(std::string("alpha and beta must be ") + dtype_name<V>() + " scalars for this matrix");
+    }
+    fn(h, a, b);
+  }
+
+  std::shared_ptr<const io::AnyCsr> matrix_;
+  ExecutorPtr ex_;
+  AnyHandle handle_;
+};
+
+}  // namespace
+
+void register_plan(py::module_& m) {
+  py::class_<Plan>(m, "_SpmvPlan", "The C++ SpMV handle behind hsparse.SpmvPlan.")
+      .def(py::init<const Matrix&, const std::string&, const std::string&, const std::string&, long long, bool, bool>(), py::arg("matrix"),
+           py::arg("device"), py::arg("format"), py::arg("kernel"), py::arg("spmv_count"), py::arg("tune"), py::arg("use_cache"))
+      .def_property_readonly("shape", &Plan::shape)
+      .def_property_readonly("format", &Plan::format)
+      .def_property_readonly("kernel", &Plan::kernel)
+      .def_property_readonly("origin", &Plan::origin)
+      .def_property_readonly("tuning", &Plan::tuning)
+      .def_property_readonly("calls", &Plan::calls)
+      .def_property_readonly("device", &Plan::device)
+      .def_property_readonly("executor", &Plan::executor)
+      .def("_apply_host", &Plan::apply_host_any, py::arg("x"), py::arg("out"), py::arg("alpha"), py::arg("beta"))
+      .def("_apply_device", &Plan::apply_device_any, py::arg("x"), py::arg("out"), py::arg("stream"), py::arg("alpha"), py::arg("beta"))
+      .def("_tune", &Plan::tune, py::arg("calls"));
+}
+
+}  // namespace hsparse::python

@@ -1,0 +1,106 @@
+// hsparse.solve's C++ side: CG, pipelined CG or GMRES (solvers/krylov.hpp)
+// with an SpMV plan of a given format (or the advisor's) as the operator, on
+// the CPU or the GPU. The GIL is released during the solve and taken back
+// only to call the Python callback.
+#include <pybind11/functional.h>
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include <optional>
+
+#include "hsparse/core/array.hpp"
+#include "hsparse/core/timer.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
+#include "hsparse/solvers/krylov.hpp"
+#include "hsparse/tuning/advisor.hpp"
+
+namespace hsparse::python {
+
+namespace {
+
+struct SolveRequest {
+  std::string method, precond, device, format;
+  double tol = 1e-8;
+  int maxiter = 10000, restart = 30;
+  py::object callback;  // None, or f(iteration, relative_residual)
+};
+
+template <class V, class I>
+py::dict solve_typed(const Csr<V, I>& a, const py::buffer& bb, const py::buffer& xb, const SolveRequest& r) {
+  if constexpr (is_complex_v<V>) {
+    throw Error(ErrorCode::unsupported, std::string("solve: the Krylov solvers take real matrices (this one is ") + dtype_name<V>() + ")");
+  } else {
+    const auto bi = bb.request(), xi = xb.request(true);
+    const auto b = as_span<const V>(bi, a.rows, "b");
+    const auto x = as_span<V>(xi, a.cols, "x");  // the initial guess in, the solution out
+    if (a.rows != a.cols) throw py::value_error("solve: the matrix must be square, got " + std::to_string(a.rows) + " x " + std::to_string(a.cols));
+    SolverOptions o;
+    o.method = parse_krylov_method(r.method);
+    o.preconditioner = parse_preconditioner(r.precond);
+    o.tolerance = r.tol;
+    o.max_iterations = r.maxiter;
+    o.restart = r.restart;
+    std::optional<py::error_already_set> callback_error;
+    if (!r.callback.is_none()) {
+      // The solver must not throw from progress: a failing callback is kept
+      // and raised after the solve.
+      o.progress = [&](int iteration, double residual) {
+        py::gil_scoped_acquire acquire;
+        if (callback_error) return;
+        try {
+          r.callback(iteration, residual);
+        } catch (py::error_already_set& e) {
+          callback_error.emplace(std::move(e));
+        }
+      };
+    }
+    SolverResult result;
+    double total = 0;
+    {
+      py::gil_scoped_release release;
+      const Stopwatch watch;
+      const ExecutorPtr ex = make_executor(r.device);
+      SpmvOptions so;
+      if (r.format == "auto") {
+        so.format = advise(a, measured_machine(to_string(ex->backend())), std::max(1, r.maxiter)).choice().format;
+      } else {
+        so.format = parse_format(r.format);
+      }
+      const SpmvPlan<V, I> plan(ex, a, so);
+      result = solve(a, plan, b, x, o);
+      total = watch.seconds();
+    }
+    if (callback_error) throw std::move(*callback_error);
+    py::dict info;
+    info["status"] = to_string(result.status);
+    info["converged"] = result.converged();
+    info["iterations"] = result.iterations;
+    info["residual"] = result.relative_residual;
+    info["history"] = result.history;
+    info["seconds"] = result.seconds;
+    info["setup_seconds"] = result.setup_seconds;
+    info["total_seconds"] = total;
+    info["message"] = result.message;
+    return info;
+  }
+}
+
+}  // namespace
+
+void register_solvers(py::module_& m) {
+  m.def(
+      "_solve",
+      [](const Matrix& a, const py::buffer& b, const py::buffer& x, const std::string& method, const std::string& precond, double tol, int maxiter,
+         int restart, const std::string& device, const std::string& format, const py::object& callback) {
+        if (!(tol > 0)) throw py::value_error("tol: must be > 0");
+        if (maxiter < 1) throw py::value_error("maxiter: must be >= 1, got " + std::to_string(maxiter));
+        if (restart < 1) throw py::value_error("restart: must be >= 1, got " + std::to_string(restart));
+        const SolveRequest r{method, precond, device, format, tol, maxiter, restart, callback};
+        return std::visit([&](const auto& csr) { return solve_typed(csr, b, x, r); }, *a.csr);
+      },
+      py::arg("matrix"), py::arg("b"), py::arg("x"), py::arg("method"), py::arg("precond"), py::arg("tol"), py::arg("maxiter"), py::arg("restart"),
+      py::arg("device"), py::arg("format"), py::arg("callback"),
+      "Solves A x = b in place of x (the initial guess); returns the solver's report as a dict.");
+}
+
+}  // namespace hsparse::python
