@@ -1,0 +1,77 @@
+"""hsparse.solve against scipy.sparse.linalg.cg, and its checks."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+import hsparse
+from conftest import shared_matrices
+
+
+@pytest.mark.parametrize("method", ["cg", "pipecg", "gmres"])
+@pytest.mark.parametrize("precond", [None, "jacobi"])
+def test_solution_matches_scipy_cg(method, precond):
+    A = hsparse.generate("stencil3d:n=12,points=7")
+    S = A.to_scipy()
+    b = np.random.default_rng(2).uniform(-1, 1, A.shape[0])
+    x, info = hsparse.solve(A, b, method=method, precond=precond, tol=1e-10, device="cpu")
+    ref, status = spla.cg(S, b, tol=1e-12, atol=0)
+    assert status == 0 and info.converged and info.status == "converged"
+    assert np.linalg.norm(x - ref) <= 1e-7 * np.linalg.norm(ref)
+    assert np.linalg.norm(S @ x - b) <= 1e-9 * np.linalg.norm(b)
+    assert len(info.history) == info.iterations + 1 and info.history[-1] <= 1e-10
+
+
+def test_x0_and_callback():
+    A = hsparse.generate("stencil2d:n=40")
+    b = np.ones(A.shape[0])
+    seen = []
+    x, info = hsparse.solve(A, b, x0=np.zeros(A.shape[0]), tol=1e-8, device="cpu", callback=lambda it, r: seen.append((it, r)))
+    assert info.converged and seen and seen[-1][0] == info.iterations
+
+
+def test_a_failing_callback_is_raised():
+    A = hsparse.generate("stencil2d:n=20")
+
+    def boom(it, r):
+        raise RuntimeError("stop here")
+
+    with pytest.raises(RuntimeError, match="stop here"):
+        hsparse.solve(A, np.ones(A.shape[0]), device="cpu", callback=boom)
+
+
+def test_iteration_limit_is_reported_not_hidden():
+    A = hsparse.generate("stencil3d:n=20,points=7")
+    x, info = hsparse.solve(A, np.ones(A.shape[0]), tol=1e-14, maxiter=3, device="cpu")
+    assert not info.converged and info.iterations == 3 and info.status != "converged"
+
+
+@pytest.mark.parametrize("name,path", [m for m in shared_matrices() if m[0] in ("bcsstk16", "nos4", "bcsstk01", "mesh1e1", "1138_bus")])
+def test_shared_spd_matrices(name, path):
+    A = hsparse.read(path)
+    b = np.ones(A.shape[0])
+    x, info = hsparse.solve(A, b, method="cg", precond="jacobi", tol=1e-8, maxiter=20000, device="cpu")
+    assert info.converged, info.message
+    assert np.linalg.norm(A.to_scipy() @ x - b) <= 1e-6 * np.linalg.norm(b)
+
+
+def test_errors():
+    A = hsparse.generate("stencil2d:n=10")
+    with pytest.raises(ValueError):
+        hsparse.solve(A, np.ones(5))
+    with pytest.raises(ValueError):
+        hsparse.solve(A, np.ones(100), method="bicg")
+    with pytest.raises(ValueError):
+        hsparse.solve(A, np.ones(100), precond="ilu")
+    with pytest.raises(ValueError):
+        hsparse.solve(A, np.ones(100), tol=0)
+    with pytest.raises(ValueError):
+        hsparse.solve(sp.random(5, 6, density=0.5, format="csr"), np.ones(5))
+    with pytest.raises(TypeError):
+        hsparse.solve(A, np.ones(100), callback=3)
+    C = sp.identity(10, dtype=np.complex128, format="csr")
+    with pytest.raises(hsparse.UnsupportedError):
+        hsparse.solve(C, np.ones(10, dtype=np.complex128), device="cpu")
+    singular = sp.csr_matrix(([1.0, 1.0], ([0, 1], [1, 0])), shape=(2, 2))
+    with pytest.raises(hsparse.InvalidMatrixError):
+        hsparse.solve(singular, np.ones(2), precond="jacobi", device="cpu")  # no diagonal entry: named, not divided by
