@@ -16,6 +16,7 @@
 #   RUN_FEM_BENCH=1 (hsparse bench --fem; FEM_TIMEOUT, default 400),
 #   RUN_GEMM=1 (hsparse gemm: every GPU kernel and tile at GEMM_SIZES, default "4096 8192", float and double;
 #   GEMM_SIMPLE, default "tiled untiled", the slow first steps: set it empty to skip them),
+#   RUN_PYTHON=1 (the Python package: pytest with CuPy, python/benchmarks/overhead.py),
 #   SKIP_INSTALL_CHECK=1 (skip installing and building examples/ against the install),
 #   NCU_RUNS="matrix|format|kernel|kernel-name-regex ..." (Nsight Compute on one launch of each: the limiter).
 set -uo pipefail
@@ -96,6 +97,22 @@ if [ "${SKIP_INSTALL_CHECK:-0}" != 1 ]; then
   GPU_EXAMPLE_SOURCE="stencil3d:n=100,points=27" bash tests/install/consume.sh "$PWD/$BUILD_DIR" "$PWD" /tmp/hsparse-consume \
     "$PWD/tests/data/nonsymmetric.mtx" > "$OUT/install_consume.log" 2>&1; echo "install consume rc=$?" | tee -a "$OUT/summary.txt"
   grep -E "^on |kernel |skipped|CG|systems|consume:|FAIL" "$OUT/install_consume.log" | tee -a "$OUT/summary.txt"
+fi
+
+if [ "${RUN_PYTHON:-0}" = 1 ]; then
+  # The Python package with the GPU machine's python3 (numpy 2, CuPy) and its
+  # pip-installed pybind11: pytest (CPU and CuPy tests) and the overhead.
+  log "python: build, pytest, overhead"
+  py=$(command -v python3)
+  pybind_dir=$($py -m pybind11 --cmakedir 2>/dev/null || true)
+  { cmake -S . -B $BUILD_DIR -DHSPARSE_PYTHON=ON -DPython3_EXECUTABLE="$py" ${pybind_dir:+-Dpybind11_DIR=$pybind_dir} &&
+    cmake --build $BUILD_DIR --target _hsparse; } > "$OUT/python_build.log" 2>&1; echo "python build rc=$?" | tee -a "$OUT/summary.txt"
+  $py -c "import numpy, sys; print('python', sys.version.split()[0], 'numpy', numpy.__version__)" | tee -a "$OUT/summary.txt"
+  (export PYTHONPATH="$PWD/$BUILD_DIR/python" HSPARSE_TEST_DATA="$PWD/tests/data"
+   timeout 300 $py -m pytest -q -rs -p no:cacheprovider python/tests > "$OUT/pytest.log" 2>&1; echo "pytest rc=$?"
+   $py python/benchmarks/overhead.py --json "$OUT/python_overhead.json" > "$OUT/python_overhead.txt" 2>&1; echo "overhead rc=$?") | tee -a "$OUT/summary.txt"
+  tail -3 "$OUT/pytest.log" | tee -a "$OUT/summary.txt"
+  cat "$OUT/python_overhead.txt" | tee -a "$OUT/summary.txt"
 fi
 
 log "CLI: every registered format on the complex matrices, on the GPU"

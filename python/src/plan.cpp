@@ -10,6 +10,7 @@
 #include "bindings.hpp"
 #include "hsparse/core/array.hpp"
 #include "hsparse/core/executor.hpp"
+#include "hsparse/core/timer.hpp"
 #include "hsparse/formats/format.hpp"
 #include "hsparse/tuning/spmv_handle.hpp"
 
@@ -76,6 +77,23 @@ void apply_device(SpmvHandle<V, I>& h, std::uintptr_t x, std::uintptr_t y, std::
 }
 
 template <class V, class I>
+double time_host_typed(SpmvHandle<V, I>& h, const Executor& ex, long long rows, long long cols, const py::buffer& xb, const py::buffer& yb,
+                       int repetitions) {
+  const auto xi = xb.request(), yi = yb.request(true);
+  const auto x = as_span<const V>(xi, cols, "x");
+  const auto y = as_span<V>(yi, rows, "out");
+  if (ex.backend() != Backend::cpu) throw py::value_error("_time_host: a CPU plan");
+  py::gil_scoped_release release;
+  std::vector<double> times;
+  for (int r = 0; r < repetitions; ++r) {
+    const Stopwatch watch;
+    h.apply(V(1), x, V(0), y);
+    times.push_back(watch.seconds());
+  }
+  return summarize_times(std::move(times)).median_s;
+}
+
+template <class V, class I>
 int tune_handle(SpmvHandle<V, I>& h, long long rows, long long cols, int calls) {
   py::gil_scoped_release release;
   const ExecutorPtr& e = h.executor();
@@ -124,6 +142,15 @@ class Plan {
   void apply_device_any(std::uintptr_t x, std::uintptr_t y, std::uintptr_t stream, const py::object& alpha, const py::object& beta) {
     std::visit([&](auto& h) { apply_with_scalars(*h, alpha, beta, [&](auto& hh, auto a, auto b) { apply_device(hh, x, y, stream, a, b); }); },
                handle_);
+  }
+
+  // Seconds per product of the C++ call alone, `repetitions` calls in a C++
+  // loop on the same buffers (what the Python layers' overhead is measured
+  // against: python/benchmarks/overhead.py).
+  double time_host(const py::buffer& x, const py::buffer& y, int repetitions) {
+    if (repetitions < 1) throw py::value_error("repetitions: must be >= 1");
+    const auto [rows, cols] = dims();
+    return std::visit([&](auto& h) { return time_host_typed(*h, *ex_, rows, cols, x, y, repetitions); }, handle_);
   }
 
   // Runs products on x = ones until the tuner settles or `calls` are done.
@@ -180,7 +207,9 @@ void register_plan(py::module_& m) {
       .def_property_readonly("executor", &Plan::executor)
       .def("_apply_host", &Plan::apply_host_any, py::arg("x"), py::arg("out"), py::arg("alpha"), py::arg("beta"))
       .def("_apply_device", &Plan::apply_device_any, py::arg("x"), py::arg("out"), py::arg("stream"), py::arg("alpha"), py::arg("beta"))
-      .def("_tune", &Plan::tune, py::arg("calls"));
+      .def("_tune", &Plan::tune, py::arg("calls"))
+      .def("_time_host", &Plan::time_host, py::arg("x"), py::arg("out"), py::arg("repetitions"),
+           "Median seconds of the C++ product alone (a CPU plan), for measuring the Python layers' overhead.");
 }
 
 }  // namespace hsparse::python

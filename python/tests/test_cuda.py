@@ -1,0 +1,73 @@
+"""On a GPU: plans on CuPy arrays (no copies: the output's pointer is the one
+given), NumPy arrays on a GPU plan (copied), and solves. Skipped, saying why,
+without a CUDA device or CuPy."""
+import numpy as np
+import pytest
+
+import hsparse
+from conftest import assert_product_close, random_vector
+
+if not hsparse.cuda_available():
+    pytest.skip("skipped: no CUDA device", allow_module_level=True)
+cupy = pytest.importorskip("cupy", reason="skipped: CuPy not installed")
+
+DTYPES = [np.float32, np.float64, np.complex64, np.complex128]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("fmt", ["auto"] + hsparse.formats())
+def test_cupy_arrays_in_place(fmt, dtype):
+    from test_plan import as_type
+    A = as_type(hsparse.generate("powerlaw:rows=5000").to_scipy(), dtype)
+    try:
+        plan = hsparse.SpmvPlan(A, device="cuda", format=fmt, use_cache=False)
+    except hsparse.InvalidArgumentError as e:
+        assert fmt in ("ell", "dia") and "fill" in str(e)
+        return
+    rounding = hsparse._hsparse._value_rounding(plan.format)
+    x = random_vector(A.shape[1], dtype, 4)
+    xg = cupy.asarray(x)
+    yg = cupy.full(A.shape[0], np.nan, dtype=dtype)
+    pointer = yg.data.ptr
+    out = plan.apply(xg, out=yg)
+    assert out is yg and yg.data.ptr == pointer  # written in place, no host round trip
+    assert_product_close(A, cupy.asnumpy(yg), x, dtype, rounding)
+    y2 = plan @ xg  # a new CuPy array
+    assert isinstance(y2, cupy.ndarray)
+    assert_product_close(A, cupy.asnumpy(y2), x, dtype, rounding)
+
+
+def test_numpy_on_a_gpu_plan_and_beta():
+    A = hsparse.generate("stencil3d:n=20,points=27")
+    plan = hsparse.SpmvPlan(A, device="cuda", format="csr")
+    x = random_vector(A.shape[1], np.float64, 5)
+    y0 = random_vector(A.shape[0], np.float64, 6)
+    y = y0.copy()
+    plan.apply(x, out=y, alpha=2.0, beta=-1.0)
+    assert np.allclose(y, 2 * (A.to_scipy() @ x) - y0, rtol=1e-12, atol=1e-12)
+    yg = cupy.asarray(y0)
+    plan.apply(cupy.asarray(x), out=yg, alpha=2.0, beta=-1.0)
+    assert np.allclose(cupy.asnumpy(yg), 2 * (A.to_scipy() @ x) - y0, rtol=1e-12, atol=1e-12)
+
+
+def test_device_array_checks():
+    A = hsparse.generate("stencil2d:n=10")
+    plan = hsparse.SpmvPlan(A, device="cuda", format="csr")
+    with pytest.raises(ValueError):
+        plan.apply(cupy.ones(99))
+    with pytest.raises(TypeError):
+        plan.apply(cupy.ones(100, dtype=cupy.float32))
+    with pytest.raises(ValueError):
+        plan.apply(cupy.ones(200)[::2])  # not contiguous
+    cpu_plan = hsparse.SpmvPlan(A, device="cpu", format="csr")
+    with pytest.raises(ValueError):
+        cpu_plan.apply(cupy.ones(100))
+
+
+@pytest.mark.parametrize("method", ["cg", "pipecg", "gmres"])
+def test_solve_on_the_gpu(method):
+    A = hsparse.generate("stencil3d:n=16,points=7")
+    b = np.ones(A.shape[0])
+    x, info = hsparse.solve(A, b, method=method, precond="jacobi", tol=1e-10, device="cuda")
+    assert info.converged, info.message
+    assert np.linalg.norm(A.to_scipy() @ x - b) <= 1e-8 * np.linalg.norm(b)
