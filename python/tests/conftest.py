@@ -50,3 +50,12 @@ def assert_product_close(A_scipy, y, x, dtype, rounding=0.0):
     err = np.abs(y - exact)
     worst = int(np.argmax(err - bound)) if len(err) else 0
     assert np.all(err <= bound), f"row {worst}: error {err[worst]:.3e} above its bound {bound[worst]:.3e}"
+
+
+def scipy_cg(A, b, rtol):
+    """scipy.sparse.linalg.cg with a relative tolerance: `rtol` from scipy
+    1.12 on (where `tol` is gone), `tol` before (Debian 12's 1.10)."""
+    import inspect
+    import scipy.sparse.linalg as spla
+    key = "rtol" if "rtol" in inspect.signature(spla.cg).parameters else "tol"
+    return spla.cg(A, b, atol=0, **{key: rtol})
