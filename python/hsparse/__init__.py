@@ -26,7 +26,7 @@ from ._errors import (CorruptFileError, CudaError, Error, FileError, IndexOverfl
 __version__: str = _hsparse.__version__
 
 __all__ = [
-    "Matrix", "read", "write", "generate", "from_scipy", "to_scipy", "info", "SpmvPlan", "solve", "SolveInfo", "as_linear_operator",
+    "Matrix", "read", "write", "generate", "from_scipy", "to_scipy", "info", "advise", "SpmvPlan", "solve", "SolveInfo", "as_linear_operator",
     "formats", "built_with_cuda", "cuda_available", "Error", "ParseError", "FileError", "CorruptFileError", "IndexOverflowError",
     "InvalidMatrixError", "InvalidArgumentError", "OutOfMemoryError", "CudaError", "UnsupportedError", "InternalError",
 ]
@@ -152,6 +152,17 @@ def info(A: Any) -> dict:
     """What ``hsparse info`` reports of a matrix: shape, symmetry, row
     lengths, bandwidth, diagonals, best BCSR block, bytes per format."""
     return _hsparse._info(_as_matrix(A)._m)
+
+
+def advise(A: Any, spmv_count: int = 1000, device: str = "auto", value_tolerance: float = 0.0) -> List[dict]:
+    """The format advisor's ranking for ``spmv_count`` products on ``device``
+    (what ``hsparse advise`` prints): a dict per format, least predicted
+    total time (products plus conversion) first, the formats that refuse
+    the matrix last with ``why``. Lossy formats (csr16-single) are ranked
+    only when ``value_tolerance`` allows their rounding (2**-24)."""
+    if device not in ("auto", "cpu", "cuda"):
+        raise ValueError(f"device: expected one of auto, cpu, cuda, got {device!r}")
+    return list(_hsparse._advise(_as_matrix(A)._m, int(spmv_count), device, float(value_tolerance)))
 
 
 def _path(path: Any) -> str:

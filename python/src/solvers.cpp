@@ -10,6 +10,7 @@
 
 #include "hsparse/core/array.hpp"
 #include "hsparse/core/timer.hpp"
+#include "hsparse/plans/backend_choice.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
 #include "hsparse/solvers/krylov.hpp"
 #include "hsparse/tuning/advisor.hpp"
@@ -87,6 +88,36 @@ py::dict solve_typed(const Csr<V, I>& a, const py::buffer& bb, const py::buffer&
 
 }  // namespace
 
+py::list advise_any(const Matrix& m, long long spmv_count, const std::string& device, double value_tolerance) {
+  if (spmv_count < 1) throw py::value_error("spmv_count: must be >= 1, got " + std::to_string(spmv_count));
+  if (!(value_tolerance >= 0)) throw py::value_error("value_tolerance: must be >= 0");
+  const Backend backend = resolve_backend(device);  // Error(unsupported) saying why for "cuda" without a device
+  Advice advice;
+  std::string note;
+  {
+    py::gil_scoped_release release;
+    const MachineModel machine = measured_machine(to_string(backend), &note);
+    advice = std::visit([&](const auto& a) { return advise(a, machine, spmv_count, value_tolerance); }, *m.csr);
+  }
+  py::list ranked;
+  for (const FormatPrediction& p : advice.ranked) {
+    py::dict d;
+    d["format"] = to_string(p.format);
+    d["kernel"] = p.kernel;
+    d["possible"] = p.possible;
+    d["why"] = p.why;
+    d["matrix_bytes"] = p.matrix_bytes;
+    d["efficiency"] = p.efficiency;
+    d["predicted_gflops"] = p.predicted_gflops;
+    d["spmv_seconds"] = p.spmv_seconds;
+    d["conversion_seconds"] = p.conversion_seconds;
+    d["total_seconds"] = p.total_seconds;
+    d["machine_note"] = note;
+    ranked.append(d);
+  }
+  return ranked;
+}
+
 void register_solvers(py::module_& m) {
   m.def(
       "_solve",
@@ -101,6 +132,8 @@ void register_solvers(py::module_& m) {
       py::arg("matrix"), py::arg("b"), py::arg("x"), py::arg("method"), py::arg("precond"), py::arg("tol"), py::arg("maxiter"), py::arg("restart"),
       py::arg("device"), py::arg("format"), py::arg("callback"),
       "Solves A x = b in place of x (the initial guess); returns the solver's report as a dict.");
+  m.def("_advise", &advise_any, py::arg("matrix"), py::arg("spmv_count"), py::arg("device"), py::arg("value_tolerance"),
+        "The advisor's ranking of every format (least total time first, refusals last), as dicts.");
 }
 
 }  // namespace hsparse::python

@@ -140,3 +140,18 @@ def test_arguments_are_checked_before_any_work():
 def test_cuda_without_a_device_says_why():
     with pytest.raises(hsparse.UnsupportedError):
         hsparse.SpmvPlan(hsparse.generate("stencil2d:n=10"), device="cuda")
+
+
+def test_advise_ranks_every_format_and_the_plan_follows_it():
+    A = hsparse.generate("stencil3d:n=20,points=27")
+    ranked = hsparse.advise(A, spmv_count=1000, device="cpu")
+    assert {r["format"] for r in ranked} == set(hsparse.formats())
+    possible = [r for r in ranked if r["possible"]]
+    assert possible and all(a["total_seconds"] <= b["total_seconds"] for a, b in zip(possible, possible[1:]))
+    assert all(not r["possible"] and r["why"] for r in ranked[len(possible):])
+    assert any(r["format"] == "csr16-single" and not r["possible"] for r in ranked)  # lossy: not without a tolerance
+    assert any(r["format"] == "csr16-single" and r["possible"] for r in hsparse.advise(A, device="cpu", value_tolerance=1e-6))
+    plan = hsparse.SpmvPlan(A, device="cpu", format="auto", spmv_count=1000, use_cache=False)
+    assert plan.format == possible[0]["format"]
+    with pytest.raises(ValueError):
+        hsparse.advise(A, spmv_count=0, device="cpu")
