@@ -25,8 +25,10 @@ class SpmvPlan:
     ``plan @ x`` and ``plan.apply(x, out=, alpha=, beta=)`` take NumPy arrays
     (on a GPU plan they are copied to the device and back) or device arrays
     with ``__cuda_array_interface__`` (CuPy; no copy: the result is written
-    to the device array ``out``, or a new CuPy array). A 2-D ``x`` multiplies
-    every column. The GIL is released while the product runs.
+    to the device array ``out``, or a new CuPy array). A 2-D ``x`` (NumPy) is
+    one block product: the format's SpMM kernel reads the matrix once per
+    32 columns where it has one (CSR, SELL, BCSR). The GIL is released while
+    the product runs.
     """
 
     def __init__(self, A: Any, device: str = "auto", format: str = "auto", kernel: str = "", spmv_count: int = 1000,
@@ -126,10 +128,14 @@ class SpmvPlan:
                 self._p._apply_host(xc, y, alpha, beta)
                 out[...] = y
             return out
-        for j in range(x.shape[1]):  # a 2-D x: one product per column
-            y = np.ascontiguousarray(out[:, j])
-            self._p._apply_host(np.ascontiguousarray(x[:, j], dtype=self._dtype), y, alpha, beta)
-            out[:, j] = y
+        # A 2-D x: one block product (SpMM where the format has a kernel for it), column-major.
+        xf = np.asfortranarray(x, dtype=self._dtype)
+        if out.flags.f_contiguous:
+            self._p._apply_host_block(xf, out, alpha, beta)
+        else:
+            y = np.asfortranarray(out)
+            self._p._apply_host_block(xf, y, alpha, beta)
+            out[...] = y
         return out
 
     def _apply_device(self, x: Any, out: Optional[Any], alpha: Any, beta: Any) -> Any:

@@ -44,5 +44,6 @@ void register_errors(py::module_& m);
 void register_matrix(py::module_& m);
 void register_plan(py::module_& m);
 void register_solvers(py::module_& m);
+void register_tridiagonal(py::module_& m);
 
 }  // namespace hsparse::python

@@ -19,4 +19,5 @@ PYBIND11_MODULE(_hsparse, m) {
   hp::register_matrix(m);
   hp::register_plan(m);
   hp::register_solvers(m);
+  hp::register_tridiagonal(m);
 }

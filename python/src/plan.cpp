@@ -11,6 +11,7 @@
 #include "hsparse/core/array.hpp"
 #include "hsparse/core/executor.hpp"
 #include "hsparse/core/timer.hpp"
+#include "hsparse/dense/dense_matrix.hpp"
 #include "hsparse/formats/format.hpp"
 #include "hsparse/tuning/spmv_handle.hpp"
 
@@ -65,6 +66,36 @@ void apply_host(SpmvHandle<V, I>& h, const Executor& ex, long long rows, long lo
     h.apply(alpha, xd, beta, yd);
     e->copy_to_host(y.data(), yd.data(), y.size() * sizeof(V));  // waits for the product
   }
+}
+
+// Y = alpha A X + beta Y for host X (cols x k) and Y (rows x k), both
+// column-major (Fortran order): one block product through the handle's plan
+// (its format's SpMM kernel where it has one), via DenseMatrix copies on the
+// plan's executor.
+template <class V, class I>
+void apply_host_block(SpmvHandle<V, I>& h, long long rows, long long cols, const py::buffer& xb, const py::buffer& yb, V alpha, V beta) {
+  const auto xi = xb.request(), yi = yb.request(true);
+  const auto fortran = [](const py::buffer_info& b, long long r, const char* what) {
+    if (b.ndim != 2 || b.shape[0] != r) throw py::value_error(std::string(what) + ": expected " + std::to_string(r) + " rows in 2 dimensions");
+    const bool contiguous = b.shape[0] <= 1 || b.strides[0] == b.itemsize;
+    if (!contiguous || (b.shape[1] > 1 && b.strides[1] != b.itemsize * b.shape[0])) {
+      throw py::value_error(std::string(what) + ": expected a column-major (Fortran-order) array");
+    }
+  };
+  fortran(xi, cols, "x");
+  fortran(yi, rows, "out");
+  if (xi.shape[1] != yi.shape[1]) throw py::value_error("x and out have different column counts");
+  if (!buffer_holds<V>(xi) || !buffer_holds<V>(yi)) throw py::type_error(std::string("x and out must hold ") + dtype_name<V>() + " values");
+  const long long k = xi.shape[1];
+  const auto* x = static_cast<const V*>(xi.ptr);
+  auto* y = static_cast<V*>(yi.ptr);
+  py::gil_scoped_release release;
+  const ExecutorPtr& e = h.executor();
+  const DenseMatrix<V> xd(e, cols, k, std::span<const V>(x, static_cast<std::size_t>(cols * k)));
+  DenseMatrix<V> yd = beta == V(0) ? DenseMatrix<V>(e, rows, k) : DenseMatrix<V>(e, rows, k, std::span<const V>(y, static_cast<std::size_t>(rows * k)));
+  h.apply(alpha, xd, beta, yd);
+  const std::vector<V> out = yd.to_host();
+  std::copy(out.begin(), out.end(), y);
 }
 
 template <class V, class I>
@@ -139,6 +170,13 @@ class Plan {
                handle_);
   }
 
+  void apply_host_block_any(const py::buffer& x, const py::buffer& y, const py::object& alpha, const py::object& beta) {
+    const auto [rows, cols] = dims();
+    std::visit(
+        [&](auto& h) { apply_with_scalars(*h, alpha, beta, [&](auto& hh, auto a, auto b) { apply_host_block(hh, rows, cols, x, y, a, b); }); },
+        handle_);
+  }
+
   void apply_device_any(std::uintptr_t x, std::uintptr_t y, std::uintptr_t stream, const py::object& alpha, const py::object& beta) {
     std::visit([&](auto& h) { apply_with_scalars(*h, alpha, beta, [&](auto& hh, auto a, auto b) { apply_device(hh, x, y, stream, a, b); }); },
                handle_);
@@ -206,6 +244,7 @@ void register_plan(py::module_& m) {
       .def_property_readonly("device", &Plan::device)
       .def_property_readonly("executor", &Plan::executor)
       .def("_apply_host", &Plan::apply_host_any, py::arg("x"), py::arg("out"), py::arg("alpha"), py::arg("beta"))
+      .def("_apply_host_block", &Plan::apply_host_block_any, py::arg("x"), py::arg("out"), py::arg("alpha"), py::arg("beta"))
       .def("_apply_device", &Plan::apply_device_any, py::arg("x"), py::arg("out"), py::arg("stream"), py::arg("alpha"), py::arg("beta"))
       .def("_tune", &Plan::tune, py::arg("calls"))
       .def("_time_host", &Plan::time_host, py::arg("x"), py::arg("out"), py::arg("repetitions"),

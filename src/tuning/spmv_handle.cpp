@@ -259,6 +259,16 @@ void SpmvHandle<V, I>::apply(V alpha, const V* x, V beta, V* y) {
   s.launch(c, alpha, x, beta, y);
 }
 
+template <class V, class I>
+void SpmvHandle<V, I>::apply(V alpha, const DenseMatrix<V>& x, V beta, DenseMatrix<V>& y) {
+  State& s = *state_;
+  // The plan of the best configuration so far (CSR vector's space tunes
+  // launch parameters on its own device copy: the block product takes the
+  // format's plan with the base options).
+  s.ensure_plan(s.space == Space::plan ? configuration() : std::vector<int>{});
+  s.plan->apply(alpha, x, beta, y);  // checks shapes and executors
+}
+
 #define HSPARSE_INSTANTIATE(V, I) template class SpmvHandle<V, I>;
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE

@@ -72,6 +72,13 @@ class SpmvHandle {
   /// Host spans: a CPU handle only (checked), sizes checked.
   void apply(V alpha, std::span<const V> x, V beta, std::span<V> y);
 
+  /// Y = alpha A X + beta Y for the k columns of X (cols x k) and Y (rows x
+  /// k), dense matrices on the handle's executor (checked): through the plan
+  /// of the best configuration so far, with its format's SpMM kernel where
+  /// it has one (SpmvPlan::apply on dense matrices). Block products are not
+  /// timed for tuning. Error(invalid_argument) for mismatched shapes or executors.
+  void apply(V alpha, const DenseMatrix<V>& x, V beta, DenseMatrix<V>& y);
+
   /// Reguly's test: the same arrays and sizes as the matrix the handle was made for.
   bool matches(const Csr<V, I>& a) const;
   bool tuning() const;                  ///< still trying parameters

@@ -1,0 +1,53 @@
+"""hsparse.tridiagonal: batches of independent tridiagonal systems.
+
+    a_i x_{i-1} + b_i x_i + c_i x_{i+1} = d_i,   i = 0 .. size-1  (a_0 and c_{size-1} ignored)
+
+``layout="contiguous"``: arrays of shape (count, size), one system per row
+(cuSPARSE gtsv2StridedBatch); ``layout="interleaved"``: shape (size, count),
+one system per column (gtsvInterleavedBatch). No pivoting: diagonally
+dominant or symmetric positive definite systems are safe, and a zero pivot
+raises an hsparse.Error naming its system and row.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+from . import _hsparse
+
+__all__ = ["solve"]
+
+_ALGORITHMS = ("auto", "thomas", "cr", "pcr", "hybrid", "partition")
+
+
+def solve(a: Any, b: Any, c: Any, d: Any, layout: str = "contiguous", algorithm: str = "auto", device: str = "cpu",
+          out: Optional[np.ndarray] = None) -> np.ndarray:
+    """x with A_k x_k = d_k for every system k of the batch (see the module).
+
+    ``algorithm``: "auto", or on the GPU "thomas", "cr", "pcr", "hybrid",
+    "partition" (the CPU runs Thomas' algorithm, systems in parallel).
+    ``device``: "cpu", "cuda" or "auto". float32 or float64, all four
+    arrays of one shape and type (checked before any work); NumPy arrays
+    (copied to the GPU for device="cuda"). The GIL is released while solving."""
+    if layout not in ("contiguous", "interleaved"):
+        raise ValueError(f"layout: expected 'contiguous' or 'interleaved', got {layout!r}")
+    if algorithm not in _ALGORITHMS:
+        raise ValueError(f"algorithm: expected one of {', '.join(_ALGORITHMS)}, got {algorithm!r}")
+    if device not in ("auto", "cpu", "cuda"):
+        raise ValueError(f"device: expected one of auto, cpu, cuda, got {device!r}")
+    arrays = [np.asarray(v) for v in (a, b, c, d)]
+    if len({v.shape for v in arrays}) != 1 or arrays[0].ndim != 2:
+        raise ValueError(f"a, b, c, d: expected four 2-D arrays of one shape, got {[v.shape for v in arrays]}")
+    dtype = np.result_type(*arrays)
+    if dtype not in (np.float32, np.float64):
+        raise TypeError(f"a, b, c, d: expected float32 or float64 values, got {dtype}")
+    rows, cols = arrays[0].shape
+    size, count = (cols, rows) if layout == "contiguous" else (rows, cols)
+    if out is None:
+        out = np.empty((rows, cols), dtype=dtype)
+    elif not isinstance(out, np.ndarray) or out.shape != (rows, cols) or out.dtype != dtype or not out.flags.c_contiguous:
+        raise ValueError(f"out: expected a C-contiguous {dtype} array of shape {(rows, cols)}")
+    flat = [np.ascontiguousarray(v, dtype=dtype).reshape(-1) for v in arrays]
+    _hsparse._tridiagonal_solve(size, count, layout, algorithm, device, *flat, out.reshape(-1))
+    return out
