@@ -26,9 +26,23 @@ def time_products(plan, x, out, min_seconds=0.2):
     start = time.perf_counter()
     while time.perf_counter() - start < min_seconds or len(times) < 5:
         t = time.perf_counter()
-        plan.apply(x, out=out)
+        plan.apply(x, out=out)  # returns when y is ready (device arrays: after a synchronisation)
         times.append(time.perf_counter() - t)
     return statistics.median(times)
+
+
+def device_arrays(device):
+    """CuPy when the plans run on a GPU and CuPy is there: products then stay
+    on the device (with NumPy arrays every product copies x in and y out,
+    and the copies are what gets timed)."""
+    if device == "cpu" or (device == "auto" and not hsparse.cuda_available()):
+        return None
+    try:
+        import cupy
+        return cupy
+    except ImportError:
+        print("note: no CuPy, so GPU products copy NumPy arrays in and out (and the copies dominate the times)")
+        return None
 
 
 def compare(A, device):
@@ -37,6 +51,10 @@ def compare(A, device):
     x = np.random.default_rng(1).uniform(-1, 1, A.shape[1]).astype(A.dtype)
     expect = S @ x
     out = np.empty(A.shape[0], dtype=A.dtype)
+    xp = device_arrays(device)
+    if xp is not None:
+        x, out = xp.asarray(x), xp.empty(A.shape[0], dtype=A.dtype)
+    to_host = (lambda v: v) if xp is None else xp.asnumpy
     rows = []
     for fmt in ["auto"] + hsparse.formats():
         try:
@@ -45,7 +63,7 @@ def compare(A, device):
             rows.append((fmt, "-", None, str(e).split(":")[0]))
             continue
         plan.apply(x, out=out)
-        error = np.max(np.abs(out - expect)) / max(1e-300, np.max(np.abs(expect)))
+        error = np.max(np.abs(to_host(out) - expect)) / max(1e-300, np.max(np.abs(expect)))
         seconds = time_products(plan, x, out)
         rows.append((fmt if fmt != "auto" else f"auto ({plan.format})", plan.kernel, 2 * A.nnz / seconds / 1e9, f"error {error:.1e}"))
     return rows
@@ -82,7 +100,9 @@ def main(argv=None):
         print(f"  {fmt:>20}  {kernel:<40} {'' if gflops is None else f'{gflops:8.2f} GFLOP/s'}  {note}")
     if args.plot:
         try:
-            plot(rows, f"{args.matrix} on {hsparse.SpmvPlan(A, device=args.device, format='csr').stats['executor']}", args.plot)
+            where = hsparse.SpmvPlan(A, device=args.device, format="csr").stats["executor"]
+            arrays = "CuPy arrays" if device_arrays(args.device) is not None else "NumPy arrays"
+            plot(rows, f"{args.matrix} on {where}, {arrays}", args.plot)
         except ImportError:
             print("plot: skipped (matplotlib not installed: apt-get install python3-matplotlib)")
 

@@ -153,10 +153,10 @@ class SpmvPlan:
 
 def _device_pointer(a: Any, shape: Tuple[int, ...], dtype: np.dtype, what: str) -> Tuple[int, Optional[int]]:
     """The data pointer and stream of a contiguous __cuda_array_interface__ array, checked."""
-    iface = a.__cuda_array_interface__
+    iface = a.__cuda_array_interface__  # read once: CuPy builds the dict at each access
     if tuple(iface["shape"]) != shape:
         raise ValueError(f"{what}: expected shape {shape}, got {tuple(iface['shape'])}")
-    if np.dtype(iface["typestr"]) != dtype:
+    if iface["typestr"] != dtype.str and np.dtype(iface["typestr"]) != dtype:  # the string first: no dtype parse on the fast path
         raise TypeError(f"{what}: expected {dtype}, got {np.dtype(iface['typestr'])}")
     strides = iface.get("strides")
     if strides is not None and tuple(strides) != (dtype.itemsize,):
