@@ -35,9 +35,11 @@ class CMakeBuild(build_ext):
     def build_extension(self, ext: Extension) -> None:
         build_dir = pathlib.Path(self.build_temp).resolve() / "cmake"
         build_dir.mkdir(parents=True, exist_ok=True)
+        # Tools ON for hsparse.bench (the benchmark library; only the module's
+        # target is built, not the command-line tool).
         args = [
             "cmake", "-S", str(ROOT), "-B", str(build_dir), "-DCMAKE_BUILD_TYPE=Release", "-DHSPARSE_PYTHON=ON",
-            f"-DPython3_EXECUTABLE={sys.executable}", "-DHSPARSE_BUILD_TOOLS=OFF", "-DHSPARSE_BUILD_TESTS=OFF",
+            f"-DPython3_EXECUTABLE={sys.executable}", "-DHSPARSE_BUILD_TOOLS=ON", "-DHSPARSE_BUILD_TESTS=OFF",
             "-DHSPARSE_BUILD_BENCHMARKS=OFF", "-DHSPARSE_INSTALL=OFF",
             f"-DHSPARSE_ENABLE_CUDA={os.environ.get('HSPARSE_ENABLE_CUDA', 'ON')}",
         ]

@@ -26,7 +26,7 @@ from ._errors import (CorruptFileError, CudaError, Error, FileError, IndexOverfl
 __version__: str = _hsparse.__version__
 
 __all__ = [
-    "Matrix", "read", "write", "generate", "from_scipy", "to_scipy", "info", "advise", "SpmvPlan", "solve", "SolveInfo", "as_linear_operator", "tridiagonal",
+    "Matrix", "read", "write", "generate", "from_scipy", "to_scipy", "info", "advise", "SpmvPlan", "solve", "SolveInfo", "as_linear_operator", "tridiagonal", "bench",
     "formats", "built_with_cuda", "cuda_available", "Error", "ParseError", "FileError", "CorruptFileError", "IndexOverflowError",
     "InvalidMatrixError", "InvalidArgumentError", "OutOfMemoryError", "CudaError", "UnsupportedError", "InternalError",
 ]
@@ -187,3 +187,4 @@ def _as_matrix(A: Any) -> Matrix:
 from ._plan import SpmvPlan, as_linear_operator  # noqa: E402  (uses the names above)
 from ._solve import SolveInfo, solve  # noqa: E402
 from . import tridiagonal  # noqa: E402
+from ._bench import bench  # noqa: E402

@@ -45,5 +45,6 @@ void register_matrix(py::module_& m);
 void register_plan(py::module_& m);
 void register_solvers(py::module_& m);
 void register_tridiagonal(py::module_& m);
+void register_bench(py::module_& m);
 
 }  // namespace hsparse::python

@@ -20,4 +20,5 @@ PYBIND11_MODULE(_hsparse, m) {
   hp::register_plan(m);
   hp::register_solvers(m);
   hp::register_tridiagonal(m);
+  hp::register_bench(m);
 }

@@ -155,3 +155,18 @@ def test_advise_ranks_every_format_and_the_plan_follows_it():
     assert plan.format == possible[0]["format"]
     with pytest.raises(ValueError):
         hsparse.advise(A, spmv_count=0, device="cpu")
+
+
+def test_bench_returns_checked_records(tmp_path):
+    records = hsparse.bench(["stencil2d:n=40", "powerlaw:rows=2000"], device="cpu", quick=True, out=str(tmp_path), as_dataframe=False)
+    assert (tmp_path / "report.md").exists() and (tmp_path / "results.json").exists()
+    matrices = {r["matrix"] for r in records}
+    assert matrices == {"stencil2d:n=40", "powerlaw:rows=2000"}
+    timed = [r for r in records if r["status"] == "ok"]
+    assert timed and all(r["gflops"] > 0 for r in timed)
+    assert not [r for r in records if r["status"] in ("wrong", "failed")]
+    assert {r["format"] for r in timed} >= {"csr", "sell"}
+    with pytest.raises(ValueError):
+        hsparse.bench(device="gpu")
+    with pytest.raises(TypeError):
+        hsparse.bench("stencil2d:n=10")
