@@ -119,7 +119,8 @@ def generate(spec: str) -> Matrix:
 
 def write(path: str, A: Any) -> None:
     """Writes ``A`` (a Matrix or a scipy.sparse matrix) as Matrix Market
-    (.mtx, full precision) or .hsp, by the file name's extension."""
+    (.mtx, or gzip-compressed .mtx.gz; full precision) or .hsp, by the file
+    name's extension."""
     _hsparse._write(_path(path), _as_matrix(A)._m)
 
 

@@ -4,12 +4,12 @@
 #include <pybind11/complex.h>
 #include <pybind11/stl.h>
 
-#include <cstring>
 #include <filesystem>
 
 #include "bindings.hpp"
 #include "hsparse/analysis/matrix_analysis.hpp"
 #include "hsparse/io/binary_format.hpp"
+#include "hsparse/io/file_bytes.hpp"
 #include "hsparse/io/matrix_market.hpp"
 
 namespace hsparse::python {
@@ -121,15 +121,14 @@ Matrix load(const std::string& source, bool single) {
 
 void write(const std::string& path, const Matrix& m) {
   py::gil_scoped_release release;
-  const auto ends_with = [&](const char* s) { return path.size() >= std::strlen(s) && path.compare(path.size() - std::strlen(s), std::string::npos, s) == 0; };
   std::visit(
       [&](const auto& a) {
-        if (ends_with(".hsp")) {
+        if (io::ends_with(path, ".hsp")) {
           io::write_hsp(path, a);
-        } else if (ends_with(".mtx")) {
-          io::write_matrix_market(path, a);
+        } else if (io::ends_with(path, ".mtx") || io::ends_with(path, ".mtx.gz")) {
+          io::write_matrix_market(path, a);  // gzip for .gz
         } else {
-          throw Error(ErrorCode::invalid_argument, path + ": write needs a .mtx or .hsp file name");
+          throw Error(ErrorCode::invalid_argument, path + ": write needs a .mtx, .mtx.gz or .hsp file name");
         }
       },
       *m.csr);

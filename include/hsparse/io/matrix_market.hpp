@@ -93,8 +93,8 @@ template <class V, class I>
 std::string format_matrix_market(const Csr<V, I>& a, const MatrixMarketWriteOptions& options = {});
 
 template <class V, class I>
-/// Writes `a` to path (plain text) with every value in full precision;
-/// Error(io) when the file cannot be written.
+/// Writes `a` to path with every value in full precision, gzip-compressed
+/// when path ends in .gz; Error(io) when the file cannot be written.
 void write_matrix_market(const std::string& path, const Csr<V, I>& a,
                          const MatrixMarketWriteOptions& options = {});
 
