@@ -1,6 +1,13 @@
 // gnuplot rendering (gnuplot.hpp).
 #include "gnuplot.hpp"
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -33,17 +40,59 @@ void write_line_plot(const std::string& plot_dir, const std::string& name, const
   g << "\n";
 }
 
+namespace {
+
+// gnuplot's path from $PATH, or "" (no shell: `command -v` would fork one).
+std::string find_gnuplot() {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  for (std::size_t start = 0; start <= dirs.size();) {
+    const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+    const std::string candidate = (end > start ? dirs.substr(start, end - start) : ".") + "/gnuplot";
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return "";
+}
+
+// Runs gnuplot with `args`, its stderr into `log`; true when it exits 0.
+// posix_spawn rather than system(): no shell, and no fork of this process
+// (whose other threads and fork handlers, e.g. a BLAS's when hsparse runs
+// inside Python with NumPy loaded, a forked copy may not survive).
+bool run_gnuplot(const std::string& gnuplot, const std::vector<std::string>& args, const std::string& log) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<char*> argv{const_cast<char*>(gnuplot.c_str())};
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, gnuplot.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return false;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return false;
+  }
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+}  // namespace
+
 std::string render_gnuplot(const std::string& plot_dir, const std::vector<std::string>& names) {
-  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) return "gnuplot is not installed here";
+  const std::string gnuplot = find_gnuplot();
+  if (gnuplot.empty()) return "gnuplot is not installed here";
   const std::string p = plot_dir + "/";
   std::string failed;
   for (const auto& name : names) {
     for (const auto& [term, ext] : std::vector<std::pair<std::string, std::string>>{{"pngcairo size 1400,900", "png"}, {"svg size 1400,900", "svg"}}) {
-      const std::string cmd = "cd '" + p + "' && gnuplot -e \"set terminal " + term + "; set output '" + name + "." + ext + "'\" " + name +
-                              ".gp 2> " + name + "." + ext + ".log";
+      // gnuplot's own cd: the script names its data file relative to the plot folder.
+      const std::string commands = "cd '" + p + "'; set terminal " + term + "; set output '" + name + "." + ext + "'";
+      const std::string log = p + name + "." + ext + ".log";
       // The log stays only when gnuplot failed: it says why.
-      if (std::system(cmd.c_str()) != 0) failed += std::string(failed.empty() ? "" : ", ") + name + "." + ext;
-      else std::filesystem::remove(p + name + "." + ext + ".log");
+      if (!run_gnuplot(gnuplot, {"-e", commands, p + name + ".gp"}, log)) failed += std::string(failed.empty() ? "" : ", ") + name + "." + ext;
+      else std::filesystem::remove(log);
     }
   }
   return failed.empty() ? "" : "gnuplot failed on " + failed + " (see " + plot_dir + "/*.log)";
