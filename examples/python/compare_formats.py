@@ -17,16 +17,20 @@ import numpy as np
 import hsparse
 
 
-def time_products(plan, x, out, min_seconds=0.2):
-    """Median seconds of one product, repeated to fill min_seconds (after warm-up and tuning)."""
+def time_products(plan, x, out, wait, min_seconds=0.2):
+    """Median seconds of one product, repeated to fill min_seconds (after
+    warm-up and tuning); `wait` waits for the product (device arrays: a
+    product is queued on their stream, as CuPy's operations are)."""
     plan.tune(calls=50)
     for _ in range(3):
         plan.apply(x, out=out)
+    wait()
     times = []
     start = time.perf_counter()
     while time.perf_counter() - start < min_seconds or len(times) < 5:
         t = time.perf_counter()
-        plan.apply(x, out=out)  # returns when y is ready (device arrays: after a synchronisation)
+        plan.apply(x, out=out)
+        wait()
         times.append(time.perf_counter() - t)
     return statistics.median(times)
 
@@ -55,6 +59,7 @@ def compare(A, device):
     if xp is not None:
         x, out = xp.asarray(x), xp.empty(A.shape[0], dtype=A.dtype)
     to_host = (lambda v: v) if xp is None else xp.asnumpy
+    wait = (lambda: None) if xp is None else (lambda: xp.cuda.get_current_stream().synchronize())
     rows = []
     for fmt in ["auto"] + hsparse.formats():
         try:
@@ -64,7 +69,7 @@ def compare(A, device):
             continue
         plan.apply(x, out=out)
         error = np.max(np.abs(to_host(out) - expect)) / max(1e-300, np.max(np.abs(expect)))
-        seconds = time_products(plan, x, out)
+        seconds = time_products(plan, x, out, wait)
         rows.append((fmt if fmt != "auto" else f"auto ({plan.format})", plan.kernel, 2 * A.nnz / seconds / 1e9, f"error {error:.1e}"))
     return rows
 

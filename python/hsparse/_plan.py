@@ -25,7 +25,9 @@ class SpmvPlan:
     ``plan @ x`` and ``plan.apply(x, out=, alpha=, beta=)`` take NumPy arrays
     (on a GPU plan they are copied to the device and back) or device arrays
     with ``__cuda_array_interface__`` (CuPy; no copy: the result is written
-    to the device array ``out``, or a new CuPy array). A 2-D ``x`` (NumPy) is
+    to the device array ``out``, or a new CuPy array, and ordered on the
+    arrays' stream like a CuPy operation: synchronise that stream before
+    timing it from the host). A 2-D ``x`` (NumPy) is
     one block product: the format's SpMM kernel reads the matrix once per
     32 columns where it has one (CSR, SELL, BCSR). The GIL is released while
     the product runs.
@@ -147,7 +149,10 @@ class SpmvPlan:
             import cupy  # the only way to make a device array here; pass out= otherwise
             out = cupy.empty((rows,), dtype=self._dtype)
         yp, ys = _device_pointer(out, (rows,), self._dtype, "out")
-        self._p._apply_device(xp, yp, xs or ys or 0, alpha, beta)
+        # Streams (0: None): the product waits for x's and out's streams and
+        # out's stream waits for the product, on the device (no host wait
+        # unless out names no stream), as CuPy's own operations do.
+        self._p._apply_device(xp, yp, xs or 0, ys or 0, alpha, beta)
         return out
 
 

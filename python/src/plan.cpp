@@ -2,8 +2,8 @@
 // format, tuned over the products) of the matrix's value and index types on
 // a CPU or CUDA executor. Products take host buffers (NumPy; copied to the
 // GPU and back for a CUDA plan) or device pointers (CuPy and any
-// __cuda_array_interface__ object: no copy). The GIL is released while a
-// product runs.
+// __cuda_array_interface__ object: no copy, ordered with the arrays'
+// streams, StreamOrder). The GIL is released while a product runs.
 #include <pybind11/complex.h>
 #include <pybind11/stl.h>
 
@@ -37,19 +37,55 @@ struct handles_of<std::variant<Ts...>> {
 };
 using AnyHandle = handles_of<io::AnyCsr>::type;
 
-// Waits for the work a __cuda_array_interface__ producer queued on `stream`
-// (its v3 "stream" field; 0 or absent: nothing to wait for).
-void wait_for_stream(std::uintptr_t stream) {
 #ifdef HSPARSE_HAVE_CUDA
-  if (stream > 2) {  // 1 and 2 are the legacy and per-thread default streams: synchronised by the device sync below
-    if (cudaStreamSynchronize(reinterpret_cast<cudaStream_t>(stream)) != cudaSuccess) throw Error(ErrorCode::cuda, "waiting for the array's stream failed");
-  } else if (stream != 0) {
-    if (cudaDeviceSynchronize() != cudaSuccess) throw Error(ErrorCode::cuda, "waiting for the device failed");
+// Orders a product on the plan's stream against the streams of the
+// __cuda_array_interface__ arrays (its v3 "stream" field: 0 here for None,
+// 1 the legacy default stream, 2 the per-thread default, else a handle),
+// with an event on the device, never a host wait, as CuPy orders its own
+// work: the plan's stream waits for the producer's before the product, and
+// the array's stream waits for the product after it. The legacy default
+// stream needs neither: the executor's stream is a blocking one
+// (cudaStreamCreate), ordered with it by CUDA itself. With no stream given
+// (None), the host waits for the product before returning (the reader is
+// unknown).
+class StreamOrder {
+ public:
+  StreamOrder() = default;
+  StreamOrder(const StreamOrder&) = delete;
+  StreamOrder& operator=(const StreamOrder&) = delete;
+  ~StreamOrder() {
+    if (event_) cudaEventDestroy(event_);
   }
+  void before(cudaStream_t ours, std::uintptr_t theirs) {
+    if (theirs > 1) wait(ours, handle(theirs));
+  }
+  void after(cudaStream_t ours, std::uintptr_t theirs) {
+    if (theirs == 0) {
+      check(cudaStreamSynchronize(ours), "waiting for the product");
+    } else if (theirs > 1) {
+      wait(handle(theirs), ours);
+    }
+  }
+
+ private:
+  static cudaStream_t handle(std::uintptr_t s) { return s == 2 ? cudaStreamPerThread : reinterpret_cast<cudaStream_t>(s); }
+  static void check(cudaError_t e, const char* what) {
+    if (e != cudaSuccess) throw Error(ErrorCode::cuda, std::string(what) + ": " + cudaGetErrorString(e));
+  }
+  void wait(cudaStream_t waiter, cudaStream_t producer) {
+    if (!event_) check(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "creating an event");
+    check(cudaEventRecord(event_, producer), "recording an event on the array's stream");
+    check(cudaStreamWaitEvent(waiter, event_, 0), "ordering the streams");  // the event's state now: it may be recorded again at once
+  }
+  cudaEvent_t event_ = nullptr;
+};
 #else
-  (void)stream;
+// A build without CUDA has no device arrays (the plan refuses them first).
+struct StreamOrder {
+  void before(void*, std::uintptr_t) {}
+  void after(void*, std::uintptr_t) {}
+};
 #endif
-}
 
 template <class V, class I>
 void apply_host(SpmvHandle<V, I>& h, const Executor& ex, long long rows, long long cols, const py::buffer& xb, const py::buffer& yb, V alpha, V beta) {
@@ -99,12 +135,19 @@ void apply_host_block(SpmvHandle<V, I>& h, long long rows, long long cols, const
 }
 
 template <class V, class I>
-void apply_device(SpmvHandle<V, I>& h, std::uintptr_t x, std::uintptr_t y, std::uintptr_t stream, V alpha, V beta) {
+void apply_device(SpmvHandle<V, I>& h, StreamOrder& order, std::uintptr_t x, std::uintptr_t y, std::uintptr_t x_stream, std::uintptr_t y_stream,
+                  V alpha, V beta) {
   if (h.executor()->backend() != Backend::cuda) throw py::value_error("device arrays need a plan on device='cuda'");
   py::gil_scoped_release release;
-  wait_for_stream(stream);
+#ifdef HSPARSE_HAVE_CUDA
+  const auto ours = static_cast<cudaStream_t>(cuda_executor(*h.executor(), "a product on device arrays").stream());
+  order.before(ours, x_stream);
+  if (y_stream != x_stream) order.before(ours, y_stream);  // beta != 0 reads y
   h.apply(alpha, reinterpret_cast<const V*>(x), beta, reinterpret_cast<V*>(y));
-  h.executor()->synchronize();  // the caller's stream may read y next
+  order.after(ours, y_stream);
+#else
+  (void)order, (void)x, (void)y, (void)x_stream, (void)y_stream, (void)alpha, (void)beta;
+#endif
 }
 
 template <class V, class I>
@@ -177,9 +220,13 @@ class Plan {
         handle_);
   }
 
-  void apply_device_any(std::uintptr_t x, std::uintptr_t y, std::uintptr_t stream, const py::object& alpha, const py::object& beta) {
-    std::visit([&](auto& h) { apply_with_scalars(*h, alpha, beta, [&](auto& hh, auto a, auto b) { apply_device(hh, x, y, stream, a, b); }); },
-               handle_);
+  void apply_device_any(std::uintptr_t x, std::uintptr_t y, std::uintptr_t x_stream, std::uintptr_t y_stream, const py::object& alpha,
+                        const py::object& beta) {
+    std::visit(
+        [&](auto& h) {
+          apply_with_scalars(*h, alpha, beta, [&](auto& hh, auto a, auto b) { apply_device(hh, order_, x, y, x_stream, y_stream, a, b); });
+        },
+        handle_);
   }
 
   // Seconds per product of the C++ call alone, `repetitions` calls in a C++
@@ -227,6 +274,7 @@ class Plan {
   std::shared_ptr<const io::AnyCsr> matrix_;
   ExecutorPtr ex_;
   AnyHandle handle_;
+  StreamOrder order_;
 };
 
 }  // namespace
@@ -245,7 +293,8 @@ void register_plan(py::module_& m) {
       .def_property_readonly("executor", &Plan::executor)
       .def("_apply_host", &Plan::apply_host_any, py::arg("x"), py::arg("out"), py::arg("alpha"), py::arg("beta"))
       .def("_apply_host_block", &Plan::apply_host_block_any, py::arg("x"), py::arg("out"), py::arg("alpha"), py::arg("beta"))
-      .def("_apply_device", &Plan::apply_device_any, py::arg("x"), py::arg("out"), py::arg("stream"), py::arg("alpha"), py::arg("beta"))
+      .def("_apply_device", &Plan::apply_device_any, py::arg("x"), py::arg("out"), py::arg("x_stream"), py::arg("out_stream"), py::arg("alpha"),
+           py::arg("beta"))
       .def("_tune", &Plan::tune, py::arg("calls"))
       .def("_time_host", &Plan::time_host, py::arg("x"), py::arg("out"), py::arg("repetitions"),
            "Median seconds of the C++ product alone (a CPU plan), for measuring the Python layers' overhead.");

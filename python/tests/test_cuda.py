@@ -71,3 +71,20 @@ def test_solve_on_the_gpu(method):
     x, info = hsparse.solve(A, b, method=method, precond="jacobi", tol=1e-10, device="cuda")
     assert info.converged, info.message
     assert np.linalg.norm(A.to_scipy() @ x - b) <= 1e-8 * np.linalg.norm(b)
+
+
+def test_products_are_ordered_on_the_arrays_stream():
+    """No host waits: the product waits for x's stream on the device, and
+    out's stream waits for the product (a non-blocking stream included,
+    which CUDA does not order with the plan's stream by itself)."""
+    A = hsparse.generate("stencil3d:n=40,points=27")
+    plan = hsparse.SpmvPlan(A, device="cuda", format="csr", tune=False, use_cache=False)
+    expect = A.to_scipy() @ np.ones(A.shape[1])
+    for stream in (cupy.cuda.Stream(non_blocking=True), cupy.cuda.Stream(), cupy.cuda.Stream.null):
+        with stream:
+            for _ in range(3):
+                x = cupy.ones(A.shape[1])
+                y = cupy.full(A.shape[0], cupy.nan)
+                plan.apply(x, out=y)
+                z = y * 2  # queued on `stream` after the product
+                assert np.allclose(cupy.asnumpy(z), 2 * expect)
