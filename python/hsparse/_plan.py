@@ -88,9 +88,22 @@ class SpmvPlan:
 
     @property
     def stats(self) -> dict:
-        """What the plan is: device, executor, format, kernel, origin, calls."""
+        """What the plan is and what the performance model expects of it:
+        device, executor, format, kernel, origin, calls, the stored matrix's
+        bytes (and per nonzero), and ``model``: the machine's measured read
+        bandwidth (bytes/s), the minimum traffic of one product (the stored
+        matrix, x and y once) and the time and GFLOP/s that traffic allows."""
+        rows, cols = self.shape
+        nnz = self._matrix.nnz
+        matrix_bytes = self._p.matrix_bytes
+        machine = _hsparse._machine(self.device)
+        traffic = matrix_bytes + self._dtype.itemsize * (rows + cols)
+        seconds = traffic / machine["read_bytes_per_s"]
         return {"device": self.device, "executor": self._p.executor, "format": self.format, "kernel": self.kernel,
-                "origin": self.origin, "calls": self.calls, "tuning": self.tuning, "shape": self.shape, "dtype": str(self.dtype)}
+                "origin": self.origin, "calls": self.calls, "tuning": self.tuning, "shape": self.shape, "dtype": str(self.dtype),
+                "nnz": nnz, "matrix_bytes": matrix_bytes, "bytes_per_nonzero": matrix_bytes / nnz if nnz else 0.0,
+                "model": {"read_bytes_per_s": machine["read_bytes_per_s"], "min_traffic_bytes": traffic, "seconds": seconds,
+                          "gflops": 2 * nnz / seconds / 1e9 if seconds > 0 else 0.0, "note": machine["note"]}}
 
     def tune(self, calls: int = 10) -> int:
         """Runs up to ``calls`` products on a vector of ones until the tuner

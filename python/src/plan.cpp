@@ -251,6 +251,7 @@ class Plan {
   bool tuning() const { return std::visit([](const auto& h) { return h->tuning(); }, handle_); }
   int calls() const { return std::visit([](const auto& h) { return h->calls(); }, handle_); }
   std::string device() const { return to_string(ex_->backend()); }
+  std::size_t matrix_bytes() const { return std::visit([](const auto& h) { return h->matrix_bytes(); }, handle_); }
   std::string executor() const { return ex_->description(); }
 
  private:
@@ -290,6 +291,7 @@ void register_plan(py::module_& m) {
       .def_property_readonly("tuning", &Plan::tuning)
       .def_property_readonly("calls", &Plan::calls)
       .def_property_readonly("device", &Plan::device)
+      .def_property_readonly("matrix_bytes", &Plan::matrix_bytes)
       .def_property_readonly("executor", &Plan::executor)
       .def("_apply_host", &Plan::apply_host_any, py::arg("x"), py::arg("out"), py::arg("alpha"), py::arg("beta"))
       .def("_apply_host_block", &Plan::apply_host_block_any, py::arg("x"), py::arg("out"), py::arg("alpha"), py::arg("beta"))

@@ -132,6 +132,24 @@ void register_solvers(py::module_& m) {
       py::arg("matrix"), py::arg("b"), py::arg("x"), py::arg("method"), py::arg("precond"), py::arg("tol"), py::arg("maxiter"), py::arg("restart"),
       py::arg("device"), py::arg("format"), py::arg("callback"),
       "Solves A x = b in place of x (the initial guess); returns the solver's report as a dict.");
+  m.def(
+      "_machine",
+      [](const std::string& device) {
+        const Backend backend = resolve_backend(device);
+        std::string note;
+        MachineModel machine;
+        {
+          py::gil_scoped_release release;
+          machine = measured_machine(to_string(backend), &note);
+        }
+        py::dict d;
+        d["backend"] = machine.backend;
+        d["read_bytes_per_s"] = machine.read_bytes_per_s;
+        d["cache_bytes"] = machine.cache_bytes;
+        d["note"] = note;
+        return d;
+      },
+      py::arg("device"), "The advisor's model of this machine: measured read bandwidth and cache (kept in the tuning cache once measured).");
   m.def("_advise", &advise_any, py::arg("matrix"), py::arg("spmv_count"), py::arg("device"), py::arg("value_tolerance"),
         "The advisor's ranking of every format (least total time first, refusals last), as dicts.");
 }

@@ -78,7 +78,12 @@ def test_auto_format_and_tuning():
     assert 0 <= ran <= 50 and plan.calls >= ran
     x = np.ones(A.shape[1])
     assert_product_close(A.to_scipy(), plan @ x, x, np.float64)
-    assert plan.stats["device"] == "cpu"
+    stats = plan.stats
+    assert stats["device"] == "cpu" and stats["nnz"] == A.nnz
+    assert stats["matrix_bytes"] >= A.nnz * 8 and stats["bytes_per_nonzero"] >= 8
+    model = stats["model"]
+    assert model["read_bytes_per_s"] > 0 and model["min_traffic_bytes"] > stats["matrix_bytes"]
+    assert abs(model["seconds"] * model["read_bytes_per_s"] - model["min_traffic_bytes"]) <= 1e-6 * model["min_traffic_bytes"]
 
 
 def test_two_dimensional_x_multiplies_every_column():

@@ -41,6 +41,7 @@ struct SpmvHandle<V, I>::State {
   std::vector<int> best;                   // the configuration when not tuning
   std::string origin;                      // "advisor" or "given"
   bool pending = false, from_cache = false;
+  std::size_t csr_bytes = 0;               // the CSR's bytes (CSR vector runs on its device copy, without a plan)
   int max_calls = 0;
   std::optional<TuningCache> cache;
   Stopwatch watch;
@@ -103,6 +104,7 @@ SpmvHandle<V, I>::SpmvHandle(ExecutorPtr ex, const Csr<V, I>& a, HandleOptions o
   s.host = &a;
   s.max_calls = o.max_tuning_calls;
   fingerprint_ = hsparse::fingerprint(a);
+  s.csr_bytes = a.bytes();
   const Backend backend = s.ex->backend();
   SpmvOptions& b = s.base;
   if (o.format) {
@@ -257,6 +259,12 @@ void SpmvHandle<V, I>::apply(V alpha, const V* x, V beta, V* y) {
   const std::vector<int> c = configuration();
   if (s.space == Space::plan) s.ensure_plan(c);  // the best, if the last guess was another
   s.launch(c, alpha, x, beta, y);
+}
+
+template <class V, class I>
+std::size_t SpmvHandle<V, I>::matrix_bytes() const {
+  const State& s = *state_;
+  return s.plan ? s.plan->matrix_bytes() : s.csr_bytes;
 }
 
 template <class V, class I>

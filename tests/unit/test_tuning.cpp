@@ -328,6 +328,9 @@ TEST(CpuHandle, BlockProductsMatchTheReferenceColumnByColumn) {
     o.use_cache = false;
     if (sell) o.format = Format::sell;
     SpmvHandle<double, std::int32_t> h(cpu, a, o);
+    // The stored matrix: at least the values, and SELL's padding beyond CSR's bytes.
+    EXPECT_GE(h.matrix_bytes(), a.values.size() * sizeof(double)) << h.description();
+    if (sell) EXPECT_GE(h.matrix_bytes(), a.values.size() * (sizeof(double) + sizeof(std::int32_t))) << h.description();
     for (int round = 0; round < 3; ++round) {  // while tuning and after single products moved it on
       const std::vector<double> nan(static_cast<std::size_t>(a.rows * k), std::numeric_limits<double>::quiet_NaN());
       DenseMatrix<double> y(cpu, a.rows, k, std::span<const double>(nan));

@@ -90,6 +90,10 @@ class SpmvHandle {
   std::string description() const;      ///< the kernel in use, e.g. "sell-8-256/avx512(auto)" or "csr/vector-coop8-repeat4-block128"
   /// The format in use.
   Format format() const;
+  /// Bytes of the matrix as the kernel in use stores it (values, indices,
+  /// offsets, padding and block fill; no workspace): the traffic of one
+  /// product besides x and y.
+  std::size_t matrix_bytes() const;
   /// The executor the plan runs on.
   const ExecutorPtr& executor() const;
   /// The matrix's fingerprint (the tuning cache's key).
