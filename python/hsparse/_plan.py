@@ -119,8 +119,9 @@ class SpmvPlan:
         beta != 0 needs ``out``. Shapes and types are checked before any
         work: x has cols entries (rows of a 2-D x), of a type that casts
         safely to the plan's dtype (ValueError / TypeError otherwise)."""
-        if hasattr(x, "__cuda_array_interface__"):
-            return self._apply_device(x, out, alpha, beta)
+        x_iface = getattr(x, "__cuda_array_interface__", None)  # read once: CuPy builds the dict at each access
+        if x_iface is not None:
+            return self._apply_device(x_iface, out, alpha, beta)
         x = np.asarray(x)
         if not np.can_cast(x.dtype, self._dtype, casting="safe"):
             raise TypeError(f"x: {x.dtype} does not cast safely to the plan's {self._dtype}; cast it first")
@@ -153,15 +154,18 @@ class SpmvPlan:
             out[...] = y
         return out
 
-    def _apply_device(self, x: Any, out: Optional[Any], alpha: Any, beta: Any) -> Any:
+    def _apply_device(self, x_iface: dict, out: Optional[Any], alpha: Any, beta: Any) -> Any:
         rows, cols = self.shape
-        xp, xs = _device_pointer(x, (cols,), self._dtype, "x")
+        xp, xs = _device_pointer(x_iface, (cols,), self._dtype, "x")
         if out is None:
             if beta != 0:
                 raise ValueError("beta != 0 needs out (the y that beta scales)")
             import cupy  # the only way to make a device array here; pass out= otherwise
             out = cupy.empty((rows,), dtype=self._dtype)
-        yp, ys = _device_pointer(out, (rows,), self._dtype, "out")
+        out_iface = getattr(out, "__cuda_array_interface__", None)
+        if out_iface is None:
+            raise TypeError("out: a device array (with __cuda_array_interface__) is needed when x is one")
+        yp, ys = _device_pointer(out_iface, (rows,), self._dtype, "out")
         # Streams (0: None): the product waits for x's and out's streams and
         # out's stream waits for the product, on the device (no host wait
         # unless out names no stream), as CuPy's own operations do.
@@ -169,9 +173,8 @@ class SpmvPlan:
         return out
 
 
-def _device_pointer(a: Any, shape: Tuple[int, ...], dtype: np.dtype, what: str) -> Tuple[int, Optional[int]]:
-    """The data pointer and stream of a contiguous __cuda_array_interface__ array, checked."""
-    iface = a.__cuda_array_interface__  # read once: CuPy builds the dict at each access
+def _device_pointer(iface: dict, shape: Tuple[int, ...], dtype: np.dtype, what: str) -> Tuple[int, Optional[int]]:
+    """The data pointer and stream of a contiguous array's __cuda_array_interface__, checked."""
     if tuple(iface["shape"]) != shape:
         raise ValueError(f"{what}: expected shape {shape}, got {tuple(iface['shape'])}")
     if iface["typestr"] != dtype.str and np.dtype(iface["typestr"]) != dtype:  # the string first: no dtype parse on the fast path

@@ -59,6 +59,8 @@ def test_device_array_checks():
         plan.apply(cupy.ones(100, dtype=cupy.float32))
     with pytest.raises(ValueError):
         plan.apply(cupy.ones(200)[::2])  # not contiguous
+    with pytest.raises(TypeError):
+        plan.apply(cupy.ones(100), out=np.empty(100))  # a host out for a device x
     cpu_plan = hsparse.SpmvPlan(A, device="cpu", format="csr")
     with pytest.raises(ValueError):
         cpu_plan.apply(cupy.ones(100))
