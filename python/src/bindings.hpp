@@ -29,7 +29,8 @@ struct Matrix {
 template <class V>
 const char* dtype_name();
 
-/// The buffer protocol's format character of T, and NumPy's name of it.
+/// Whether a buffer holds T: its item size and its format's kind of number
+/// (the spellings of NumPy and pybind11 differ: "l" or "q", "Zd").
 template <class T>
 bool buffer_holds(const py::buffer_info& info);
 
