@@ -17,7 +17,7 @@
 #   RUN_GEMM=1 (hsparse gemm: every GPU kernel and tile at GEMM_SIZES, default "4096 8192", float and double;
 #   GEMM_SIMPLE, default "tiled untiled", the slow first steps: set it empty to skip them),
 #   RUN_PYTHON=1 (the Python package: pytest with CuPy, python/benchmarks/overhead.py;
-#   PYTEST_K="<pytest -k expression>"; PYTHON_TRACE="<python statement>": run it under scripts/debug/segv_backtrace.c, native stack resolved),
+#   PYTEST_K="<pytest -k expression>"),
 #   SKIP_INSTALL_CHECK=1 (skip installing and building examples/ against the install),
 #   NCU_RUNS="matrix|format|kernel|kernel-name-regex ..." (Nsight Compute on one launch of each: the limiter).
 set -uo pipefail
@@ -114,17 +114,6 @@ if [ "${RUN_PYTHON:-0}" = 1 ]; then
    $py python/benchmarks/overhead.py --json "$OUT/python_overhead.json" > "$OUT/python_overhead.txt" 2>&1; echo "overhead rc=$?") | tee -a "$OUT/summary.txt"
   tail -3 "$OUT/pytest.log" | tee -a "$OUT/summary.txt"
   cat "$OUT/python_overhead.txt" | tee -a "$OUT/summary.txt"
-  if [ "${PYTHON_TRACE:-}" != "" ]; then
-    # A native stack for a crash in Python code (no gdb on this machine):
-    # PYTHON_TRACE is the Python statement to run; frames resolved by addr2line.
-    log "python: native stack of: $PYTHON_TRACE"
-    gcc -shared -fPIC -O1 -o /tmp/segv_backtrace.so scripts/debug/segv_backtrace.c
-    (export PYTHONPATH="$PWD/$BUILD_DIR/python"; cd /tmp && LD_PRELOAD=/tmp/segv_backtrace.so timeout 240 $py -X faulthandler -c "$PYTHON_TRACE") \
-      > "$OUT/python_trace.log" 2>&1; echo "trace rc=$?" | tee -a "$OUT/summary.txt"
-    grep -E '^#[0-9]+ +/' "$OUT/python_trace.log" | while read -r frame lib off sym; do
-      echo "$frame $lib $sym: $(addr2line -f -C -i -e "$lib" "$(printf '0x%x' $((off - 1)))" 2>/dev/null | paste -sd' ')"
-    done | tee -a "$OUT/summary.txt"
-  fi
 fi
 
 log "CLI: every registered format on the complex matrices, on the GPU"
