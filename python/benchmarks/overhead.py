@@ -4,8 +4,9 @@ For a CPU plan, the median time of `plan.apply(x, out=y)` and of `plan @ x`
 against the median of the same product called in a C++ loop (no Python in
 between), on a 1-row matrix (the product costs nothing: the difference is
 the overhead alone) and on a 1M-row matrix. On a GPU (with CuPy), the
-median of `plan.apply(x_gpu, out=y_gpu)` against the C++ product is
-reported by the same script when a device and CuPy are present.
+medians of `plan.apply(x_gpu, out=y_gpu)` and `plan @ x_gpu`, each with a
+wait for the stream, against the C++ product launched and waited for in a
+C++ loop, when a device and CuPy are present.
 
     PYTHONPATH=build/python python3 python/benchmarks/overhead.py [--rows 1000000]
 """
@@ -45,7 +46,9 @@ def measure(spec, repetitions):
 
 
 def measure_cuda(spec, repetitions):
-    """GPU plan on CuPy arrays: the wrapper's checks against the bare binding call (each followed by a wait for the stream)."""
+    """GPU plan on CuPy arrays, each call followed by a wait for the stream:
+    `plan.apply(x, out=y)` and `plan @ x` (a new CuPy array each time)
+    against the same product launched and waited for in a C++ loop."""
     import cupy
     A = hsparse.generate(spec)
     plan = hsparse.SpmvPlan(A, device="cuda", format="csr", tune=False, use_cache=False)
@@ -55,21 +58,28 @@ def measure_cuda(spec, repetitions):
         plan.apply(x, out=y)
     pointer_before = y.data.ptr
     stream = cupy.cuda.get_current_stream()
-    handle = x.__cuda_array_interface__["stream"] or 0  # what the wrapper passes (1: the legacy default stream)
-
-    def bare():
-        plan._p._apply_device(x.data.ptr, y.data.ptr, handle, handle, 1.0, 0.0)
-        stream.synchronize()
+    stream.synchronize()
 
     def wrapped():
         plan.apply(x, out=y)
         stream.synchronize()
 
-    binding = median_seconds(bare, repetitions)  # both wait for the product on the host: the difference is the wrapper
+    def matmul():
+        plan @ x
+        stream.synchronize()
+
+    def binding():
+        plan._p._apply_device(x, y, 1.0, 0.0)
+        stream.synchronize()
+
+    cpp = plan._p._time_device(x.data.ptr, y.data.ptr, repetitions)
     apply_out = median_seconds(wrapped, repetitions)
+    matmul_t = median_seconds(matmul, repetitions)
+    binding_t = median_seconds(binding, repetitions)
     assert y.data.ptr == pointer_before
-    return {"matrix": spec, "rows": A.shape[0], "nnz": A.nnz, "kernel": plan.kernel, "device": "cuda", "binding_us": binding * 1e6,
-            "apply_out_us": apply_out * 1e6, "overhead_apply_out_us": (apply_out - binding) * 1e6}
+    return {"matrix": spec, "rows": A.shape[0], "nnz": A.nnz, "kernel": plan.kernel, "device": "cuda", "cpp_us": cpp * 1e6,
+            "binding_us": binding_t * 1e6, "apply_out_us": apply_out * 1e6, "matmul_us": matmul_t * 1e6,
+            "overhead_apply_out_us": (apply_out - cpp) * 1e6, "overhead_matmul_us": (matmul_t - cpp) * 1e6}
 
 
 def main():
@@ -93,8 +103,9 @@ def main():
             for spec in ("stencil2d:n=1,points=5", f"stencil3d:n={n},points=7"):
                 r = measure_cuda(spec, args.repetitions)
                 results.append(r)
-                print(f"{r['matrix']:>28} ({r['rows']} rows, cuda {r['kernel']}): binding {r['binding_us']:.2f} us, "
-                      f"apply(x_gpu, out=y_gpu) {r['apply_out_us']:.2f} (+{r['overhead_apply_out_us']:.2f})")
+                print(f"{r['matrix']:>28} ({r['rows']} rows, cuda {r['kernel']}): C++ {r['cpp_us']:.2f} us, binding {r['binding_us']:.2f}, "
+                      f"apply(x_gpu, out=y_gpu) {r['apply_out_us']:.2f} (+{r['overhead_apply_out_us']:.2f}), "
+                      f"plan @ x_gpu {r['matmul_us']:.2f} (+{r['overhead_matmul_us']:.2f})")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"hsparse": hsparse.__version__, "results": results}, f, indent=1)

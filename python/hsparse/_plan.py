@@ -27,10 +27,10 @@ class SpmvPlan:
     with ``__cuda_array_interface__`` (CuPy; no copy: the result is written
     to the device array ``out``, or a new CuPy array, and ordered on the
     arrays' stream like a CuPy operation: synchronise that stream before
-    timing it from the host). A 2-D ``x`` (NumPy) is
-    one block product: the format's SpMM kernel reads the matrix once per
-    32 columns where it has one (CSR, SELL, BCSR). The GIL is released while
-    the product runs.
+    timing it from the host). A 2-D ``x`` (NumPy or device) is one block
+    product: the format's SpMM kernel reads the matrix once per 32 columns
+    where it has one (CSR, SELL, BCSR). The GIL is released while the
+    product runs.
     """
 
     def __init__(self, A: Any, device: str = "auto", format: str = "auto", kernel: str = "", spmv_count: int = 1000,
@@ -45,6 +45,7 @@ class SpmvPlan:
         self._matrix = _as_matrix(A)
         self._p = _hsparse._SpmvPlan(self._matrix._m, device, format, kernel, int(spmv_count), bool(tune), bool(use_cache))
         self._dtype = self._matrix.dtype
+        self._on_gpu = self._p.device == "cuda"
 
     @property
     def shape(self) -> Tuple[int, int]:
@@ -110,18 +111,24 @@ class SpmvPlan:
         settles; returns how many ran."""
         return self._p._tune(int(calls))
 
-    def __matmul__(self, x: Any) -> Any:
-        return self.apply(x)
-
     def apply(self, x: Any, out: Optional[Any] = None, alpha: Any = 1, beta: Any = 0) -> Any:
         """out = alpha A x + beta out; returns out (a new array when None).
 
         beta != 0 needs ``out``. Shapes and types are checked before any
         work: x has cols entries (rows of a 2-D x), of a type that casts
-        safely to the plan's dtype (ValueError / TypeError otherwise)."""
-        x_iface = getattr(x, "__cuda_array_interface__", None)  # read once: CuPy builds the dict at each access
-        if x_iface is not None:
-            return self._apply_device(x_iface, out, alpha, beta)
+        safely to the plan's dtype (ValueError / TypeError otherwise).
+        Device arrays (a CUDA plan) are never copied: x and out of the
+        plan's dtype, contiguous (2-D: column-major; a row-major CuPy x is
+        copied on the device by ``cupy.asfortranarray``)."""
+        if self._on_gpu:
+            if getattr(x, "ndim", 1) == 2 and type(x).__module__.startswith("cupy") and not x.flags.f_contiguous:
+                x = _cupy().asfortranarray(x)  # a device copy: SpMM reads column-major blocks
+            # Device arrays in one C++ call (their interface read and checked there): None when x is not one.
+            y = self._p._apply_device(x, out, alpha, beta)
+            if y is not None:
+                return y
+        elif hasattr(x, "__cuda_array_interface__"):
+            raise ValueError("x: device arrays need a plan on device='cuda'")
         x = np.asarray(x)
         if not np.can_cast(x.dtype, self._dtype, casting="safe"):
             raise TypeError(f"x: {x.dtype} does not cast safely to the plan's {self._dtype}; cast it first")
@@ -154,38 +161,13 @@ class SpmvPlan:
             out[...] = y
         return out
 
-    def _apply_device(self, x_iface: dict, out: Optional[Any], alpha: Any, beta: Any) -> Any:
-        rows, cols = self.shape
-        xp, xs = _device_pointer(x_iface, (cols,), self._dtype, "x")
-        if out is None:
-            if beta != 0:
-                raise ValueError("beta != 0 needs out (the y that beta scales)")
-            import cupy  # the only way to make a device array here; pass out= otherwise
-            out = cupy.empty((rows,), dtype=self._dtype)
-        out_iface = getattr(out, "__cuda_array_interface__", None)
-        if out_iface is None:
-            raise TypeError("out: a device array (with __cuda_array_interface__) is needed when x is one")
-        yp, ys = _device_pointer(out_iface, (rows,), self._dtype, "out")
-        # Streams (0: None): the product waits for x's and out's streams and
-        # out's stream waits for the product, on the device (no host wait
-        # unless out names no stream), as CuPy's own operations do.
-        self._p._apply_device(xp, yp, xs or 0, ys or 0, alpha, beta)
-        return out
+    # ``plan @ x``: apply itself (no extra Python frame on the fast path).
+    __matmul__ = apply
 
 
-def _device_pointer(iface: dict, shape: Tuple[int, ...], dtype: np.dtype, what: str) -> Tuple[int, Optional[int]]:
-    """The data pointer and stream of a contiguous array's __cuda_array_interface__, checked."""
-    if tuple(iface["shape"]) != shape:
-        raise ValueError(f"{what}: expected shape {shape}, got {tuple(iface['shape'])}")
-    if iface["typestr"] != dtype.str and np.dtype(iface["typestr"]) != dtype:  # the string first: no dtype parse on the fast path
-        raise TypeError(f"{what}: expected {dtype}, got {np.dtype(iface['typestr'])}")
-    strides = iface.get("strides")
-    if strides is not None and tuple(strides) != (dtype.itemsize,):
-        raise ValueError(f"{what}: expected a contiguous array")
-    pointer, readonly = iface["data"]
-    if what == "out" and readonly:
-        raise ValueError("out: the device array is read-only")
-    return int(pointer), iface.get("stream")
+def _cupy():
+    import cupy
+    return cupy
 
 
 def as_linear_operator(plan: SpmvPlan):

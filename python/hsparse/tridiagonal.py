@@ -21,21 +21,33 @@ __all__ = ["solve"]
 _ALGORITHMS = ("auto", "thomas", "cr", "pcr", "hybrid", "partition")
 
 
-def solve(a: Any, b: Any, c: Any, d: Any, layout: str = "contiguous", algorithm: str = "auto", device: str = "cpu",
-          out: Optional[np.ndarray] = None) -> np.ndarray:
+def solve(a: Any, b: Any, c: Any, d: Any, layout: str = "contiguous", algorithm: str = "auto", device: Optional[str] = None,
+          out: Optional[Any] = None) -> Any:
     """x with A_k x_k = d_k for every system k of the batch (see the module).
 
     ``algorithm``: "auto", or on the GPU "thomas", "cr", "pcr", "hybrid",
     "partition" (the CPU runs Thomas' algorithm, systems in parallel).
-    ``device``: "cpu", "cuda" or "auto". float32 or float64, all four
-    arrays of one shape and type (checked before any work); NumPy arrays
-    (copied to the GPU for device="cuda"). The GIL is released while solving."""
+    ``device``: "cpu", "cuda", "auto" (the GPU if there is one) or None
+    (where the arrays are: the GPU for device arrays, else the CPU).
+
+    float32 or float64, all four arrays of one shape and type (checked
+    before any work): NumPy arrays (copied to the GPU for a GPU solve), or
+    device arrays (CuPy, or any ``__cuda_array_interface__`` object;
+    C-contiguous; solved on the GPU without copies, into ``out``, a device
+    array, or a new CuPy array when None). The GIL is released while
+    solving."""
     if layout not in ("contiguous", "interleaved"):
         raise ValueError(f"layout: expected 'contiguous' or 'interleaved', got {layout!r}")
     if algorithm not in _ALGORITHMS:
         raise ValueError(f"algorithm: expected one of {', '.join(_ALGORITHMS)}, got {algorithm!r}")
-    if device not in ("auto", "cpu", "cuda"):
-        raise ValueError(f"device: expected one of auto, cpu, cuda, got {device!r}")
+    if device not in (None, "auto", "cpu", "cuda"):
+        raise ValueError(f"device: expected None, 'auto', 'cpu' or 'cuda', got {device!r}")
+    if any(hasattr(v, "__cuda_array_interface__") for v in (a, b, c, d)):
+        if device == "cpu":
+            raise ValueError("device: device arrays are solved on the GPU: device='cuda' or 'auto'")
+        dtype = np.dtype(d.__cuda_array_interface__["typestr"]) if hasattr(d, "__cuda_array_interface__") else np.asarray(d).dtype
+        out, _ = _hsparse._tridiagonal_solve_device(layout, algorithm, dtype.name, a, b, c, d, out)
+        return out
     arrays = [np.asarray(v) for v in (a, b, c, d)]
     if len({v.shape for v in arrays}) != 1 or arrays[0].ndim != 2:
         raise ValueError(f"a, b, c, d: expected four 2-D arrays of one shape, got {[v.shape for v in arrays]}")
@@ -49,5 +61,5 @@ def solve(a: Any, b: Any, c: Any, d: Any, layout: str = "contiguous", algorithm:
     elif not isinstance(out, np.ndarray) or out.shape != (rows, cols) or out.dtype != dtype or not out.flags.c_contiguous:
         raise ValueError(f"out: expected a C-contiguous {dtype} array of shape {(rows, cols)}")
     flat = [np.ascontiguousarray(v, dtype=dtype).reshape(-1) for v in arrays]
-    _hsparse._tridiagonal_solve(size, count, layout, algorithm, device, *flat, out.reshape(-1))
+    _hsparse._tridiagonal_solve(size, count, layout, algorithm, device or "cpu", *flat, out.reshape(-1))
     return out

@@ -43,6 +43,7 @@ std::span<T> as_span(const py::buffer_info& info, long long n, const char* what)
 /// Registration of each part of the module.
 void register_errors(py::module_& m);
 void register_matrix(py::module_& m);
+void register_device_arrays(py::module_& m);
 void register_plan(py::module_& m);
 void register_solvers(py::module_& m);
 void register_tridiagonal(py::module_& m);

@@ -17,6 +17,7 @@ PYBIND11_MODULE(_hsparse, m) {
         "The relative rounding of a format's stored values (0: exact).");
   hp::register_errors(m);
   hp::register_matrix(m);
+  hp::register_device_arrays(m);
   hp::register_plan(m);
   hp::register_solvers(m);
   hp::register_tridiagonal(m);

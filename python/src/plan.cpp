@@ -8,16 +8,13 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "device_array.hpp"
 #include "hsparse/core/array.hpp"
 #include "hsparse/core/executor.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/dense/dense_matrix.hpp"
 #include "hsparse/formats/format.hpp"
 #include "hsparse/tuning/spmv_handle.hpp"
-
-#ifdef HSPARSE_HAVE_CUDA
-#include <cuda_runtime.h>
-#endif
 
 namespace hsparse::python {
 
@@ -36,56 +33,6 @@ struct handles_of<std::variant<Ts...>> {
   using type = std::variant<typename handle_of<Ts>::type...>;
 };
 using AnyHandle = handles_of<io::AnyCsr>::type;
-
-#ifdef HSPARSE_HAVE_CUDA
-// Orders a product on the plan's stream against the streams of the
-// __cuda_array_interface__ arrays (its v3 "stream" field: 0 here for None,
-// 1 the legacy default stream, 2 the per-thread default, else a handle),
-// with an event on the device, never a host wait, as CuPy orders its own
-// work: the plan's stream waits for the producer's before the product, and
-// the array's stream waits for the product after it. The legacy default
-// stream needs neither: the executor's stream is a blocking one
-// (cudaStreamCreate), ordered with it by CUDA itself. With no stream given
-// (None), the host waits for the product before returning (the reader is
-// unknown).
-class StreamOrder {
- public:
-  StreamOrder() = default;
-  StreamOrder(const StreamOrder&) = delete;
-  StreamOrder& operator=(const StreamOrder&) = delete;
-  ~StreamOrder() {
-    if (event_) cudaEventDestroy(event_);
-  }
-  void before(cudaStream_t ours, std::uintptr_t theirs) {
-    if (theirs > 1) wait(ours, handle(theirs));
-  }
-  void after(cudaStream_t ours, std::uintptr_t theirs) {
-    if (theirs == 0) {
-      check(cudaStreamSynchronize(ours), "waiting for the product");
-    } else if (theirs > 1) {
-      wait(handle(theirs), ours);
-    }
-  }
-
- private:
-  static cudaStream_t handle(std::uintptr_t s) { return s == 2 ? cudaStreamPerThread : reinterpret_cast<cudaStream_t>(s); }
-  static void check(cudaError_t e, const char* what) {
-    if (e != cudaSuccess) throw Error(ErrorCode::cuda, std::string(what) + ": " + cudaGetErrorString(e));
-  }
-  void wait(cudaStream_t waiter, cudaStream_t producer) {
-    if (!event_) check(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "creating an event");
-    check(cudaEventRecord(event_, producer), "recording an event on the array's stream");
-    check(cudaStreamWaitEvent(waiter, event_, 0), "ordering the streams");  // the event's state now: it may be recorded again at once
-  }
-  cudaEvent_t event_ = nullptr;
-};
-#else
-// A build without CUDA has no device arrays (the plan refuses them first).
-struct StreamOrder {
-  void before(void*, std::uintptr_t) {}
-  void after(void*, std::uintptr_t) {}
-};
-#endif
 
 template <class V, class I>
 void apply_host(SpmvHandle<V, I>& h, const Executor& ex, long long rows, long long cols, const py::buffer& xb, const py::buffer& yb, V alpha, V beta) {
@@ -134,20 +81,73 @@ void apply_host_block(SpmvHandle<V, I>& h, long long rows, long long cols, const
   std::copy(out.begin(), out.end(), y);
 }
 
+// out = alpha A x + beta out for device arrays (__cuda_array_interface__),
+// read and checked here (device_array.hpp): x of cols entries, or cols x k
+// column-major for one block product (SpMM); out None: a new CuPy array.
+// py::none() when x is no device array (the caller takes the host path).
 template <class V, class I>
-void apply_device(SpmvHandle<V, I>& h, StreamOrder& order, std::uintptr_t x, std::uintptr_t y, std::uintptr_t x_stream, std::uintptr_t y_stream,
-                  V alpha, V beta) {
-  if (h.executor()->backend() != Backend::cuda) throw py::value_error("device arrays need a plan on device='cuda'");
-  py::gil_scoped_release release;
+py::object apply_device(SpmvHandle<V, I>& h, StreamOrder& order, long long rows, long long cols, const py::object& xo, py::object out, V alpha,
+                        V beta) {
+  const auto x = read_device_array(xo, "x", typestr<V>(), dtype_name<V>(), sizeof(V), false);
+  if (!x) return py::none();
+  if (h.executor()->backend() != Backend::cuda) throw py::value_error("x: device arrays need a plan on device='cuda'");
+  if (x->shape[0] != cols) {
+    throw py::value_error("x: expected shape (" + std::to_string(cols) + ",) or (" + std::to_string(cols) + ", k), got " + x->shape_text());
+  }
+  if (!x->column_major()) {
+    throw py::value_error(x->ndim == 1 ? "x: expected a contiguous device array"
+                                       : "x: a 2-D device array must be column-major (Fortran order): cupy.asfortranarray(x)");
+  }
+  if (out.is_none()) {
+    if (beta != V(0)) throw py::value_error("beta != 0 needs out (the y that beta scales)");
+    out = x->ndim == 1 ? new_cupy_array(py::make_tuple(rows), dtype_name<V>(), "C") : new_cupy_array(py::make_tuple(rows, x->shape[1]), dtype_name<V>(), "F");
+  }
+  const auto y = read_device_array(out, "out", typestr<V>(), dtype_name<V>(), sizeof(V), true);
+  if (!y) throw py::type_error("out: a device array (with __cuda_array_interface__) is needed when x is one");
+  if (y->ndim != x->ndim || y->shape[0] != rows || y->shape[1] != x->shape[1]) {
+    throw py::value_error("out: expected shape " + (x->ndim == 1 ? "(" + std::to_string(rows) + ",)" : "(" + std::to_string(rows) + ", " + std::to_string(x->shape[1]) + ")") +
+                          ", got " + y->shape_text());
+  }
+  if (!y->column_major()) {
+    throw py::value_error(y->ndim == 1 ? "out: expected a contiguous device array" : "out: a 2-D device array must be column-major (Fortran order)");
+  }
+  {
+    py::gil_scoped_release release;
 #ifdef HSPARSE_HAVE_CUDA
-  const auto ours = static_cast<cudaStream_t>(cuda_executor(*h.executor(), "a product on device arrays").stream());
-  order.before(ours, x_stream);
-  if (y_stream != x_stream) order.before(ours, y_stream);  // beta != 0 reads y
-  h.apply(alpha, reinterpret_cast<const V*>(x), beta, reinterpret_cast<V*>(y));
-  order.after(ours, y_stream);
+    void* ours = cuda_executor(*h.executor(), "a product on device arrays").stream();
+    order.before(ours, x->stream);
+    if (y->stream != x->stream) order.before(ours, y->stream);  // beta != 0 reads y
+    auto* xp = reinterpret_cast<const V*>(x->data);
+    auto* yp = reinterpret_cast<V*>(y->data);
+    if (x->ndim == 1) {
+      h.apply(alpha, xp, beta, yp);
+    } else {
+      h.apply(alpha, ConstDenseView<V>(xp, x->shape[0], x->shape[1], x->ld()), beta, DenseView<V>{yp, y->shape[0], y->shape[1], y->ld()});
+    }
+    order.after(ours, y->stream);
 #else
-  (void)order, (void)x, (void)y, (void)x_stream, (void)y_stream, (void)alpha, (void)beta;
+    (void)order, (void)alpha, (void)beta;
 #endif
+  }
+  return out;
+}
+
+// Seconds per product of the C++ call alone on device arrays (launch and a
+// wait for the stream, `repetitions` times in a C++ loop): what the Python
+// layers' overhead on the GPU is measured against (python/benchmarks/overhead.py).
+template <class V, class I>
+double time_device_typed(SpmvHandle<V, I>& h, long long rows, long long cols, std::uintptr_t x, std::uintptr_t y, int repetitions) {
+  if (h.executor()->backend() != Backend::cuda) throw py::value_error("_time_device: a CUDA plan");
+  (void)rows, (void)cols;
+  py::gil_scoped_release release;
+  std::vector<double> times;
+  for (int r = 0; r < repetitions; ++r) {
+    const Stopwatch watch;
+    h.apply(V(1), reinterpret_cast<const V*>(x), V(0), reinterpret_cast<V*>(y));
+    h.executor()->synchronize();
+    times.push_back(watch.seconds());
+  }
+  return summarize_times(std::move(times)).median_s;
 }
 
 template <class V, class I>
@@ -220,13 +220,21 @@ class Plan {
         handle_);
   }
 
-  void apply_device_any(std::uintptr_t x, std::uintptr_t y, std::uintptr_t x_stream, std::uintptr_t y_stream, const py::object& alpha,
-                        const py::object& beta) {
+  py::object apply_device_any(const py::object& x, const py::object& out, const py::object& alpha, const py::object& beta) {
+    const auto [rows, cols] = dims();
+    py::object result;
     std::visit(
         [&](auto& h) {
-          apply_with_scalars(*h, alpha, beta, [&](auto& hh, auto a, auto b) { apply_device(hh, order_, x, y, x_stream, y_stream, a, b); });
+          apply_with_scalars(*h, alpha, beta, [&](auto& hh, auto a, auto b) { result = apply_device(hh, order_, rows, cols, x, out, a, b); });
         },
         handle_);
+    return result;
+  }
+
+  double time_device(std::uintptr_t x, std::uintptr_t y, int repetitions) {
+    if (repetitions < 1) throw py::value_error("repetitions: must be >= 1");
+    const auto [rows, cols] = dims();
+    return std::visit([&](auto& h) { return time_device_typed(*h, rows, cols, x, y, repetitions); }, handle_);
   }
 
   // Seconds per product of the C++ call alone, `repetitions` calls in a C++
@@ -295,8 +303,10 @@ void register_plan(py::module_& m) {
       .def_property_readonly("executor", &Plan::executor)
       .def("_apply_host", &Plan::apply_host_any, py::arg("x"), py::arg("out"), py::arg("alpha"), py::arg("beta"))
       .def("_apply_host_block", &Plan::apply_host_block_any, py::arg("x"), py::arg("out"), py::arg("alpha"), py::arg("beta"))
-      .def("_apply_device", &Plan::apply_device_any, py::arg("x"), py::arg("out"), py::arg("x_stream"), py::arg("out_stream"), py::arg("alpha"),
-           py::arg("beta"))
+      .def("_apply_device", &Plan::apply_device_any, py::arg("x"), py::arg("out"), py::arg("alpha"), py::arg("beta"),
+           "out = alpha A x + beta out for device arrays (None when x is not one; out None: a new CuPy array); returns out.")
+      .def("_time_device", &Plan::time_device, py::arg("x"), py::arg("out"), py::arg("repetitions"),
+           "Median seconds of the C++ product and a wait for it, on device pointers (a CUDA plan), for measuring the Python layers' overhead.")
       .def("_tune", &Plan::tune, py::arg("calls"))
       .def("_time_host", &Plan::time_host, py::arg("x"), py::arg("out"), py::arg("repetitions"),
            "Median seconds of the C++ product alone (a CPU plan), for measuring the Python layers' overhead.");

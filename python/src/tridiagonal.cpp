@@ -1,8 +1,12 @@
 // hsparse.tridiagonal.solve's C++ side: a batch of tridiagonal systems
 // (solvers/tridiagonal.hpp) by Thomas' algorithm on the CPU's threads, or on
 // the GPU by cuda::TridiagonalSolver (Thomas, CR, PCR, the hybrid, the
-// partition method) from host buffers (copied) or device pointers (CuPy).
+// partition method) from host buffers (copied) or device arrays (CuPy and
+// any __cuda_array_interface__ object: no copies).
+#include <array>
+
 #include "bindings.hpp"
+#include "device_array.hpp"
 #include "hsparse/core/array.hpp"
 #include "hsparse/core/executor.hpp"
 #include "hsparse/solvers/tridiagonal.hpp"
@@ -54,6 +58,58 @@ void solve_typed(long long size, long long count, TridiagonalLayout layout, cons
 #endif
 }
 
+// The same on device arrays (CuPy; no copies): a, b, c, d and out 2-D,
+// C-contiguous, of one shape and type, read and checked here; out None: a
+// new CuPy array. Ordered after the inputs' streams on the device; returns
+// once solved (the zero-pivot check reads a flag back).
+template <class V>
+py::object solve_device_typed(TridiagonalLayout layout, const std::string& algorithm, const py::object& ao, const py::object& bo,
+                              const py::object& co, const py::object& d_o, py::object out, std::string& description) {
+  std::array<DeviceArray, 4> in;
+  const std::array<std::pair<const py::object*, const char*>, 4> named{{{&ao, "a"}, {&bo, "b"}, {&co, "c"}, {&d_o, "d"}}};
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const auto arr = read_device_array(*named[i].first, named[i].second, typestr<V>(), dtype_name<V>(), sizeof(V), false);
+    if (!arr) throw py::type_error(std::string(named[i].second) + ": a device array is needed when any of a, b, c, d is one");
+    in[i] = *arr;
+  }
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (in[i].ndim != 2 || in[i].shape != in[0].shape || !in[i].c_contiguous()) {
+      throw py::value_error(std::string(named[i].second) + ": expected C-contiguous 2-D device arrays of one shape; a is " + in[0].shape_text() +
+                            ", " + named[i].second + " " + in[i].shape_text());
+    }
+  }
+  const long long rows = in[0].shape[0], cols = in[0].shape[1];
+  if (out.is_none()) out = new_cupy_array(py::make_tuple(rows, cols), dtype_name<V>(), "C");
+  const auto x = read_device_array(out, "out", typestr<V>(), dtype_name<V>(), sizeof(V), true);
+  if (!x) throw py::type_error("out: a device array is needed when a, b, c, d are");
+  if (x->ndim != 2 || x->shape != in[0].shape || !x->c_contiguous()) {
+    throw py::value_error("out: expected a C-contiguous device array of shape " + in[0].shape_text() + ", got " + x->shape_text());
+  }
+  const long long size = layout == TridiagonalLayout::contiguous ? cols : rows;
+  const long long count = layout == TridiagonalLayout::contiguous ? rows : cols;
+#ifdef HSPARSE_HAVE_CUDA
+  const ExecutorPtr ex = make_executor("cuda");
+  py::gil_scoped_release release;
+  const auto& cuda = cuda_executor(*ex, "a GPU tridiagonal solve");
+  StreamOrder order;
+  for (const auto& arr : in) order.before(cuda.stream(), arr.stream);
+  order.before(cuda.stream(), x->stream);
+  const auto ptr = [](const DeviceArray& arr) { return reinterpret_cast<const V*>(arr.data); };
+  const TridiagonalSystems<V> s{size, count, layout, ptr(in[0]), ptr(in[1]), ptr(in[2])};
+  check_tridiagonal_shape(s);
+  cuda::TridiagonalSolver<V> solver(cuda);
+  cuda::TridiagonalOptions o;
+  o.algorithm = algorithm == "auto" ? cuda::TridiagonalAlgorithm::automatic : cuda::parse_tridiagonal_algorithm(algorithm);
+  solver.solve(s, ptr(in[3]), reinterpret_cast<V*>(x->data), o);
+  solver.check();  // waits for the solve; a zero pivot: the Error names its system and row
+  description = solver.description();
+#else
+  (void)size, (void)count, (void)algorithm, (void)description;
+  throw Error(ErrorCode::unsupported, "device arrays: built without CUDA");
+#endif
+  return out;
+}
+
 }  // namespace
 
 void register_tridiagonal(py::module_& m) {
@@ -74,6 +130,23 @@ void register_tridiagonal(py::module_& m) {
       },
       py::arg("size"), py::arg("count"), py::arg("layout"), py::arg("algorithm"), py::arg("device"), py::arg("a"), py::arg("b"), py::arg("c"),
       py::arg("d"), py::arg("out"), "Solves a batch of tridiagonal systems into out; returns what ran.");
+  m.def(
+      "_tridiagonal_solve_device",
+      [](const std::string& layout, const std::string& algorithm, const std::string& dtype, const py::object& a, const py::object& b,
+         const py::object& c, const py::object& d, const py::object& out) {
+        std::string description;
+        py::object x;
+        if (dtype == "float64") {
+          x = solve_device_typed<double>(parse_layout(layout), algorithm, a, b, c, d, out, description);
+        } else if (dtype == "float32") {
+          x = solve_device_typed<float>(parse_layout(layout), algorithm, a, b, c, d, out, description);
+        } else {
+          throw py::type_error("a, b, c, d: expected float32 or float64 values, got " + dtype);
+        }
+        return py::make_tuple(x, description);
+      },
+      py::arg("layout"), py::arg("algorithm"), py::arg("dtype"), py::arg("a"), py::arg("b"), py::arg("c"), py::arg("d"), py::arg("out"),
+      "Solves a batch of tridiagonal systems on device arrays (no copies); returns (out, what ran).");
 }
 
 }  // namespace hsparse::python

@@ -90,3 +90,71 @@ def test_products_are_ordered_on_the_arrays_stream():
                 plan.apply(x, out=y)
                 z = y * 2  # queued on `stream` after the product
                 assert np.allclose(cupy.asnumpy(z), 2 * expect)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("fmt", ["csr", "coo", "sell", "bcsr", "csr16"])
+def test_cupy_blocks_are_one_product(fmt, dtype):
+    """A 2-D CuPy x: one block product on the device (no host copy), in
+    column-major order as given, or row-major copied on the device."""
+    from test_plan import as_type
+    A = as_type(hsparse.generate("powerlaw:rows=3000").to_scipy(), dtype)
+    plan = hsparse.SpmvPlan(A, device="cuda", format=fmt, use_cache=False)
+    rounding = hsparse._hsparse._value_rounding(plan.format)
+    k = 5
+    X = np.stack([random_vector(A.shape[1], dtype, 10 + j) for j in range(k)], axis=1)
+    Xf = cupy.asfortranarray(cupy.asarray(X))
+    Y = cupy.asfortranarray(cupy.full((A.shape[0], k), np.nan, dtype=dtype))
+    pointer = Y.data.ptr
+    assert plan.apply(Xf, out=Y) is Y and Y.data.ptr == pointer
+    Yc = plan @ cupy.ascontiguousarray(cupy.asarray(X))  # row-major x: copied to column-major on the device
+    assert isinstance(Yc, cupy.ndarray) and Yc.shape == (A.shape[0], k)
+    for j in range(k):
+        assert_product_close(A, cupy.asnumpy(Y[:, j]), X[:, j], dtype, rounding)
+        assert_product_close(A, cupy.asnumpy(Yc[:, j]), X[:, j], dtype, rounding)
+    with pytest.raises(ValueError, match="column-major"):
+        plan.apply(Xf, out=cupy.empty((A.shape[0], k), dtype=dtype))  # a row-major out
+    with pytest.raises(ValueError, match="shape"):
+        plan.apply(Xf, out=cupy.empty((A.shape[0], k + 1), dtype=dtype, order="F"))
+
+
+class Borrowed:
+    """Another library's device array: a version 2 interface (no stream)
+    over CuPy's memory, and nothing else."""
+
+    def __init__(self, array):
+        self.array = array
+        iface = dict(array.__cuda_array_interface__)
+        iface.pop("stream", None)
+        iface["version"] = 2
+        self.__cuda_array_interface__ = iface
+
+
+def test_any_cuda_array_interface_object():
+    A = hsparse.generate("stencil3d:n=12,points=7")
+    plan = hsparse.SpmvPlan(A, device="cuda", format="csr", use_cache=False)
+    x = random_vector(A.shape[1], np.float64, 3)
+    y = cupy.full(A.shape[0], cupy.nan)
+    plan.apply(Borrowed(cupy.asarray(x)), out=Borrowed(y))  # no stream named: the host waits for the product
+    assert_product_close(A.to_scipy(), cupy.asnumpy(y), x, np.float64)
+
+
+@pytest.mark.parametrize("dtype,tol", [(np.float64, 1e-12), (np.float32, 1e-4)])
+@pytest.mark.parametrize("algorithm", ["auto", "thomas", "pcr"])
+def test_tridiagonal_on_cupy_arrays(dtype, tol, algorithm):
+    from test_tridiagonal import batch, reference
+    a, b, c, d = batch(300, 20, dtype)
+    expect = reference(a, b, c, d)
+    ag, bg, cg, dg = (cupy.asarray(v) for v in (a, b, c, d))
+    out = cupy.full(d.shape, cupy.nan, dtype=dtype)
+    pointer = out.data.ptr
+    x = hsparse.tridiagonal.solve(ag, bg, cg, dg, algorithm=algorithm, device="cuda", out=out)
+    assert x is out and out.data.ptr == pointer
+    assert np.max(np.abs(cupy.asnumpy(out) - expect)) <= tol * max(1.0, np.max(np.abs(expect)))
+    xi = hsparse.tridiagonal.solve(*(cupy.ascontiguousarray(v.T) for v in (ag, bg, cg, dg)), layout="interleaved", algorithm=algorithm)
+    assert isinstance(xi, cupy.ndarray)
+    assert np.max(np.abs(cupy.asnumpy(xi).T - expect)) <= tol * max(1.0, np.max(np.abs(expect)))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        hsparse.tridiagonal.solve(ag, bg, cg, cupy.asfortranarray(dg), device="cuda")
+    with pytest.raises(TypeError):
+        hsparse.tridiagonal.solve(ag, bg, cg, d, device="cuda")  # one host array among device ones

@@ -3,6 +3,8 @@
 // default makes a new backend a compile error here.
 #include "hsparse/plans/spmv_plan.hpp"
 
+#include <algorithm>
+
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/core/types.hpp"
@@ -68,16 +70,21 @@ void SpmvPlan<V, I>::apply(V alpha, const DenseMatrix<V>& x, V beta, DenseMatrix
       throw Error(ErrorCode::invalid_argument, "SpmvPlan::apply (SpMM): X and Y must be on the plan's executor (" + ex_->description() + ")");
     }
   }
-  if (x.rows() != cols_ || y.rows() != rows_ || x.cols() != y.cols()) {
+  apply(alpha, x.view(), beta, y.view());
+}
+
+template <class V, class I>
+void SpmvPlan<V, I>::apply(V alpha, const ConstDenseView<V>& x, V beta, const DenseView<V>& y) const {
+  if (x.rows != cols_ || y.rows != rows_ || x.cols != y.cols || x.ld < std::max<long long>(1, x.rows) || y.ld < std::max<long long>(1, y.rows)) {
     throw Error(ErrorCode::invalid_argument, "SpMM shapes do not match: A " + std::to_string(rows_) + " x " + std::to_string(cols_) + ", X " +
-                                                 std::to_string(x.rows()) + " x " + std::to_string(x.cols()) + ", Y " + std::to_string(y.rows()) +
-                                                 " x " + std::to_string(y.cols()));
+                                                 std::to_string(x.rows) + " x " + std::to_string(x.cols) + " (ld " + std::to_string(x.ld) + "), Y " +
+                                                 std::to_string(y.rows) + " x " + std::to_string(y.cols) + " (ld " + std::to_string(y.ld) + ")");
   }
-  if (apply_block_ && x.cols() > 1) {  // one column: the SpMV kernel is the SpMM
-    apply_block_(alpha, x.view(), beta, y.view());
+  if (apply_block_ && x.cols > 1) {  // one column: the SpMV kernel is the SpMM
+    apply_block_(alpha, x, beta, y);
     return;
   }
-  for (long long j = 0; j < x.cols(); ++j) apply_(alpha, x.column(j), beta, y.column(j));
+  for (long long j = 0; j < x.cols; ++j) apply_(alpha, x.data + j * x.ld, beta, y.data + j * y.ld);
 }
 
 #define HSPARSE_INSTANTIATE(V, I) template class SpmvPlan<V, I>;

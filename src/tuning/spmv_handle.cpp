@@ -277,6 +277,13 @@ void SpmvHandle<V, I>::apply(V alpha, const DenseMatrix<V>& x, V beta, DenseMatr
   s.plan->apply(alpha, x, beta, y);  // checks shapes and executors
 }
 
+template <class V, class I>
+void SpmvHandle<V, I>::apply(V alpha, const ConstDenseView<V>& x, V beta, const DenseView<V>& y) {
+  State& s = *state_;
+  s.ensure_plan(s.space == Space::plan ? configuration() : std::vector<int>{});  // as for DenseMatrix
+  s.plan->apply(alpha, x, beta, y);  // checks shapes
+}
+
 #define HSPARSE_INSTANTIATE(V, I) template class SpmvHandle<V, I>;
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE

@@ -145,5 +145,34 @@ TEST(SpmvPlan, SpmmMatchesTheReferenceForEveryFormat) {
   EXPECT_THROW(plan.apply(1.0, x, 0.0, y), Error);  // 3 columns against 2
 }
 
+// SpMM on views of someone else's memory (what the Python package passes
+// for CuPy blocks): leading dimensions beyond the rows, the padding between
+// columns left untouched, beta != 0 reading y; SpMM kernels (CSR, SELL,
+// BCSR) and the column-by-column path (COO). Bad shapes throw.
+TEST(SpmvPlan, SpmmOnViewsWithLeadingDimensions) {
+  const ExecutorPtr ex = make_executor(Backend::cpu);
+  const auto a = io::load_matrix<double, std::int32_t>("powerlaw:rows=700");
+  const long long k = 4, ldx = a.cols + 3, ldy = a.rows + 2;
+  const auto xh = test::test_vector<double>(static_cast<std::size_t>(ldx * k), 31);
+  const auto y0 = test::test_vector<double>(static_cast<std::size_t>(ldy * k), 32);
+  for (Format f : {Format::csr, Format::sell, Format::bcsr, Format::coo}) {
+    SpmvOptions o;
+    o.format = f;
+    const SpmvPlan<double, std::int32_t> plan(ex, a, o);
+    std::vector<double> yh = y0;
+    plan.apply(2.0, ConstDenseView<double>(xh.data(), a.cols, k, ldx), -1.0, DenseView<double>{yh.data(), a.rows, k, ldy});
+    for (long long c = 0; c < k; ++c) {
+      const std::span<const double> xc(xh.data() + c * ldx, static_cast<std::size_t>(a.cols));
+      const std::span<const double> yc0(y0.data() + c * ldy, static_cast<std::size_t>(a.rows));
+      const std::span<const double> yc(yh.data() + c * ldy, static_cast<std::size_t>(a.rows));
+      const auto check = check_spmv_result<double, std::int32_t>(a, xc, 2.0, -1.0, yc0, yc);
+      ASSERT_TRUE(check.passed) << plan.description() << " column " << c << ": " << check.message;
+      for (long long i = a.rows; i < ldy; ++i) EXPECT_EQ(yh[c * ldy + i], y0[c * ldy + i]) << plan.description() << ": padding written";
+    }
+    EXPECT_THROW(plan.apply(1.0, ConstDenseView<double>(xh.data(), a.cols, k, a.cols - 1), 0.0, DenseView<double>{yh.data(), a.rows, k, ldy}), Error);
+    EXPECT_THROW(plan.apply(1.0, ConstDenseView<double>(xh.data(), a.cols, k, ldx), 0.0, DenseView<double>{yh.data(), a.rows, k - 1, ldy}), Error);
+  }
+}
+
 }  // namespace
 }  // namespace hsparse

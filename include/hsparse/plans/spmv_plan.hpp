@@ -73,6 +73,11 @@ class SpmvPlan {
   /// SELL-C-sigma and BCSR, kernels/block_format_spmm.hpp, on both backends;
   /// not under cuSPARSE's kernels), else one product per column.
   void apply(V alpha, const DenseMatrix<V>& x, V beta, DenseMatrix<V>& y) const;
+  /// The same on column-major views in the executor's memory (device
+  /// pointers on a CUDA executor: other libraries' arrays, e.g. CuPy's,
+  /// without a copy): shapes checked (Error(invalid_argument)), where the
+  /// memory lives not checked.
+  void apply(V alpha, const ConstDenseView<V>& x, V beta, const DenseView<V>& y) const;
   /// Whether the format has a multi-vector kernel (else SpMM is column by column).
   bool has_spmm() const { return static_cast<bool>(apply_block_); }
 

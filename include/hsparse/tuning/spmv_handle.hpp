@@ -78,6 +78,9 @@ class SpmvHandle {
   /// it has one (SpmvPlan::apply on dense matrices). Block products are not
   /// timed for tuning. Error(invalid_argument) for mismatched shapes or executors.
   void apply(V alpha, const DenseMatrix<V>& x, V beta, DenseMatrix<V>& y);
+  /// The same on column-major views in the executor's memory (device
+  /// pointers on a CUDA executor), shapes checked (SpmvPlan::apply on views).
+  void apply(V alpha, const ConstDenseView<V>& x, V beta, const DenseView<V>& y);
 
   /// Reguly's test: the same arrays and sizes as the matrix the handle was made for.
   bool matches(const Csr<V, I>& a) const;

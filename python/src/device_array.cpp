@@ -1,0 +1,160 @@
+// Device arrays through __cuda_array_interface__ (device_array.hpp).
+#include "device_array.hpp"
+
+#include <pybind11/stl.h>
+
+#include <complex>
+
+#ifdef HSPARSE_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace hsparse::python {
+
+template <> const char* typestr<float>() { return "<f4"; }
+template <> const char* typestr<double>() { return "<f8"; }
+template <> const char* typestr<std::complex<float>>() { return "<c8"; }
+template <> const char* typestr<std::complex<double>>() { return "<c16"; }
+
+bool DeviceArray::column_major() const {
+  if (ndim == 1) return shape[0] <= 1 || strides[0] == 1;
+  return (shape[0] <= 1 || strides[0] == 1) && (shape[1] <= 1 || strides[1] >= std::max<long long>(1, shape[0]));
+}
+
+long long DeviceArray::ld() const {
+  if (ndim == 1 || shape[1] <= 1) return std::max<long long>(1, shape[0]);
+  return strides[1];
+}
+
+bool DeviceArray::c_contiguous() const {
+  if (ndim == 1) return shape[0] <= 1 || strides[0] == 1;
+  return (shape[1] <= 1 || strides[1] == 1) && (shape[0] <= 1 || strides[0] == shape[1]);
+}
+
+std::string DeviceArray::shape_text() const {
+  return ndim == 1 ? "(" + std::to_string(shape[0]) + ",)" : "(" + std::to_string(shape[0]) + ", " + std::to_string(shape[1]) + ")";
+}
+
+std::optional<DeviceArray> read_device_array(py::handle obj, const char* what, const char* expected_typestr, const char* dtype, std::size_t itemsize,
+                                             bool writable) {
+  PyObject* raw = PyObject_GetAttrString(obj.ptr(), "__cuda_array_interface__");
+  if (raw == nullptr) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) throw py::error_already_set();
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  const auto iface = py::reinterpret_steal<py::object>(raw);
+  if (!PyDict_Check(iface.ptr())) throw py::type_error(std::string(what) + ": __cuda_array_interface__ is not a dict");
+  const py::dict d = py::reinterpret_borrow<py::dict>(iface);
+  const auto field = [&](const char* key) -> py::object {
+    PyObject* v = PyDict_GetItemString(d.ptr(), key);  // borrowed; null when absent
+    return v ? py::reinterpret_borrow<py::object>(v) : py::object(py::none());
+  };
+  DeviceArray a;
+  const py::object typestr_field = field("typestr");
+  const std::string got = typestr_field.is_none() ? "" : typestr_field.cast<std::string>();
+  if (got != expected_typestr) {
+    throw py::type_error(std::string(what) + ": expected a " + dtype + " device array (typestr '" + expected_typestr + "'), got typestr '" + got + "'");
+  }
+  const auto shape = field("shape").cast<std::vector<long long>>();
+  if (shape.empty() || shape.size() > 2) {
+    throw py::value_error(std::string(what) + ": expected a 1-D or 2-D device array, got " + std::to_string(shape.size()) + " dimensions");
+  }
+  a.ndim = static_cast<int>(shape.size());
+  a.shape = {shape[0], a.ndim == 2 ? shape[1] : 1};
+  const py::object strides = field("strides");
+  if (strides.is_none()) {
+    a.strides = {a.ndim == 2 ? a.shape[1] : 1, 1};
+  } else {
+    const auto s = strides.cast<std::vector<long long>>();
+    if (s.size() != shape.size()) throw py::value_error(std::string(what) + ": strides and shape differ in length");
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (s[i] < 0 || s[i] % static_cast<long long>(itemsize) != 0) {
+        throw py::value_error(std::string(what) + ": strides must be non-negative whole elements, got " + std::to_string(s[i]) + " bytes");
+      }
+      a.strides[i] = s[i] / static_cast<long long>(itemsize);
+    }
+    if (a.ndim == 1) a.strides[1] = 1;
+  }
+  if (!field("mask").is_none()) throw py::value_error(std::string(what) + ": masked device arrays are not supported");
+  const auto data = field("data").cast<py::tuple>();
+  a.data = data[0].cast<std::uintptr_t>();
+  a.readonly = data[1].cast<bool>();
+  if (writable && a.readonly) throw py::value_error(std::string(what) + ": the device array is read-only");
+  const py::object stream = field("stream");
+  a.stream = stream.is_none() ? 0 : stream.cast<std::uintptr_t>();
+  return a;
+}
+
+py::object new_cupy_array(py::tuple shape, const char* dtype, const char* order) {
+  py::module_ cupy;
+  try {
+    cupy = py::module_::import("cupy");
+  } catch (const py::error_already_set&) {
+    throw py::type_error("out: pass a device array as out= (CuPy, which would make one, is not installed)");
+  }
+  return cupy.attr("empty")(shape, py::arg("dtype") = dtype, py::arg("order") = order);
+}
+
+void register_device_arrays(py::module_& m) {
+  m.def(
+      "_device_array_info",
+      [](const py::object& obj, const std::string& dtype, bool writable) -> py::object {
+        const auto read = [&](auto value) {
+          using V = decltype(value);
+          return read_device_array(obj, "x", typestr<V>(), dtype_name<V>(), sizeof(V), writable);
+        };
+        std::optional<DeviceArray> a;
+        if (dtype == "float32") a = read(float{});
+        else if (dtype == "float64") a = read(double{});
+        else if (dtype == "complex64") a = read(std::complex<float>{});
+        else if (dtype == "complex128") a = read(std::complex<double>{});
+        else throw py::value_error("dtype: expected float32, float64, complex64 or complex128, got " + dtype);
+        if (!a) return py::none();
+        py::dict d;
+        d["data"] = a->data, d["stream"] = a->stream, d["ndim"] = a->ndim, d["shape"] = py::make_tuple(a->shape[0], a->shape[1]);
+        d["strides"] = py::make_tuple(a->strides[0], a->strides[1]), d["readonly"] = a->readonly;
+        d["column_major"] = a->column_major(), d["ld"] = a->ld(), d["c_contiguous"] = a->c_contiguous();
+        return d;
+      },
+      py::arg("obj"), py::arg("dtype"), py::arg("writable"),
+      "What the C++ side reads from obj's __cuda_array_interface__ (None: it has none), checked as for a product: for tests.");
+}
+
+#ifdef HSPARSE_HAVE_CUDA
+namespace {
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw Error(ErrorCode::cuda, std::string(what) + ": " + cudaGetErrorString(e));
+}
+cudaStream_t handle(std::uintptr_t s) { return s == 2 ? cudaStreamPerThread : reinterpret_cast<cudaStream_t>(s); }
+}  // namespace
+
+StreamOrder::~StreamOrder() {
+  if (event_) cudaEventDestroy(static_cast<cudaEvent_t>(event_));
+}
+
+void StreamOrder::before(void* ours, std::uintptr_t theirs) {
+  if (theirs > 1) wait(ours, handle(theirs));
+}
+
+void StreamOrder::after(void* ours, std::uintptr_t theirs) {
+  if (theirs == 0) {
+    check(cudaStreamSynchronize(static_cast<cudaStream_t>(ours)), "waiting for the device work");
+  } else if (theirs > 1) {
+    wait(handle(theirs), ours);
+  }
+}
+
+void StreamOrder::wait(void* waiter, void* producer) {
+  if (!event_) {
+    cudaEvent_t e = nullptr;
+    check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "creating an event");
+    event_ = e;
+  }
+  const auto e = static_cast<cudaEvent_t>(event_);
+  check(cudaEventRecord(e, static_cast<cudaStream_t>(producer)), "recording an event on the array's stream");
+  check(cudaStreamWaitEvent(static_cast<cudaStream_t>(waiter), e, 0), "ordering the streams");  // the event's state now: it may be recorded again at once
+}
+#endif
+
+}  // namespace hsparse::python

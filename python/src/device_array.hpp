@@ -1,0 +1,80 @@
+#pragma once
+// Device arrays from other libraries (CuPy, and any object with
+// __cuda_array_interface__, versions 2 and 3): the interface read once per
+// call (CuPy builds the dict at every access) and checked here in C++, which
+// costs a fraction of the same checks in Python (issue 20's overhead goal).
+// StreamOrder orders our work with the arrays' streams on the device.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "bindings.hpp"
+
+namespace hsparse::python {
+
+/// What a device array's __cuda_array_interface__ says, checked.
+struct DeviceArray {
+  std::uintptr_t data = 0;            ///< element 0 (0 only when empty)
+  std::uintptr_t stream = 0;          ///< the v3 "stream" field: 0 none given, 1 legacy default, 2 per-thread default, else a handle
+  int ndim = 1;                       ///< 1 or 2
+  std::array<long long, 2> shape{};   ///< shape[1] = 1 for 1-D
+  std::array<long long, 2> strides{}; ///< in elements (C-contiguous ones where the interface gives none)
+  bool readonly = false;
+
+  /// Column-major (Fortran order) with leading dimension ld() >= rows; a 1-D array is one column.
+  bool column_major() const;
+  /// Elements between columns of a column-major array.
+  long long ld() const;
+  /// Row-major and contiguous (C order).
+  bool c_contiguous() const;
+  std::string shape_text() const;     ///< "(3,)", "(3, 2)"
+};
+
+/// The interface of `obj` read and checked: 1 or 2 dimensions, values of
+/// `typestr` ("<f8", "<c16", ...; TypeError naming `what` and NumPy's name
+/// `dtype` otherwise), no mask, strides in whole elements; for `writable`,
+/// not read-only (ValueError). std::nullopt when obj has no interface.
+std::optional<DeviceArray> read_device_array(py::handle obj, const char* what, const char* typestr, const char* dtype, std::size_t itemsize,
+                                             bool writable);
+
+/// The interface's typestr of a value type: "<f4", "<f8", "<c8", "<c16".
+template <class V>
+const char* typestr();
+
+/// A new CuPy array (numpy-style shape, dtype name, order 'C' or 'F'):
+/// where no device array was given for a result. TypeError when CuPy is
+/// not installed (pass out= then).
+py::object new_cupy_array(py::tuple shape, const char* dtype, const char* order);
+
+#ifdef HSPARSE_HAVE_CUDA
+/// Orders work on one of our streams against the streams of device arrays,
+/// with an event on the device, never a host wait, as CuPy orders its own
+/// work: our stream waits for the array's before the work (before()), and
+/// the array's stream waits for ours after it (after()). The legacy default
+/// stream (1) needs neither: the executor's stream is a blocking one
+/// (cudaStreamCreate), ordered with it by CUDA itself. With no stream given
+/// (0: None), after() waits on the host (the reader is unknown).
+class StreamOrder {
+ public:
+  StreamOrder() = default;
+  StreamOrder(const StreamOrder&) = delete;
+  StreamOrder& operator=(const StreamOrder&) = delete;
+  ~StreamOrder();
+  void before(void* ours, std::uintptr_t theirs);
+  void after(void* ours, std::uintptr_t theirs);
+
+ private:
+  void wait(void* waiter, void* producer);
+  void* event_ = nullptr;
+};
+#else
+/// A build without CUDA has no device arrays (the callers refuse them first).
+struct StreamOrder {
+  void before(void*, std::uintptr_t) {}
+  void after(void*, std::uintptr_t) {}
+};
+#endif
+
+}  // namespace hsparse::python
