@@ -72,6 +72,11 @@ def measure_cuda(spec, repetitions):
         plan._p._apply_device(x, y, 1.0, 0.0)
         stream.synchronize()
 
+    # What the interfaces themselves cost: CuPy's __cuda_array_interface__
+    # (read by hsparse for other libraries' arrays only) and a wait with
+    # nothing queued (in every measurement below but the C++ loop's own).
+    interface = median_seconds(lambda: x.__cuda_array_interface__, repetitions)
+    idle_wait = median_seconds(stream.synchronize, repetitions)
     cpp = plan._p._time_device(x.data.ptr, y.data.ptr, repetitions)
     apply_out = median_seconds(wrapped, repetitions)
     matmul_t = median_seconds(matmul, repetitions)
@@ -79,7 +84,8 @@ def measure_cuda(spec, repetitions):
     assert y.data.ptr == pointer_before
     return {"matrix": spec, "rows": A.shape[0], "nnz": A.nnz, "kernel": plan.kernel, "device": "cuda", "cpp_us": cpp * 1e6,
             "binding_us": binding_t * 1e6, "apply_out_us": apply_out * 1e6, "matmul_us": matmul_t * 1e6,
-            "overhead_apply_out_us": (apply_out - cpp) * 1e6, "overhead_matmul_us": (matmul_t - cpp) * 1e6}
+            "overhead_apply_out_us": (apply_out - cpp) * 1e6, "overhead_matmul_us": (matmul_t - cpp) * 1e6,
+            "cupy_interface_us": interface * 1e6, "cupy_idle_synchronize_us": idle_wait * 1e6}
 
 
 def main():
@@ -105,7 +111,8 @@ def main():
                 results.append(r)
                 print(f"{r['matrix']:>28} ({r['rows']} rows, cuda {r['kernel']}): C++ {r['cpp_us']:.2f} us, binding {r['binding_us']:.2f}, "
                       f"apply(x_gpu, out=y_gpu) {r['apply_out_us']:.2f} (+{r['overhead_apply_out_us']:.2f}), "
-                      f"plan @ x_gpu {r['matmul_us']:.2f} (+{r['overhead_matmul_us']:.2f})")
+                      f"plan @ x_gpu {r['matmul_us']:.2f} (+{r['overhead_matmul_us']:.2f}); CuPy's own: "
+                      f"__cuda_array_interface__ {r['cupy_interface_us']:.2f}, idle synchronize {r['cupy_idle_synchronize_us']:.2f}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"hsparse": hsparse.__version__, "results": results}, f, indent=1)

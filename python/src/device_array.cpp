@@ -35,8 +35,82 @@ std::string DeviceArray::shape_text() const {
   return ndim == 1 ? "(" + std::to_string(shape[0]) + ",)" : "(" + std::to_string(shape[0]) + ", " + std::to_string(shape[1]) + ")";
 }
 
+namespace {
+
+// CuPy's own arrays, read through their attributes: their
+// __cuda_array_interface__ builds a dict with NumPy's dtype.descr (Python
+// code in NumPy) at every access, a microsecond or more per array, most of
+// a product's Python overhead. The same facts, and the stream as CuPy's
+// interface reports it: the current stream, its null stream as CuPy's
+// default (1 the legacy one or, with CUPY_CUDA_PER_THREAD_DEFAULT_STREAM,
+// 2 the per-thread one). Found once CuPy is imported; never freed (objects
+// held past the interpreter's end must not be released then). Other device
+// arrays, and subclasses of CuPy's, go through their interface.
+struct CupyTypes {
+  py::object ndarray, get_current_stream;
+  std::uintptr_t null_stream = 1;
+};
+
+const CupyTypes* cupy_types() {
+  static const CupyTypes* found = nullptr;
+  if (found) return found;
+  PyObject* cupy = PyDict_GetItemString(PySys_GetObject("modules"), "cupy");  // borrowed; only once CuPy is imported
+  if (cupy == nullptr) return nullptr;
+  auto* t = new CupyTypes;
+  try {
+    const py::module_ m = py::reinterpret_borrow<py::module_>(cupy);
+    t->ndarray = m.attr("ndarray");
+    t->get_current_stream = m.attr("cuda").attr("get_current_stream");
+    // What CuPy's interface reports for its null stream: 1, or 2 with per-thread default streams.
+    t->null_stream = py::module_::import("cupy_backends.cuda.stream").attr("get_default_stream_ptr")().cast<std::uintptr_t>();
+  } catch (const py::error_already_set&) {  // a CuPy without these: its interface only
+    delete t;
+    return nullptr;
+  }
+  found = t;
+  return found;
+}
+
+char dtype_char(const char* typestr) {  // "<f8" -> 'd', as NumPy's dtype.char
+  const std::string t = typestr;
+  return t == "<f4" ? 'f' : t == "<f8" ? 'd' : t == "<c8" ? 'F' : t == "<c16" ? 'D' : '?';
+}
+
+std::optional<DeviceArray> read_cupy_array(py::handle obj, const CupyTypes& cupy, const char* what, const char* expected_typestr, const char* dtype,
+                                           std::size_t itemsize) {
+  const py::object dt = obj.attr("dtype");
+  if (dt.attr("char").cast<std::string>() != std::string(1, dtype_char(expected_typestr))) {
+    throw py::type_error(std::string(what) + ": expected a " + dtype + " device array (typestr '" + expected_typestr + "'), got typestr '" +
+                         dt.attr("str").cast<std::string>() + "'");
+  }
+  const auto shape = obj.attr("shape").cast<std::vector<long long>>();
+  if (shape.empty() || shape.size() > 2) {
+    throw py::value_error(std::string(what) + ": expected a 1-D or 2-D device array, got " + std::to_string(shape.size()) + " dimensions");
+  }
+  const auto strides = obj.attr("strides").cast<std::vector<long long>>();
+  DeviceArray a;
+  a.ndim = static_cast<int>(shape.size());
+  a.shape = {shape[0], a.ndim == 2 ? shape[1] : 1};
+  for (std::size_t i = 0; i < strides.size(); ++i) {
+    if (strides[i] < 0 || strides[i] % static_cast<long long>(itemsize) != 0) {
+      throw py::value_error(std::string(what) + ": strides must be non-negative whole elements, got " + std::to_string(strides[i]) + " bytes");
+    }
+    a.strides[i] = strides[i] / static_cast<long long>(itemsize);
+  }
+  if (a.ndim == 1) a.strides[1] = 1;
+  a.data = obj.attr("data").attr("ptr").cast<std::uintptr_t>();
+  a.stream = cupy.get_current_stream().attr("ptr").cast<std::uintptr_t>();
+  if (a.stream == 0) a.stream = cupy.null_stream;
+  return a;  // CuPy's arrays are writable
+}
+
+}  // namespace
+
 std::optional<DeviceArray> read_device_array(py::handle obj, const char* what, const char* expected_typestr, const char* dtype, std::size_t itemsize,
                                              bool writable) {
+  if (const CupyTypes* cupy = cupy_types(); cupy && Py_TYPE(obj.ptr()) == reinterpret_cast<PyTypeObject*>(cupy->ndarray.ptr())) {
+    return read_cupy_array(obj, *cupy, what, expected_typestr, dtype, itemsize);
+  }
   PyObject* raw = PyObject_GetAttrString(obj.ptr(), "__cuda_array_interface__");
   if (raw == nullptr) {
     if (!PyErr_ExceptionMatches(PyExc_AttributeError)) throw py::error_already_set();

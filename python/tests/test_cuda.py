@@ -158,3 +158,23 @@ def test_tridiagonal_on_cupy_arrays(dtype, tol, algorithm):
         hsparse.tridiagonal.solve(ag, bg, cg, cupy.asfortranarray(dg), device="cuda")
     with pytest.raises(TypeError):
         hsparse.tridiagonal.solve(ag, bg, cg, d, device="cuda")  # one host array among device ones
+
+
+def test_cupy_arrays_read_as_their_interface_says():
+    """CuPy's arrays are read through their attributes (faster than their
+    __cuda_array_interface__): the same pointer, shape, strides and stream,
+    on the null stream and on others."""
+    info = hsparse._hsparse._device_array_info
+    base = cupy.arange(60, dtype=cupy.float64)
+    arrays = [base, base[10:30], base.reshape(6, 10), cupy.asfortranarray(base.reshape(6, 10)), base.reshape(6, 10)[:, 2:5],
+              cupy.asfortranarray(base.reshape(6, 10))[1:4, :]]
+    for stream in (cupy.cuda.Stream.null, cupy.cuda.Stream(non_blocking=True)):
+        with stream:
+            for a in arrays:
+                fast, described = info(a, "float64", True), info(Borrowed(a), "float64", True)
+                described["stream"] = a.__cuda_array_interface__["stream"]  # Borrowed drops it
+                assert fast == described, (a.shape, a.strides)
+    with pytest.raises(TypeError, match="float64"):
+        info(cupy.ones(3, dtype=cupy.float32), "float64", False)
+    with pytest.raises(ValueError, match="3 dimensions"):
+        info(cupy.ones((2, 2, 2)), "float64", False)
