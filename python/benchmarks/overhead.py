@@ -3,10 +3,9 @@
 For a CPU plan, the median time of `plan.apply(x, out=y)` and of `plan @ x`
 against the median of the same product called in a C++ loop (no Python in
 between), on a 1-row matrix (the product costs nothing: the difference is
-the overhead alone) and on a 1M-row matrix. On a GPU (with CuPy), the
-medians of `plan.apply(x_gpu, out=y_gpu)` and `plan @ x_gpu`, each with a
-wait for the stream, against the C++ product launched and waited for in a
-C++ loop, when a device and CuPy are present.
+the overhead alone) and on a 1M-row matrix. On a GPU, with CuPy arrays,
+the host time of `plan.apply(x_gpu, out=y_gpu)` and `plan @ x_gpu` against
+the C++ call, and the same with a wait for the stream (measure_cuda).
 
     PYTHONPATH=build/python python3 python/benchmarks/overhead.py [--rows 1000000]
 """
@@ -45,10 +44,24 @@ def measure(spec, repetitions):
             "overhead_apply_out_us": (apply_out - cpp) * 1e6, "overhead_matmul_us": (matmul - cpp) * 1e6}
 
 
+def host_seconds(fn, wait, repetitions):
+    """Median host time of fn() alone, with wait() after each call, untimed."""
+    times = []
+    for _ in range(repetitions):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+        wait()
+    return statistics.median(times)
+
+
 def measure_cuda(spec, repetitions):
-    """GPU plan on CuPy arrays, each call followed by a wait for the stream:
-    `plan.apply(x, out=y)` and `plan @ x` (a new CuPy array each time)
-    against the same product launched and waited for in a C++ loop."""
+    """GPU plan on CuPy arrays: `plan.apply(x, out=y)` and `plan @ x` (a new
+    CuPy array each time) against the same product called in a C++ loop,
+    (1) the host time of the call (the launch; the wait for the stream
+    after it, untimed): the goal's measure, what Python adds to a call;
+    (2) the call and a wait for the stream, for latency (Python waits
+    through CuPy's stream.synchronize(), C++ through the executor)."""
     import cupy
     A = hsparse.generate(spec)
     plan = hsparse.SpmvPlan(A, device="cuda", format="csr", tune=False, use_cache=False)
@@ -59,33 +72,29 @@ def measure_cuda(spec, repetitions):
     pointer_before = y.data.ptr
     stream = cupy.cuda.get_current_stream()
     stream.synchronize()
+    info = hsparse._hsparse._device_array_info
+    parts = {  # what a call is made of (host time, medians)
+        "cupy_interface_us": lambda: x.__cuda_array_interface__,  # read for other libraries' arrays only
+        "cupy_current_stream_us": cupy.cuda.get_current_stream,
+        "read_one_array_us": lambda: info(x, "float64", True),  # the C++ read of a CuPy array, and a dict back
+        "cupy_idle_synchronize_us": stream.synchronize,
+    }
+    r = {"matrix": spec, "rows": A.shape[0], "nnz": A.nnz, "kernel": plan.kernel, "device": "cuda"}
+    r.update({k: median_seconds(fn, repetitions) * 1e6 for k, fn in parts.items()})
+    cpp_call, cpp_wait = plan._p._time_device(x.data.ptr, y.data.ptr, repetitions)
+    r["cpp_us"], r["cpp_with_wait_us"] = cpp_call * 1e6, cpp_wait * 1e6
+    for name, fn in (("binding", lambda: plan._p._apply_device(x, y, 1.0, 0.0)), ("apply_out", lambda: plan.apply(x, out=y)),
+                     ("matmul", lambda: plan @ x)):
+        r[f"{name}_us"] = host_seconds(fn, stream.synchronize, repetitions) * 1e6
+        r[f"overhead_{name}_us"] = r[f"{name}_us"] - r["cpp_us"]
 
-    def wrapped():
-        plan.apply(x, out=y)
-        stream.synchronize()
-
-    def matmul():
-        plan @ x
-        stream.synchronize()
-
-    def binding():
-        plan._p._apply_device(x, y, 1.0, 0.0)
-        stream.synchronize()
-
-    # What the interfaces themselves cost: CuPy's __cuda_array_interface__
-    # (read by hsparse for other libraries' arrays only) and a wait with
-    # nothing queued (in every measurement below but the C++ loop's own).
-    interface = median_seconds(lambda: x.__cuda_array_interface__, repetitions)
-    idle_wait = median_seconds(stream.synchronize, repetitions)
-    cpp = plan._p._time_device(x.data.ptr, y.data.ptr, repetitions)
-    apply_out = median_seconds(wrapped, repetitions)
-    matmul_t = median_seconds(matmul, repetitions)
-    binding_t = median_seconds(binding, repetitions)
+        def with_wait(fn=fn):
+            fn()
+            stream.synchronize()
+        r[f"{name}_with_wait_us"] = median_seconds(with_wait, repetitions) * 1e6
+        r[f"overhead_{name}_with_wait_us"] = r[f"{name}_with_wait_us"] - r["cpp_with_wait_us"]
     assert y.data.ptr == pointer_before
-    return {"matrix": spec, "rows": A.shape[0], "nnz": A.nnz, "kernel": plan.kernel, "device": "cuda", "cpp_us": cpp * 1e6,
-            "binding_us": binding_t * 1e6, "apply_out_us": apply_out * 1e6, "matmul_us": matmul_t * 1e6,
-            "overhead_apply_out_us": (apply_out - cpp) * 1e6, "overhead_matmul_us": (matmul_t - cpp) * 1e6,
-            "cupy_interface_us": interface * 1e6, "cupy_idle_synchronize_us": idle_wait * 1e6}
+    return r
 
 
 def main():
@@ -109,10 +118,14 @@ def main():
             for spec in ("stencil2d:n=1,points=5", f"stencil3d:n={n},points=7"):
                 r = measure_cuda(spec, args.repetitions)
                 results.append(r)
-                print(f"{r['matrix']:>28} ({r['rows']} rows, cuda {r['kernel']}): C++ {r['cpp_us']:.2f} us, binding {r['binding_us']:.2f}, "
-                      f"apply(x_gpu, out=y_gpu) {r['apply_out_us']:.2f} (+{r['overhead_apply_out_us']:.2f}), "
-                      f"plan @ x_gpu {r['matmul_us']:.2f} (+{r['overhead_matmul_us']:.2f}); CuPy's own: "
-                      f"__cuda_array_interface__ {r['cupy_interface_us']:.2f}, idle synchronize {r['cupy_idle_synchronize_us']:.2f}")
+                print(f"{r['matrix']:>28} ({r['rows']} rows, cuda {r['kernel']}), host time of the call: C++ {r['cpp_us']:.2f} us, "
+                      f"binding {r['binding_us']:.2f} (+{r['overhead_binding_us']:.2f}), apply(x_gpu, out=y_gpu) {r['apply_out_us']:.2f} "
+                      f"(+{r['overhead_apply_out_us']:.2f}), plan @ x_gpu {r['matmul_us']:.2f} (+{r['overhead_matmul_us']:.2f})")
+                print(f"{'':>28} with a wait: C++ {r['cpp_with_wait_us']:.2f} us, apply {r['apply_out_with_wait_us']:.2f} "
+                      f"(+{r['overhead_apply_out_with_wait_us']:.2f}), plan @ x_gpu {r['matmul_with_wait_us']:.2f} "
+                      f"(+{r['overhead_matmul_with_wait_us']:.2f}); parts: CuPy's __cuda_array_interface__ {r['cupy_interface_us']:.2f}, "
+                      f"get_current_stream {r['cupy_current_stream_us']:.2f}, idle synchronize {r['cupy_idle_synchronize_us']:.2f}, "
+                      f"hsparse's read of one array {r['read_one_array_us']:.2f}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"hsparse": hsparse.__version__, "results": results}, f, indent=1)

@@ -77,7 +77,7 @@ char dtype_char(const char* typestr) {  // "<f8" -> 'd', as NumPy's dtype.char
 }
 
 std::optional<DeviceArray> read_cupy_array(py::handle obj, const CupyTypes& cupy, const char* what, const char* expected_typestr, const char* dtype,
-                                           std::size_t itemsize) {
+                                           std::size_t itemsize, const DeviceArray* earlier) {
   const py::object dt = obj.attr("dtype");
   if (dt.attr("char").cast<std::string>() != std::string(1, dtype_char(expected_typestr))) {
     throw py::type_error(std::string(what) + ": expected a " + dtype + " device array (typestr '" + expected_typestr + "'), got typestr '" +
@@ -99,17 +99,22 @@ std::optional<DeviceArray> read_cupy_array(py::handle obj, const CupyTypes& cupy
   }
   if (a.ndim == 1) a.strides[1] = 1;
   a.data = obj.attr("data").attr("ptr").cast<std::uintptr_t>();
-  a.stream = cupy.get_current_stream().attr("ptr").cast<std::uintptr_t>();
-  if (a.stream == 0) a.stream = cupy.null_stream;
+  a.cupy = true;
+  if (earlier && earlier->cupy) {
+    a.stream = earlier->stream;
+  } else {
+    a.stream = cupy.get_current_stream().attr("ptr").cast<std::uintptr_t>();
+    if (a.stream == 0) a.stream = cupy.null_stream;
+  }
   return a;  // CuPy's arrays are writable
 }
 
 }  // namespace
 
 std::optional<DeviceArray> read_device_array(py::handle obj, const char* what, const char* expected_typestr, const char* dtype, std::size_t itemsize,
-                                             bool writable) {
+                                             bool writable, const DeviceArray* earlier) {
   if (const CupyTypes* cupy = cupy_types(); cupy && Py_TYPE(obj.ptr()) == reinterpret_cast<PyTypeObject*>(cupy->ndarray.ptr())) {
-    return read_cupy_array(obj, *cupy, what, expected_typestr, dtype, itemsize);
+    return read_cupy_array(obj, *cupy, what, expected_typestr, dtype, itemsize, earlier);
   }
   PyObject* raw = PyObject_GetAttrString(obj.ptr(), "__cuda_array_interface__");
   if (raw == nullptr) {
@@ -188,7 +193,7 @@ void register_device_arrays(py::module_& m) {
         py::dict d;
         d["data"] = a->data, d["stream"] = a->stream, d["ndim"] = a->ndim, d["shape"] = py::make_tuple(a->shape[0], a->shape[1]);
         d["strides"] = py::make_tuple(a->strides[0], a->strides[1]), d["readonly"] = a->readonly;
-        d["column_major"] = a->column_major(), d["ld"] = a->ld(), d["c_contiguous"] = a->c_contiguous();
+        d["column_major"] = a->column_major(), d["ld"] = a->ld(), d["c_contiguous"] = a->c_contiguous(), d["cupy"] = a->cupy;
         return d;
       },
       py::arg("obj"), py::arg("dtype"), py::arg("writable"),

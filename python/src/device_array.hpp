@@ -22,6 +22,7 @@ struct DeviceArray {
   std::array<long long, 2> shape{};   ///< shape[1] = 1 for 1-D
   std::array<long long, 2> strides{}; ///< in elements (C-contiguous ones where the interface gives none)
   bool readonly = false;
+  bool cupy = false;                  ///< a CuPy array, read through its attributes (its stream: CuPy's current one)
 
   /// Column-major (Fortran order) with leading dimension ld() >= rows; a 1-D array is one column.
   bool column_major() const;
@@ -36,8 +37,10 @@ struct DeviceArray {
 /// `typestr` ("<f8", "<c16", ...; TypeError naming `what` and NumPy's name
 /// `dtype` otherwise), no mask, strides in whole elements; for `writable`,
 /// not read-only (ValueError). std::nullopt when obj has no interface.
+/// `earlier`: an array read for the same call (CuPy's current stream is
+/// then not asked again).
 std::optional<DeviceArray> read_device_array(py::handle obj, const char* what, const char* typestr, const char* dtype, std::size_t itemsize,
-                                             bool writable);
+                                             bool writable, const DeviceArray* earlier = nullptr);
 
 /// The interface's typestr of a value type: "<f4", "<f8", "<c8", "<c16".
 template <class V>

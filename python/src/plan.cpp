@@ -102,7 +102,7 @@ py::object apply_device(SpmvHandle<V, I>& h, StreamOrder& order, long long rows,
     if (beta != V(0)) throw py::value_error("beta != 0 needs out (the y that beta scales)");
     out = x->ndim == 1 ? new_cupy_array(py::make_tuple(rows), dtype_name<V>(), "C") : new_cupy_array(py::make_tuple(rows, x->shape[1]), dtype_name<V>(), "F");
   }
-  const auto y = read_device_array(out, "out", typestr<V>(), dtype_name<V>(), sizeof(V), true);
+  const auto y = read_device_array(out, "out", typestr<V>(), dtype_name<V>(), sizeof(V), true, &*x);
   if (!y) throw py::type_error("out: a device array (with __cuda_array_interface__) is needed when x is one");
   if (y->ndim != x->ndim || y->shape[0] != rows || y->shape[1] != x->shape[1]) {
     throw py::value_error("out: expected shape " + (x->ndim == 1 ? "(" + std::to_string(rows) + ",)" : "(" + std::to_string(rows) + ", " + std::to_string(x->shape[1]) + ")") +
@@ -132,22 +132,23 @@ py::object apply_device(SpmvHandle<V, I>& h, StreamOrder& order, long long rows,
   return out;
 }
 
-// Seconds per product of the C++ call alone on device arrays (launch and a
-// wait for the stream, `repetitions` times in a C++ loop): what the Python
+// The C++ product alone on device arrays, `repetitions` times in a C++
+// loop: the median seconds of the call (the launch; the wait for the
+// stream after it, untimed) and of the call and the wait. What the Python
 // layers' overhead on the GPU is measured against (python/benchmarks/overhead.py).
 template <class V, class I>
-double time_device_typed(SpmvHandle<V, I>& h, long long rows, long long cols, std::uintptr_t x, std::uintptr_t y, int repetitions) {
+std::pair<double, double> time_device_typed(SpmvHandle<V, I>& h, std::uintptr_t x, std::uintptr_t y, int repetitions) {
   if (h.executor()->backend() != Backend::cuda) throw py::value_error("_time_device: a CUDA plan");
-  (void)rows, (void)cols;
   py::gil_scoped_release release;
-  std::vector<double> times;
+  std::vector<double> call, call_and_wait;
   for (int r = 0; r < repetitions; ++r) {
     const Stopwatch watch;
     h.apply(V(1), reinterpret_cast<const V*>(x), V(0), reinterpret_cast<V*>(y));
+    call.push_back(watch.seconds());
     h.executor()->synchronize();
-    times.push_back(watch.seconds());
+    call_and_wait.push_back(watch.seconds());
   }
-  return summarize_times(std::move(times)).median_s;
+  return {summarize_times(std::move(call)).median_s, summarize_times(std::move(call_and_wait)).median_s};
 }
 
 template <class V, class I>
@@ -231,10 +232,9 @@ class Plan {
     return result;
   }
 
-  double time_device(std::uintptr_t x, std::uintptr_t y, int repetitions) {
+  std::pair<double, double> time_device(std::uintptr_t x, std::uintptr_t y, int repetitions) {
     if (repetitions < 1) throw py::value_error("repetitions: must be >= 1");
-    const auto [rows, cols] = dims();
-    return std::visit([&](auto& h) { return time_device_typed(*h, rows, cols, x, y, repetitions); }, handle_);
+    return std::visit([&](auto& h) { return time_device_typed(*h, x, y, repetitions); }, handle_);
   }
 
   // Seconds per product of the C++ call alone, `repetitions` calls in a C++
@@ -306,7 +306,8 @@ void register_plan(py::module_& m) {
       .def("_apply_device", &Plan::apply_device_any, py::arg("x"), py::arg("out"), py::arg("alpha"), py::arg("beta"),
            "out = alpha A x + beta out for device arrays (None when x is not one; out None: a new CuPy array); returns out.")
       .def("_time_device", &Plan::time_device, py::arg("x"), py::arg("out"), py::arg("repetitions"),
-           "Median seconds of the C++ product and a wait for it, on device pointers (a CUDA plan), for measuring the Python layers' overhead.")
+           "Median seconds of the C++ product's call and of the call and a wait for it, on device pointers (a CUDA plan): "
+           "what the Python layers' overhead is measured against.")
       .def("_tune", &Plan::tune, py::arg("calls"))
       .def("_time_host", &Plan::time_host, py::arg("x"), py::arg("out"), py::arg("repetitions"),
            "Median seconds of the C++ product alone (a CPU plan), for measuring the Python layers' overhead.");

@@ -29,7 +29,7 @@ def test_a_host_array_is_not_a_device_array():
 def test_one_dimension():
     d = info(Described())
     assert d["data"] == 4096 and d["stream"] == 1 and d["ndim"] == 1 and d["shape"] == (4, 1)
-    assert d["column_major"] and d["c_contiguous"] and d["ld"] == 4 and not d["readonly"]
+    assert d["column_major"] and d["c_contiguous"] and d["ld"] == 4 and not d["readonly"] and not d["cupy"]
     assert info(Described(strides=(8,)))["column_major"]
     assert not info(Described(strides=(16,)))["column_major"]  # every other element
 
