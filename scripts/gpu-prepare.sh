@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Fills the git-ignored folders that scripts/gpu-check.sh needs on the GPU
-# machine, which lacks these packages: nlohmann-json and CLI11 headers,
+# machine, which lacks these packages: nlohmann-json, CLI11 and DLPack headers,
 # GoogleTest sources, Eigen and librsb, and a copy of the shared test matrices.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p third_party/include
 cp -r /usr/include/nlohmann third_party/include/
 cp -r /usr/include/CLI third_party/include/
+cp -r /usr/include/dlpack third_party/include/  # the Python package's DLPack inputs (libdlpack-dev)
 rm -rf third_party/googletest && cp -r /usr/src/googletest third_party/googletest
 # CPU baselines of the SpMV benchmark: Eigen (headers) and librsb (library + headers).
 cp -r /usr/include/eigen3 third_party/include/

@@ -78,6 +78,7 @@ def measure_cuda(spec, repetitions):
         "cupy_current_stream_us": cupy.cuda.get_current_stream,
         "read_one_array_us": lambda: info(x, "float64", True),  # the C++ read of a CuPy array, and a dict back
         "cupy_idle_synchronize_us": stream.synchronize,
+        "cupy_empty_us": lambda: cupy.empty(A.shape[0]),  # what `plan @ x` pays CuPy for its result
     }
     r = {"matrix": spec, "rows": A.shape[0], "nnz": A.nnz, "kernel": plan.kernel, "device": "cuda"}
     r.update({k: median_seconds(fn, repetitions) * 1e6 for k, fn in parts.items()})
@@ -93,6 +94,10 @@ def measure_cuda(spec, repetitions):
             stream.synchronize()
         r[f"{name}_with_wait_us"] = median_seconds(with_wait, repetitions) * 1e6
         r[f"overhead_{name}_with_wait_us"] = r[f"{name}_with_wait_us"] - r["cpp_with_wait_us"]
+    # A peer: CuPy's own sparse product (cuSPARSE through cupyx.scipy.sparse), host time of `A @ x`.
+    import cupyx.scipy.sparse
+    A_cupy = cupyx.scipy.sparse.csr_matrix(A.to_scipy())
+    r["cupyx_matmul_us"] = host_seconds(lambda: A_cupy @ x, stream.synchronize, repetitions) * 1e6
     assert y.data.ptr == pointer_before
     return r
 
@@ -125,7 +130,8 @@ def main():
                       f"(+{r['overhead_apply_out_with_wait_us']:.2f}), plan @ x_gpu {r['matmul_with_wait_us']:.2f} "
                       f"(+{r['overhead_matmul_with_wait_us']:.2f}); parts: CuPy's __cuda_array_interface__ {r['cupy_interface_us']:.2f}, "
                       f"get_current_stream {r['cupy_current_stream_us']:.2f}, idle synchronize {r['cupy_idle_synchronize_us']:.2f}, "
-                      f"hsparse's read of one array {r['read_one_array_us']:.2f}")
+                      f"hsparse's read of one array {r['read_one_array_us']:.2f}, cupy.empty {r['cupy_empty_us']:.2f}; "
+                      f"cupyx.scipy.sparse A @ x_gpu {r['cupyx_matmul_us']:.2f}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"hsparse": hsparse.__version__, "results": results}, f, indent=1)

@@ -119,7 +119,11 @@ class SpmvPlan:
         safely to the plan's dtype (ValueError / TypeError otherwise).
         Device arrays (a CUDA plan) are never copied: x and out of the
         plan's dtype, contiguous (2-D: column-major; a row-major CuPy x is
-        copied on the device by ``cupy.asfortranarray``)."""
+        copied on the device by ``cupy.asfortranarray``). x may be any
+        ``__cuda_array_interface__`` object (CuPy, PyTorch, Numba) or DLPack
+        one (JAX, ...; the call then returns once the product is done: DLPack
+        lends memory for the call only); out must be the former, or None
+        for a new CuPy array."""
         if self._on_gpu:
             if getattr(x, "ndim", 1) == 2 and type(x).__module__.startswith("cupy") and not x.flags.f_contiguous:
                 x = _cupy().asfortranarray(x)  # a device copy: SpMM reads column-major blocks
@@ -127,7 +131,7 @@ class SpmvPlan:
             y = self._p._apply_device(x, out, alpha, beta)
             if y is not None:
                 return y
-        elif hasattr(x, "__cuda_array_interface__"):
+        elif type(x) is not np.ndarray and is_device_array(x):
             raise ValueError("x: device arrays need a plan on device='cuda'")
         x = np.asarray(x)
         if not np.can_cast(x.dtype, self._dtype, casting="safe"):
@@ -163,6 +167,15 @@ class SpmvPlan:
 
     # ``plan @ x``: apply itself (no extra Python frame on the fast path).
     __matmul__ = apply
+
+
+def is_device_array(v: Any) -> bool:
+    """Whether v lives on a GPU: a ``__cuda_array_interface__`` object, or a
+    DLPack one on a CUDA device (NumPy's arrays have ``__dlpack__`` too)."""
+    if hasattr(v, "__cuda_array_interface__"):
+        return True
+    device = getattr(v, "__dlpack_device__", None)
+    return device is not None and not isinstance(v, np.ndarray) and device()[0] in (2, 13)  # kDLCUDA, kDLCUDAManaged
 
 
 def _cupy():

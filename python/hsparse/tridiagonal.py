@@ -15,6 +15,7 @@ from typing import Any, Optional
 import numpy as np
 
 from . import _hsparse
+from ._plan import is_device_array
 
 __all__ = ["solve"]
 
@@ -32,9 +33,10 @@ def solve(a: Any, b: Any, c: Any, d: Any, layout: str = "contiguous", algorithm:
 
     float32 or float64, all four arrays of one shape and type (checked
     before any work): NumPy arrays (copied to the GPU for a GPU solve), or
-    device arrays (CuPy, or any ``__cuda_array_interface__`` object;
-    C-contiguous; solved on the GPU without copies, into ``out``, a device
-    array, or a new CuPy array when None). The GIL is released while
+    device arrays (CuPy, any ``__cuda_array_interface__`` object, or
+    DLPack ones; C-contiguous; solved on the GPU without copies, into
+    ``out``, a ``__cuda_array_interface__`` array, or a new CuPy array when
+    None). The GIL is released while
     solving."""
     if layout not in ("contiguous", "interleaved"):
         raise ValueError(f"layout: expected 'contiguous' or 'interleaved', got {layout!r}")
@@ -42,11 +44,14 @@ def solve(a: Any, b: Any, c: Any, d: Any, layout: str = "contiguous", algorithm:
         raise ValueError(f"algorithm: expected one of {', '.join(_ALGORITHMS)}, got {algorithm!r}")
     if device not in (None, "auto", "cpu", "cuda"):
         raise ValueError(f"device: expected None, 'auto', 'cpu' or 'cuda', got {device!r}")
-    if any(hasattr(v, "__cuda_array_interface__") for v in (a, b, c, d)):
+    if any(is_device_array(v) for v in (a, b, c, d)):
         if device == "cpu":
             raise ValueError("device: device arrays are solved on the GPU: device='cuda' or 'auto'")
-        dtype = np.dtype(d.__cuda_array_interface__["typestr"]) if hasattr(d, "__cuda_array_interface__") else np.asarray(d).dtype
-        out, _ = _hsparse._tridiagonal_solve_device(layout, algorithm, dtype.name, a, b, c, d, out)
+        if hasattr(d, "__cuda_array_interface__"):
+            dtype = np.dtype(d.__cuda_array_interface__["typestr"]).name
+        else:  # DLPack (JAX's dtype is NumPy's; PyTorch's prints as "torch.float64"), or a host d the C++ side refuses
+            dtype = str(getattr(d, "dtype", np.asarray(d).dtype)).replace("torch.", "")
+        out, _ = _hsparse._tridiagonal_solve_device(layout, algorithm, dtype, a, b, c, d, out)
         return out
     arrays = [np.asarray(v) for v in (a, b, c, d)]
     if len({v.shape for v in arrays}) != 1 or arrays[0].ndim != 2:

@@ -4,9 +4,15 @@
 #include <pybind11/stl.h>
 
 #include <complex>
+#include <string>
+#include <utility>
+#include <vector>
 
 #ifdef HSPARSE_HAVE_CUDA
 #include <cuda_runtime.h>
+#endif
+#ifdef HSPARSE_PYTHON_DLPACK
+#include <dlpack/dlpack.h>
 #endif
 
 namespace hsparse::python {
@@ -49,10 +55,18 @@ namespace {
 struct CupyTypes {
   py::object ndarray, get_current_stream;
   std::uintptr_t null_stream = 1;
+  std::vector<std::pair<std::string, py::object>> dtypes;  // NumPy dtype objects by name, made on first use
+  py::object dtype(const std::string& name) {
+    for (const auto& [n, d] : dtypes) {
+      if (n == name) return d;
+    }
+    dtypes.emplace_back(name, py::module_::import("numpy").attr("dtype")(name));
+    return dtypes.back().second;
+  }
 };
 
-const CupyTypes* cupy_types() {
-  static const CupyTypes* found = nullptr;
+CupyTypes* cupy_types() {
+  static CupyTypes* found = nullptr;
   if (found) return found;
   PyObject* cupy = PyDict_GetItemString(PySys_GetObject("modules"), "cupy");  // borrowed; only once CuPy is imported
   if (cupy == nullptr) return nullptr;
@@ -109,18 +123,77 @@ std::optional<DeviceArray> read_cupy_array(py::handle obj, const CupyTypes& cupy
   return a;  // CuPy's arrays are writable
 }
 
+#ifdef HSPARSE_PYTHON_DLPACK
+// A DLPack object on a CUDA device (JAX, PyTorch, ...): __dlpack__(stream=)
+// with our stream, so its producer makes the data ready there; the capsule
+// is kept (unconsumed: its destructor returns the memory) for the call.
+// std::nullopt for host memory (NumPy's arrays have __dlpack__ too).
+std::optional<DeviceArray> read_dlpack(py::handle obj, const char* what, const char* expected_typestr, const char* dtype, std::size_t itemsize,
+                                       const ReadOptions& o) {
+  PyObject* device_fn = PyObject_GetAttrString(obj.ptr(), "__dlpack_device__");
+  if (device_fn == nullptr) {
+    if (!PyErr_ExceptionMatches(PyExc_AttributeError)) throw py::error_already_set();
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  const auto device = py::reinterpret_steal<py::object>(device_fn)().cast<py::tuple>();
+  const int type = device[0].cast<int>(), id = device[1].cast<int>();
+  if (type != kDLCUDA && type != kDLCUDAManaged) return std::nullopt;
+  if (o.writable) {
+    throw py::type_error(std::string(what) + ": DLPack lends arrays to read; pass a CuPy or __cuda_array_interface__ array (or None) for a result");
+  }
+  if (id != 0) throw py::value_error(std::string(what) + ": on CUDA device " + std::to_string(id) + "; hsparse's GPU plans run on device 0");
+  const py::object capsule = o.our_stream ? obj.attr("__dlpack__")(py::arg("stream") = o.our_stream) : obj.attr("__dlpack__")();
+  auto* managed = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
+  if (managed == nullptr) throw py::error_already_set();
+  const DLTensor& t = managed->dl_tensor;
+  const std::string want = expected_typestr;
+  const int code = want[1] == 'c' ? kDLComplex : kDLFloat;
+  if (t.dtype.code != code || t.dtype.bits != 8 * itemsize || t.dtype.lanes != 1) {
+    throw py::type_error(std::string(what) + ": expected a " + dtype + " device array, got DLPack type code " + std::to_string(t.dtype.code) + ", " +
+                         std::to_string(t.dtype.bits) + " bits, " + std::to_string(t.dtype.lanes) + " lanes");
+  }
+  if (t.ndim < 1 || t.ndim > 2) {
+    throw py::value_error(std::string(what) + ": expected a 1-D or 2-D device array, got " + std::to_string(t.ndim) + " dimensions");
+  }
+  DeviceArray a;
+  a.ndim = t.ndim;
+  a.shape = {t.shape[0], a.ndim == 2 ? t.shape[1] : 1};
+  if (t.strides == nullptr) {
+    a.strides = {a.ndim == 2 ? a.shape[1] : 1, 1};
+  } else {
+    for (int i = 0; i < t.ndim; ++i) {
+      if (t.strides[i] < 0) throw py::value_error(std::string(what) + ": negative strides are not supported");
+      a.strides[i] = t.strides[i];
+    }
+    if (a.ndim == 1) a.strides[1] = 1;
+  }
+  a.data = reinterpret_cast<std::uintptr_t>(t.data) + t.byte_offset;
+  a.readonly = true;
+  a.lent = capsule;
+  return a;
+}
+#endif
+
 }  // namespace
 
 std::optional<DeviceArray> read_device_array(py::handle obj, const char* what, const char* expected_typestr, const char* dtype, std::size_t itemsize,
-                                             bool writable, const DeviceArray* earlier) {
+                                             const ReadOptions& options) {
   if (const CupyTypes* cupy = cupy_types(); cupy && Py_TYPE(obj.ptr()) == reinterpret_cast<PyTypeObject*>(cupy->ndarray.ptr())) {
-    return read_cupy_array(obj, *cupy, what, expected_typestr, dtype, itemsize, earlier);
+    return read_cupy_array(obj, *cupy, what, expected_typestr, dtype, itemsize, options.earlier);
   }
   PyObject* raw = PyObject_GetAttrString(obj.ptr(), "__cuda_array_interface__");
   if (raw == nullptr) {
     if (!PyErr_ExceptionMatches(PyExc_AttributeError)) throw py::error_already_set();
     PyErr_Clear();
+#ifdef HSPARSE_PYTHON_DLPACK
+    return read_dlpack(obj, what, expected_typestr, dtype, itemsize, options);
+#else
+    if (PyObject_HasAttrString(obj.ptr(), "__dlpack_device__") && !py::isinstance<py::buffer>(obj)) {
+      throw py::type_error(std::string(what) + ": this build has no DLPack support (built without libdlpack-dev); pass a CuPy array");
+    }
     return std::nullopt;
+#endif
   }
   const auto iface = py::reinterpret_steal<py::object>(raw);
   if (!PyDict_Check(iface.ptr())) throw py::type_error(std::string(what) + ": __cuda_array_interface__ is not a dict");
@@ -159,20 +232,28 @@ std::optional<DeviceArray> read_device_array(py::handle obj, const char* what, c
   const auto data = field("data").cast<py::tuple>();
   a.data = data[0].cast<std::uintptr_t>();
   a.readonly = data[1].cast<bool>();
-  if (writable && a.readonly) throw py::value_error(std::string(what) + ": the device array is read-only");
+  if (options.writable && a.readonly) throw py::value_error(std::string(what) + ": the device array is read-only");
   const py::object stream = field("stream");
   a.stream = stream.is_none() ? 0 : stream.cast<std::uintptr_t>();
   return a;
 }
 
 py::object new_cupy_array(py::tuple shape, const char* dtype, const char* order) {
-  py::module_ cupy;
-  try {
-    cupy = py::module_::import("cupy");
-  } catch (const py::error_already_set&) {
-    throw py::type_error("out: pass a device array as out= (CuPy, which would make one, is not installed)");
+  CupyTypes* cupy = cupy_types();
+  if (cupy == nullptr) {  // not imported yet (a result for another library's arrays): import it, or say it is missing
+    try {
+      py::module_::import("cupy");
+    } catch (const py::error_already_set&) {
+      throw py::type_error("out: pass a device array as out= (CuPy, which would make one, is not installed)");
+    }
+    cupy = cupy_types();
+    if (cupy == nullptr) throw py::type_error("out: pass a device array as out= (this CuPy has no ndarray to make one)");
   }
-  return cupy.attr("empty")(shape, py::arg("dtype") = dtype, py::arg("order") = order);
+  // cupy.ndarray(shape, dtype, memptr, strides, order) itself, the dtype a
+  // NumPy dtype object made once: cupy.empty's Python layer and a dtype
+  // parsed from its name each time cost a microsecond of a product's overhead.
+  const py::object type = cupy->dtype(dtype);
+  return cupy->ndarray(shape, type, py::none(), py::none(), order);
 }
 
 void register_device_arrays(py::module_& m) {
@@ -181,7 +262,7 @@ void register_device_arrays(py::module_& m) {
       [](const py::object& obj, const std::string& dtype, bool writable) -> py::object {
         const auto read = [&](auto value) {
           using V = decltype(value);
-          return read_device_array(obj, "x", typestr<V>(), dtype_name<V>(), sizeof(V), writable);
+          return read_device_array(obj, "x", typestr<V>(), dtype_name<V>(), sizeof(V), ReadOptions{writable});
         };
         std::optional<DeviceArray> a;
         if (dtype == "float32") a = read(float{});
@@ -194,6 +275,7 @@ void register_device_arrays(py::module_& m) {
         d["data"] = a->data, d["stream"] = a->stream, d["ndim"] = a->ndim, d["shape"] = py::make_tuple(a->shape[0], a->shape[1]);
         d["strides"] = py::make_tuple(a->strides[0], a->strides[1]), d["readonly"] = a->readonly;
         d["column_major"] = a->column_major(), d["ld"] = a->ld(), d["c_contiguous"] = a->c_contiguous(), d["cupy"] = a->cupy;
+        d["lent"] = static_cast<bool>(a->lent);
         return d;
       },
       py::arg("obj"), py::arg("dtype"), py::arg("writable"),
@@ -212,8 +294,12 @@ StreamOrder::~StreamOrder() {
   if (event_) cudaEventDestroy(static_cast<cudaEvent_t>(event_));
 }
 
-void StreamOrder::before(void* ours, std::uintptr_t theirs) {
-  if (theirs > 1) wait(ours, handle(theirs));
+void StreamOrder::before(void* ours, const DeviceArray& a) {
+  if (!a.lent && a.stream > 1) wait(ours, handle(a.stream));
+}
+
+void StreamOrder::finish_lent(void* ours, const DeviceArray& a) {
+  if (a.lent) check(cudaStreamSynchronize(static_cast<cudaStream_t>(ours)), "waiting for the device work on lent (DLPack) memory");
 }
 
 void StreamOrder::after(void* ours, std::uintptr_t theirs) {

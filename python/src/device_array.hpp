@@ -23,6 +23,9 @@ struct DeviceArray {
   std::array<long long, 2> strides{}; ///< in elements (C-contiguous ones where the interface gives none)
   bool readonly = false;
   bool cupy = false;                  ///< a CuPy array, read through its attributes (its stream: CuPy's current one)
+  /// A DLPack array: the capsule lending the memory for the call (its
+  /// producer made the data ready on our stream: nothing to wait for before).
+  py::object lent;
 
   /// Column-major (Fortran order) with leading dimension ld() >= rows; a 1-D array is one column.
   bool column_major() const;
@@ -33,14 +36,21 @@ struct DeviceArray {
   std::string shape_text() const;     ///< "(3,)", "(3, 2)"
 };
 
-/// The interface of `obj` read and checked: 1 or 2 dimensions, values of
-/// `typestr` ("<f8", "<c16", ...; TypeError naming `what` and NumPy's name
-/// `dtype` otherwise), no mask, strides in whole elements; for `writable`,
-/// not read-only (ValueError). std::nullopt when obj has no interface.
-/// `earlier`: an array read for the same call (CuPy's current stream is
-/// then not asked again).
+/// How read_device_array reads.
+struct ReadOptions {
+  bool writable = false;                ///< an output: read-only arrays and DLPack ones (lent read-only) are refused
+  const DeviceArray* earlier = nullptr; ///< an array read for the same call (CuPy's current stream is not asked again)
+  std::uintptr_t our_stream = 0;        ///< the stream our work runs on, for DLPack's __dlpack__(stream=) (0: none)
+};
+
+/// A device array read and checked: CuPy's (its attributes), any
+/// __cuda_array_interface__ object, or (inputs) a DLPack object on a CUDA
+/// device. 1 or 2 dimensions, values of `typestr` ("<f8", "<c16", ...;
+/// TypeError naming `what` and NumPy's name `dtype` otherwise), no mask,
+/// strides in whole elements; an output not read-only (ValueError).
+/// std::nullopt when obj is no device array (host arrays included).
 std::optional<DeviceArray> read_device_array(py::handle obj, const char* what, const char* typestr, const char* dtype, std::size_t itemsize,
-                                             bool writable, const DeviceArray* earlier = nullptr);
+                                             const ReadOptions& options);
 
 /// The interface's typestr of a value type: "<f4", "<f8", "<c8", "<c16".
 template <class V>
@@ -65,8 +75,12 @@ class StreamOrder {
   StreamOrder(const StreamOrder&) = delete;
   StreamOrder& operator=(const StreamOrder&) = delete;
   ~StreamOrder();
-  void before(void* ours, std::uintptr_t theirs);
+  /// Our stream waits for the array's (not for a DLPack one: its producer ordered it).
+  void before(void* ours, const DeviceArray& a);
   void after(void* ours, std::uintptr_t theirs);
+  /// The host waits for our stream where `a` is lent by DLPack: the lender
+  /// may free the memory once the call returns.
+  void finish_lent(void* ours, const DeviceArray& a);
 
  private:
   void wait(void* waiter, void* producer);
@@ -75,8 +89,9 @@ class StreamOrder {
 #else
 /// A build without CUDA has no device arrays (the callers refuse them first).
 struct StreamOrder {
-  void before(void*, std::uintptr_t) {}
+  void before(void*, const DeviceArray&) {}
   void after(void*, std::uintptr_t) {}
+  void finish_lent(void*, const DeviceArray&) {}
 };
 #endif
 

@@ -88,7 +88,11 @@ void apply_host_block(SpmvHandle<V, I>& h, long long rows, long long cols, const
 template <class V, class I>
 py::object apply_device(SpmvHandle<V, I>& h, StreamOrder& order, long long rows, long long cols, const py::object& xo, py::object out, V alpha,
                         V beta) {
-  const auto x = read_device_array(xo, "x", typestr<V>(), dtype_name<V>(), sizeof(V), false);
+  std::uintptr_t our_stream = 0;  // where the product runs: DLPack producers make x ready there
+#ifdef HSPARSE_HAVE_CUDA
+  if (h.executor()->backend() == Backend::cuda) our_stream = reinterpret_cast<std::uintptr_t>(cuda_executor(*h.executor(), "a product").stream());
+#endif
+  const auto x = read_device_array(xo, "x", typestr<V>(), dtype_name<V>(), sizeof(V), ReadOptions{false, nullptr, our_stream});
   if (!x) return py::none();
   if (h.executor()->backend() != Backend::cuda) throw py::value_error("x: device arrays need a plan on device='cuda'");
   if (x->shape[0] != cols) {
@@ -102,7 +106,7 @@ py::object apply_device(SpmvHandle<V, I>& h, StreamOrder& order, long long rows,
     if (beta != V(0)) throw py::value_error("beta != 0 needs out (the y that beta scales)");
     out = x->ndim == 1 ? new_cupy_array(py::make_tuple(rows), dtype_name<V>(), "C") : new_cupy_array(py::make_tuple(rows, x->shape[1]), dtype_name<V>(), "F");
   }
-  const auto y = read_device_array(out, "out", typestr<V>(), dtype_name<V>(), sizeof(V), true, &*x);
+  const auto y = read_device_array(out, "out", typestr<V>(), dtype_name<V>(), sizeof(V), ReadOptions{true, &*x, our_stream});
   if (!y) throw py::type_error("out: a device array (with __cuda_array_interface__) is needed when x is one");
   if (y->ndim != x->ndim || y->shape[0] != rows || y->shape[1] != x->shape[1]) {
     throw py::value_error("out: expected shape " + (x->ndim == 1 ? "(" + std::to_string(rows) + ",)" : "(" + std::to_string(rows) + ", " + std::to_string(x->shape[1]) + ")") +
@@ -114,9 +118,9 @@ py::object apply_device(SpmvHandle<V, I>& h, StreamOrder& order, long long rows,
   {
     py::gil_scoped_release release;
 #ifdef HSPARSE_HAVE_CUDA
-    void* ours = cuda_executor(*h.executor(), "a product on device arrays").stream();
-    order.before(ours, x->stream);
-    if (y->stream != x->stream) order.before(ours, y->stream);  // beta != 0 reads y
+    void* ours = reinterpret_cast<void*>(our_stream);
+    order.before(ours, *x);
+    if (y->stream != x->stream) order.before(ours, *y);  // beta != 0 reads y
     auto* xp = reinterpret_cast<const V*>(x->data);
     auto* yp = reinterpret_cast<V*>(y->data);
     if (x->ndim == 1) {
@@ -125,8 +129,9 @@ py::object apply_device(SpmvHandle<V, I>& h, StreamOrder& order, long long rows,
       h.apply(alpha, ConstDenseView<V>(xp, x->shape[0], x->shape[1], x->ld()), beta, DenseView<V>{yp, y->shape[0], y->shape[1], y->ld()});
     }
     order.after(ours, y->stream);
+    order.finish_lent(ours, *x);
 #else
-    (void)order, (void)alpha, (void)beta;
+    (void)order, (void)alpha, (void)beta, (void)our_stream;
 #endif
   }
   return out;

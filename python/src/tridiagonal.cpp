@@ -65,10 +65,17 @@ void solve_typed(long long size, long long count, TridiagonalLayout layout, cons
 template <class V>
 py::object solve_device_typed(TridiagonalLayout layout, const std::string& algorithm, const py::object& ao, const py::object& bo,
                               const py::object& co, const py::object& d_o, py::object out, std::string& description) {
+#ifdef HSPARSE_HAVE_CUDA
+  const ExecutorPtr ex = make_executor("cuda");
+  const auto& cuda = cuda_executor(*ex, "a GPU tridiagonal solve");
+  const ReadOptions input{false, nullptr, reinterpret_cast<std::uintptr_t>(cuda.stream())};
+#else
+  const ReadOptions input{};
+#endif
   std::array<DeviceArray, 4> in;
   const std::array<std::pair<const py::object*, const char*>, 4> named{{{&ao, "a"}, {&bo, "b"}, {&co, "c"}, {&d_o, "d"}}};
   for (std::size_t i = 0; i < in.size(); ++i) {
-    const auto arr = read_device_array(*named[i].first, named[i].second, typestr<V>(), dtype_name<V>(), sizeof(V), false);
+    const auto arr = read_device_array(*named[i].first, named[i].second, typestr<V>(), dtype_name<V>(), sizeof(V), input);
     if (!arr) throw py::type_error(std::string(named[i].second) + ": a device array is needed when any of a, b, c, d is one");
     in[i] = *arr;
   }
@@ -80,7 +87,7 @@ py::object solve_device_typed(TridiagonalLayout layout, const std::string& algor
   }
   const long long rows = in[0].shape[0], cols = in[0].shape[1];
   if (out.is_none()) out = new_cupy_array(py::make_tuple(rows, cols), dtype_name<V>(), "C");
-  const auto x = read_device_array(out, "out", typestr<V>(), dtype_name<V>(), sizeof(V), true);
+  const auto x = read_device_array(out, "out", typestr<V>(), dtype_name<V>(), sizeof(V), ReadOptions{true, &in[3], input.our_stream});
   if (!x) throw py::type_error("out: a device array is needed when a, b, c, d are");
   if (x->ndim != 2 || x->shape != in[0].shape || !x->c_contiguous()) {
     throw py::value_error("out: expected a C-contiguous device array of shape " + in[0].shape_text() + ", got " + x->shape_text());
@@ -88,12 +95,10 @@ py::object solve_device_typed(TridiagonalLayout layout, const std::string& algor
   const long long size = layout == TridiagonalLayout::contiguous ? cols : rows;
   const long long count = layout == TridiagonalLayout::contiguous ? rows : cols;
 #ifdef HSPARSE_HAVE_CUDA
-  const ExecutorPtr ex = make_executor("cuda");
   py::gil_scoped_release release;
-  const auto& cuda = cuda_executor(*ex, "a GPU tridiagonal solve");
   StreamOrder order;
-  for (const auto& arr : in) order.before(cuda.stream(), arr.stream);
-  order.before(cuda.stream(), x->stream);
+  for (const auto& arr : in) order.before(cuda.stream(), arr);
+  order.before(cuda.stream(), *x);
   const auto ptr = [](const DeviceArray& arr) { return reinterpret_cast<const V*>(arr.data); };
   const TridiagonalSystems<V> s{size, count, layout, ptr(in[0]), ptr(in[1]), ptr(in[2])};
   check_tridiagonal_shape(s);
@@ -101,7 +106,7 @@ py::object solve_device_typed(TridiagonalLayout layout, const std::string& algor
   cuda::TridiagonalOptions o;
   o.algorithm = algorithm == "auto" ? cuda::TridiagonalAlgorithm::automatic : cuda::parse_tridiagonal_algorithm(algorithm);
   solver.solve(s, ptr(in[3]), reinterpret_cast<V*>(x->data), o);
-  solver.check();  // waits for the solve; a zero pivot: the Error names its system and row
+  solver.check();  // waits for the solve (lent DLPack inputs included); a zero pivot: the Error names its system and row
   description = solver.description();
 #else
   (void)size, (void)count, (void)algorithm, (void)description;

@@ -179,3 +179,46 @@ def test_cupy_arrays_read_as_their_interface_says():
         info(cupy.ones(3, dtype=cupy.float32), "float64", False)
     with pytest.raises(ValueError, match="3 dimensions"):
         info(cupy.ones((2, 2, 2)), "float64", False)
+
+
+class DLPackOnly:
+    """A device array known only through DLPack (as JAX's are), over CuPy's."""
+
+    def __init__(self, array):
+        self.array, self.streams = array, []
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+    def __dlpack__(self, stream=None):
+        self.streams.append(stream)
+        return self.array.__dlpack__(stream=stream)
+
+
+def test_dlpack_inputs():
+    A = hsparse.generate("stencil3d:n=12,points=27")
+    plan = hsparse.SpmvPlan(A, device="cuda", format="sell", use_cache=False)
+    x = random_vector(A.shape[1], np.float64, 8)
+    lent = DLPackOnly(cupy.asarray(x))
+    y = plan @ lent
+    assert isinstance(y, cupy.ndarray)
+    assert_product_close(A.to_scipy(), cupy.asnumpy(y), x, np.float64)
+    assert len(lent.streams) == 1 and isinstance(lent.streams[0], int) and lent.streams[0] not in (0, None)  # our stream
+    with pytest.raises(TypeError, match="DLPack lends"):
+        plan.apply(cupy.asarray(x), out=DLPackOnly(cupy.empty(A.shape[0])))
+    from test_tridiagonal import batch, reference
+    a, b, c, d = batch(100, 7, np.float64)
+    xt = hsparse.tridiagonal.solve(*(DLPackOnly(cupy.asarray(v)) for v in (a, b, c, d)))
+    assert np.max(np.abs(cupy.asnumpy(xt) - reference(a, b, c, d))) <= 1e-12 * max(1.0, np.max(np.abs(reference(a, b, c, d))))
+
+
+def test_pytorch_tensors():
+    torch = pytest.importorskip("torch", reason="skipped: PyTorch not installed")
+    A = hsparse.generate("stencil2d:n=30")
+    plan = hsparse.SpmvPlan(A, device="cuda", format="csr", use_cache=False)
+    x = torch.rand(A.shape[1], dtype=torch.float64, device="cuda")
+    y = torch.full((A.shape[0],), float("nan"), dtype=torch.float64, device="cuda")
+    pointer = y.data_ptr()
+    plan.apply(x, out=y)  # through their __cuda_array_interface__, written in place
+    assert y.data_ptr() == pointer
+    assert_product_close(A.to_scipy(), y.cpu().numpy(), x.cpu().numpy(), np.float64)

@@ -87,3 +87,52 @@ def test_a_cpu_plan_and_a_cpu_solve_refuse_device_arrays():
     a = Described(shape=(2, 3))
     with pytest.raises(ValueError, match="GPU"):
         hsparse.tridiagonal.solve(a, a, a, a, device="cpu")
+
+
+class Lent:
+    """A DLPack producer that says its memory is on a CUDA device: NumPy's
+    capsule behind it, so the C++ reading runs without a GPU (nothing is
+    computed on it here)."""
+
+    def __init__(self, array, device=(2, 0)):
+        self.array, self.device, self.streams = array, device, []
+
+    def __dlpack_device__(self):
+        return self.device
+
+    def __dlpack__(self, stream=None):
+        self.streams.append(stream)
+        return self.array.__dlpack__()
+
+
+def test_dlpack_arrays_on_a_cuda_device():
+    a = np.arange(6, dtype=np.float64)
+    d = info(Lent(a))
+    assert d["lent"] and d["readonly"] and d["data"] == a.ctypes.data and d["shape"] == (6, 1) and d["column_major"]
+    m = np.arange(6, dtype=np.complex64).reshape(2, 3)
+    d = info(Lent(m), "complex64")
+    assert d["shape"] == (2, 3) and d["c_contiguous"] and d["data"] == m.ctypes.data
+    f = np.asfortranarray(m)
+    assert info(Lent(f), "complex64")["column_major"] and info(Lent(f), "complex64")["ld"] == 2
+    assert info(Lent(a[1:]))["data"] == a[1:].ctypes.data  # an offset into the producer's memory
+
+
+def test_dlpack_refusals():
+    a = np.arange(6, dtype=np.float64)
+    assert info(Lent(a, device=(1, 0))) is None  # host memory: not a device array
+    assert info(a) is None  # NumPy's own __dlpack__: host memory
+    with pytest.raises(TypeError, match="float32"):
+        info(Lent(a), "float32")
+    with pytest.raises(TypeError, match="DLPack lends arrays to read"):
+        info(Lent(a), writable=True)
+    with pytest.raises(ValueError, match="device 1"):
+        info(Lent(a, device=(2, 1)))
+    with pytest.raises(ValueError, match="3 dimensions"):
+        info(Lent(np.ones((2, 2, 2))))
+
+
+def test_a_cpu_plan_refuses_dlpack_device_arrays():
+    plan = hsparse.SpmvPlan(hsparse.generate("stencil2d:n=2"), device="cpu", format="csr", use_cache=False)
+    with pytest.raises(ValueError, match="device='cuda'"):
+        plan @ Lent(np.ones(4))
+    assert np.allclose(plan @ np.ones(4), hsparse.generate("stencil2d:n=2").to_scipy() @ np.ones(4))
