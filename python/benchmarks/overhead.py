@@ -57,7 +57,7 @@ def host_seconds(fn, wait, repetitions):
 
 def measure_cuda(spec, repetitions):
     """GPU plan on CuPy arrays: `plan.apply(x, out=y)` and `plan @ x` (a new
-    CuPy array each time) against the same product called in a C++ loop,
+    CuPy array each time, its allocation and release by CuPy timed) against the same product called in a C++ loop,
     (1) the host time of the call (the launch; the wait for the stream
     after it, untimed): the goal's measure, what Python adds to a call;
     (2) the call and a wait for the stream, for latency (Python waits
@@ -81,18 +81,31 @@ def measure_cuda(spec, repetitions):
         "cupy_empty_us": lambda: cupy.empty(A.shape[0]),  # what `plan @ x` pays CuPy for its result
     }
     r = {"matrix": spec, "rows": A.shape[0], "nnz": A.nnz, "kernel": plan.kernel, "device": "cuda"}
-    r.update({k: median_seconds(fn, repetitions) * 1e6 for k, fn in parts.items()})
-    cpp_call, cpp_wait = plan._p._time_device(x.data.ptr, y.data.ptr, repetitions)
-    r["cpp_us"], r["cpp_with_wait_us"] = cpp_call * 1e6, cpp_wait * 1e6
-    for name, fn in (("binding", lambda: plan._p._apply_device(x, y, 1.0, 0.0)), ("apply_out", lambda: plan.apply(x, out=y)),
-                     ("matmul", lambda: plan @ x)):
-        r[f"{name}_us"] = host_seconds(fn, stream.synchronize, repetitions) * 1e6
-        r[f"overhead_{name}_us"] = r[f"{name}_us"] - r["cpp_us"]
+    calls = {"binding": lambda: plan._p._apply_device(x, y, 1.0, 0.0), "apply_out": lambda: plan.apply(x, out=y), "matmul": lambda: plan @ x}
 
-        def with_wait(fn=fn):
+    def with_wait(fn):
+        def run():
             fn()
             stream.synchronize()
-        r[f"{name}_with_wait_us"] = median_seconds(with_wait, repetitions) * 1e6
+        return run
+
+    # Five interleaved rounds, each quantity the median of its rounds'
+    # medians: the GPU machine's host timings drift by microseconds between
+    # runs, and a quantity measured once, minutes from the others, with them.
+    rounds = {}
+    per_round = max(20, repetitions // 5)
+    for _ in range(5):
+        measured = {k: median_seconds(fn, per_round) * 1e6 for k, fn in parts.items()}
+        cpp_call, cpp_wait = plan._p._time_device(x.data.ptr, y.data.ptr, per_round)
+        measured["cpp_us"], measured["cpp_with_wait_us"] = cpp_call * 1e6, cpp_wait * 1e6
+        for name, fn in calls.items():
+            measured[f"{name}_us"] = host_seconds(fn, stream.synchronize, per_round) * 1e6
+            measured[f"{name}_with_wait_us"] = median_seconds(with_wait(fn), per_round) * 1e6
+        for k, v in measured.items():
+            rounds.setdefault(k, []).append(v)
+    r.update({k: statistics.median(v) for k, v in rounds.items()})
+    for name in calls:
+        r[f"overhead_{name}_us"] = r[f"{name}_us"] - r["cpp_us"]
         r[f"overhead_{name}_with_wait_us"] = r[f"{name}_with_wait_us"] - r["cpp_with_wait_us"]
     # A peer: CuPy's own sparse product (cuSPARSE through cupyx.scipy.sparse), host time of `A @ x`.
     import cupyx.scipy.sparse

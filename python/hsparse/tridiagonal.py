@@ -47,10 +47,8 @@ def solve(a: Any, b: Any, c: Any, d: Any, layout: str = "contiguous", algorithm:
     if any(is_device_array(v) for v in (a, b, c, d)):
         if device == "cpu":
             raise ValueError("device: device arrays are solved on the GPU: device='cuda' or 'auto'")
-        if hasattr(d, "__cuda_array_interface__"):
-            dtype = np.dtype(d.__cuda_array_interface__["typestr"]).name
-        else:  # DLPack (JAX's dtype is NumPy's; PyTorch's prints as "torch.float64"), or a host d the C++ side refuses
-            dtype = str(getattr(d, "dtype", np.asarray(d).dtype)).replace("torch.", "")
+        # d's value type as the C++ side reads it (a host d among device arrays: its NumPy type, refused there).
+        dtype = _hsparse._device_array_dtype(d) or np.asarray(d).dtype.name
         out, _ = _hsparse._tridiagonal_solve_device(layout, algorithm, dtype, a, b, c, d, out)
         return out
     arrays = [np.asarray(v) for v in (a, b, c, d)]

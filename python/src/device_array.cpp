@@ -256,7 +256,31 @@ py::object new_cupy_array(py::tuple shape, const char* dtype, const char* order)
   return cupy->ndarray(shape, type, py::none(), py::none(), order);
 }
 
+namespace {
+
+// NumPy's name of a device array's value type ("" when obj is no device array).
+std::string device_dtype_name(const py::handle& obj) {
+  for (const auto* name : {"float32", "float64", "complex64", "complex128"}) {
+    const std::string n = name;
+    const auto read = [&](auto value) {
+      using V = decltype(value);
+      try {
+        return read_device_array(obj, "x", typestr<V>(), dtype_name<V>(), sizeof(V), ReadOptions{}).has_value();
+      } catch (const py::type_error&) {  // another value type
+        return false;
+      }
+    };
+    const bool found = n == "float32" ? read(float{}) : n == "float64" ? read(double{}) : n == "complex64" ? read(std::complex<float>{}) : read(std::complex<double>{});
+    if (found) return n;
+  }
+  return "";
+}
+
+}  // namespace
+
 void register_device_arrays(py::module_& m) {
+  m.def("_device_array_dtype", &device_dtype_name, py::arg("obj"),
+        "NumPy's name of a device array's value type (float32, float64, complex64, complex128), or '' for anything else.");
   m.def(
       "_device_array_info",
       [](const py::object& obj, const std::string& dtype, bool writable) -> py::object {
