@@ -3,6 +3,7 @@
 
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <complex>
 #include <string>
 #include <utility>
@@ -42,6 +43,28 @@ std::string DeviceArray::shape_text() const {
 }
 
 namespace {
+
+// A 1-D or 2-D array's shape and strides (in bytes; none: C order), checked
+// and kept in elements: what every way of reading a device array shares.
+DeviceArray with_layout(const std::vector<long long>& shape, const std::vector<long long>* byte_strides, std::size_t itemsize, const char* what) {
+  if (shape.empty() || shape.size() > 2) {
+    throw py::value_error(std::string(what) + ": expected a 1-D or 2-D device array, got " + std::to_string(shape.size()) + " dimensions");
+  }
+  DeviceArray a;
+  a.ndim = static_cast<int>(shape.size());
+  a.shape = {shape[0], a.ndim == 2 ? shape[1] : 1};
+  a.strides = {a.ndim == 2 ? a.shape[1] : 1, 1};
+  if (byte_strides == nullptr) return a;
+  if (byte_strides->size() != shape.size()) throw py::value_error(std::string(what) + ": strides and shape differ in length");
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    const long long s = (*byte_strides)[i];
+    if (s < 0 || s % static_cast<long long>(itemsize) != 0) {
+      throw py::value_error(std::string(what) + ": strides must be non-negative whole elements, got " + std::to_string(s) + " bytes");
+    }
+    a.strides[i] = s / static_cast<long long>(itemsize);
+  }
+  return a;
+}
 
 // CuPy's own arrays, read through their attributes: their
 // __cuda_array_interface__ builds a dict with NumPy's dtype.descr (Python
@@ -97,21 +120,8 @@ std::optional<DeviceArray> read_cupy_array(py::handle obj, const CupyTypes& cupy
     throw py::type_error(std::string(what) + ": expected a " + dtype + " device array (typestr '" + expected_typestr + "'), got typestr '" +
                          dt.attr("str").cast<std::string>() + "'");
   }
-  const auto shape = obj.attr("shape").cast<std::vector<long long>>();
-  if (shape.empty() || shape.size() > 2) {
-    throw py::value_error(std::string(what) + ": expected a 1-D or 2-D device array, got " + std::to_string(shape.size()) + " dimensions");
-  }
   const auto strides = obj.attr("strides").cast<std::vector<long long>>();
-  DeviceArray a;
-  a.ndim = static_cast<int>(shape.size());
-  a.shape = {shape[0], a.ndim == 2 ? shape[1] : 1};
-  for (std::size_t i = 0; i < strides.size(); ++i) {
-    if (strides[i] < 0 || strides[i] % static_cast<long long>(itemsize) != 0) {
-      throw py::value_error(std::string(what) + ": strides must be non-negative whole elements, got " + std::to_string(strides[i]) + " bytes");
-    }
-    a.strides[i] = strides[i] / static_cast<long long>(itemsize);
-  }
-  if (a.ndim == 1) a.strides[1] = 1;
+  DeviceArray a = with_layout(obj.attr("shape").cast<std::vector<long long>>(), &strides, itemsize, what);
   a.data = obj.attr("data").attr("ptr").cast<std::uintptr_t>();
   a.cupy = true;
   if (earlier && earlier->cupy) {
@@ -153,21 +163,12 @@ std::optional<DeviceArray> read_dlpack(py::handle obj, const char* what, const c
     throw py::type_error(std::string(what) + ": expected a " + dtype + " device array, got DLPack type code " + std::to_string(t.dtype.code) + ", " +
                          std::to_string(t.dtype.bits) + " bits, " + std::to_string(t.dtype.lanes) + " lanes");
   }
-  if (t.ndim < 1 || t.ndim > 2) {
-    throw py::value_error(std::string(what) + ": expected a 1-D or 2-D device array, got " + std::to_string(t.ndim) + " dimensions");
+  const std::vector<long long> shape(t.shape, t.shape + std::max(t.ndim, 0));
+  std::vector<long long> byte_strides;  // DLPack's strides are in elements (none: C order)
+  if (t.strides != nullptr) {
+    for (int i = 0; i < t.ndim; ++i) byte_strides.push_back(t.strides[i] * static_cast<long long>(itemsize));
   }
-  DeviceArray a;
-  a.ndim = t.ndim;
-  a.shape = {t.shape[0], a.ndim == 2 ? t.shape[1] : 1};
-  if (t.strides == nullptr) {
-    a.strides = {a.ndim == 2 ? a.shape[1] : 1, 1};
-  } else {
-    for (int i = 0; i < t.ndim; ++i) {
-      if (t.strides[i] < 0) throw py::value_error(std::string(what) + ": negative strides are not supported");
-      a.strides[i] = t.strides[i];
-    }
-    if (a.ndim == 1) a.strides[1] = 1;
-  }
+  DeviceArray a = with_layout(shape, t.strides ? &byte_strides : nullptr, itemsize, what);
   a.data = reinterpret_cast<std::uintptr_t>(t.data) + t.byte_offset;
   a.readonly = true;
   a.lent = capsule;
@@ -202,32 +203,14 @@ std::optional<DeviceArray> read_device_array(py::handle obj, const char* what, c
     PyObject* v = PyDict_GetItemString(d.ptr(), key);  // borrowed; null when absent
     return v ? py::reinterpret_borrow<py::object>(v) : py::object(py::none());
   };
-  DeviceArray a;
   const py::object typestr_field = field("typestr");
   const std::string got = typestr_field.is_none() ? "" : typestr_field.cast<std::string>();
   if (got != expected_typestr) {
     throw py::type_error(std::string(what) + ": expected a " + dtype + " device array (typestr '" + expected_typestr + "'), got typestr '" + got + "'");
   }
-  const auto shape = field("shape").cast<std::vector<long long>>();
-  if (shape.empty() || shape.size() > 2) {
-    throw py::value_error(std::string(what) + ": expected a 1-D or 2-D device array, got " + std::to_string(shape.size()) + " dimensions");
-  }
-  a.ndim = static_cast<int>(shape.size());
-  a.shape = {shape[0], a.ndim == 2 ? shape[1] : 1};
   const py::object strides = field("strides");
-  if (strides.is_none()) {
-    a.strides = {a.ndim == 2 ? a.shape[1] : 1, 1};
-  } else {
-    const auto s = strides.cast<std::vector<long long>>();
-    if (s.size() != shape.size()) throw py::value_error(std::string(what) + ": strides and shape differ in length");
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      if (s[i] < 0 || s[i] % static_cast<long long>(itemsize) != 0) {
-        throw py::value_error(std::string(what) + ": strides must be non-negative whole elements, got " + std::to_string(s[i]) + " bytes");
-      }
-      a.strides[i] = s[i] / static_cast<long long>(itemsize);
-    }
-    if (a.ndim == 1) a.strides[1] = 1;
-  }
+  const auto byte_strides = strides.is_none() ? std::vector<long long>{} : strides.cast<std::vector<long long>>();
+  DeviceArray a = with_layout(field("shape").cast<std::vector<long long>>(), strides.is_none() ? nullptr : &byte_strides, itemsize, what);
   if (!field("mask").is_none()) throw py::value_error(std::string(what) + ": masked device arrays are not supported");
   const auto data = field("data").cast<py::tuple>();
   a.data = data[0].cast<std::uintptr_t>();
