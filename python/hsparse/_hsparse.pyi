@@ -2,6 +2,7 @@
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 __version__: str
+_has_dlpack: bool
 
 def built_with_cuda() -> bool: ...
 def cuda_available() -> bool: ...

@@ -11,6 +11,11 @@ PYBIND11_MODULE(_hsparse, m) {
   m.doc() = "hsparse's C++ core; use the hsparse package, not this module.";
   m.attr("__version__") = hsparse::version_string();
   m.def("built_with_cuda", &hsparse::built_with_cuda, "Whether the library was built with the CUDA backend.");
+#ifdef HSPARSE_PYTHON_DLPACK
+  m.attr("_has_dlpack") = true;  // DLPack device arrays are read (libdlpack-dev's header was found)
+#else
+  m.attr("_has_dlpack") = false;
+#endif
   m.def("cuda_available", &hsparse::cuda::device_available, "Whether a CUDA device is usable now.");
   m.def("_format_names", &hsparse::format_name_list, "Every storage format's name, in the registry's order.");
   m.def("_value_rounding", [](const std::string& name) { return hsparse::format_traits(hsparse::parse_format(name)).value_rounding; },

@@ -195,6 +195,7 @@ class DLPackOnly:
         return self.array.__dlpack__(stream=stream)
 
 
+@pytest.mark.skipif(not hsparse._hsparse._has_dlpack, reason="skipped: built without DLPack (libdlpack-dev)")
 def test_dlpack_inputs():
     A = hsparse.generate("stencil3d:n=12,points=27")
     plan = hsparse.SpmvPlan(A, device="cuda", format="sell", use_cache=False)

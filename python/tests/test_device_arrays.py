@@ -105,6 +105,10 @@ class Lent:
         return self.array.__dlpack__()
 
 
+needs_dlpack = pytest.mark.skipif(not _hsparse._has_dlpack, reason="skipped: built without DLPack (libdlpack-dev)")
+
+
+@needs_dlpack
 def test_dlpack_arrays_on_a_cuda_device():
     a = np.arange(6, dtype=np.float64)
     d = info(Lent(a))
@@ -117,6 +121,7 @@ def test_dlpack_arrays_on_a_cuda_device():
     assert info(Lent(a[1:]))["data"] == a[1:].ctypes.data  # an offset into the producer's memory
 
 
+@needs_dlpack
 def test_the_value_type_of_a_device_array():
     dtype_of = _hsparse._device_array_dtype
     assert dtype_of(Described(typestr="<f4")) == "float32" and dtype_of(Described(typestr="<c16")) == "complex128"
@@ -124,6 +129,7 @@ def test_the_value_type_of_a_device_array():
     assert dtype_of(Described(typestr="<i4")) == "" and dtype_of(np.ones(3)) == ""
 
 
+@needs_dlpack
 def test_dlpack_refusals():
     a = np.arange(6, dtype=np.float64)
     assert info(Lent(a, device=(1, 0))) is None  # host memory: not a device array
