@@ -25,11 +25,12 @@ template <> const char* typestr<std::complex<double>>() { return "<c16"; }
 
 bool DeviceArray::column_major() const {
   if (ndim == 1) return shape[0] <= 1 || strides[0] == 1;
-  return (shape[0] <= 1 || strides[0] == 1) && (shape[1] <= 1 || strides[1] >= std::max<long long>(1, shape[0]));
+  // An empty array (no rows) is any layout: its strides may be 0.
+  return (shape[0] <= 1 || strides[0] == 1) && (shape[1] <= 1 || shape[0] == 0 || strides[1] >= std::max<long long>(1, shape[0]));
 }
 
 long long DeviceArray::ld() const {
-  if (ndim == 1 || shape[1] <= 1) return std::max<long long>(1, shape[0]);
+  if (ndim == 1 || shape[1] <= 1 || shape[0] == 0) return std::max<long long>(1, shape[0]);
   return strides[1];
 }
 

@@ -60,8 +60,9 @@ void apply_host_block(SpmvHandle<V, I>& h, long long rows, long long cols, const
   const auto xi = xb.request(), yi = yb.request(true);
   const auto fortran = [](const py::buffer_info& b, long long r, const char* what) {
     if (b.ndim != 2 || b.shape[0] != r) throw py::value_error(std::string(what) + ": expected " + std::to_string(r) + " rows in 2 dimensions");
+    const bool empty = b.shape[0] == 0 || b.shape[1] == 0;  // NumPy gives an empty array any strides (0, 0 among them)
     const bool contiguous = b.shape[0] <= 1 || b.strides[0] == b.itemsize;
-    if (!contiguous || (b.shape[1] > 1 && b.strides[1] != b.itemsize * b.shape[0])) {
+    if (!empty && (!contiguous || (b.shape[1] > 1 && b.strides[1] != b.itemsize * b.shape[0]))) {
       throw py::value_error(std::string(what) + ": expected a column-major (Fortran-order) array");
     }
   };
@@ -102,11 +103,17 @@ py::object apply_device(SpmvHandle<V, I>& h, StreamOrder& order, long long rows,
     throw py::value_error(x->ndim == 1 ? "x: expected a contiguous device array"
                                        : "x: a 2-D device array must be column-major (Fortran order): cupy.asfortranarray(x)");
   }
+  std::optional<DeviceArray> y;
   if (out.is_none()) {
     if (beta != V(0)) throw py::value_error("beta != 0 needs out (the y that beta scales)");
     out = x->ndim == 1 ? new_cupy_array(py::make_tuple(rows), dtype_name<V>(), "C") : new_cupy_array(py::make_tuple(rows, x->shape[1]), dtype_name<V>(), "F");
+    if (x->cupy) {  // the result just made: its layout is known and its stream is x's (CuPy's current one); only its pointer is read
+      y = DeviceArray{};
+      y->ndim = x->ndim, y->shape = {rows, x->shape[1]}, y->strides = {1, rows}, y->cupy = true, y->stream = x->stream;
+      y->data = out.attr("data").attr("ptr").cast<std::uintptr_t>();
+    }
   }
-  const auto y = read_device_array(out, "out", typestr<V>(), dtype_name<V>(), sizeof(V), ReadOptions{true, &*x, our_stream});
+  if (!y) y = read_device_array(out, "out", typestr<V>(), dtype_name<V>(), sizeof(V), ReadOptions{true, &*x, our_stream});
   if (!y) throw py::type_error("out: a device array (with __cuda_array_interface__) is needed when x is one");
   if (y->ndim != x->ndim || y->shape[0] != rows || y->shape[1] != x->shape[1]) {
     throw py::value_error("out: expected shape " + (x->ndim == 1 ? "(" + std::to_string(rows) + ",)" : "(" + std::to_string(rows) + ", " + std::to_string(x->shape[1]) + ")") +

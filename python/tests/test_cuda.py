@@ -118,6 +118,18 @@ def test_cupy_blocks_are_one_product(fmt, dtype):
         plan.apply(Xf, out=cupy.empty((A.shape[0], k + 1), dtype=dtype, order="F"))
 
 
+def test_empty_blocks_and_matrices_on_the_device():
+    import scipy.sparse as sp
+    for A in (hsparse.generate("stencil2d:n=5"), hsparse.from_scipy(sp.csr_matrix((0, 4))), hsparse.from_scipy(sp.csr_matrix((3, 4)))):
+        plan = hsparse.SpmvPlan(A, device="cuda", format="csr", use_cache=False)
+        assert (plan @ cupy.ones((A.shape[1], 0), order="F")).shape == (A.shape[0], 0)  # no columns
+        Y = plan @ cupy.ones((A.shape[1], 3), order="F")
+        assert Y.shape == (A.shape[0], 3)
+        assert np.allclose(cupy.asnumpy(Y), (A.to_scipy() @ np.ones((A.shape[1], 3))))
+        y = plan @ cupy.ones(A.shape[1])
+        assert np.allclose(cupy.asnumpy(y), A.to_scipy() @ np.ones(A.shape[1]))
+
+
 class Borrowed:
     """Another library's device array: a version 2 interface (no stream)
     over CuPy's memory, and nothing else."""

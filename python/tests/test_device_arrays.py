@@ -48,6 +48,8 @@ def test_two_dimensions_and_their_order():
     assert f_order["column_major"] and f_order["ld"] == 3 and not f_order["c_contiguous"]
     padded = info(Described(shape=(3, 2), strides=(8, 40)))  # a column-major block of a taller array
     assert padded["column_major"] and padded["ld"] == 5
+    empty = info(Described(shape=(0, 3), strides=(8, 0)))  # no rows: column-major whatever its strides
+    assert empty["column_major"] and empty["ld"] == 1
     one_column = info(Described(shape=(3, 1)))
     assert one_column["column_major"] and one_column["c_contiguous"] and one_column["ld"] == 3
 

@@ -175,3 +175,15 @@ def test_bench_returns_checked_records(tmp_path):
         hsparse.bench(device="gpu")
     with pytest.raises(TypeError):
         hsparse.bench("stencil2d:n=10")
+
+
+def test_empty_blocks_and_empty_matrices():
+    """Blocks without columns and matrices without rows or columns: NumPy
+    gives empty arrays any strides, which must not read as a wrong order."""
+    for A in (hsparse.generate("stencil2d:n=5"), hsparse.from_scipy(sp.csr_matrix((0, 4))), hsparse.from_scipy(sp.csr_matrix((3, 4))),
+              hsparse.from_scipy(sp.csr_matrix((3, 0)))):
+        plan = hsparse.SpmvPlan(A, device="cpu", format="csr", use_cache=False)
+        assert (plan @ np.ones((A.shape[1], 0))).shape == (A.shape[0], 0)
+        Y = plan @ np.ones((A.shape[1], 3))
+        assert Y.shape == (A.shape[0], 3) and np.allclose(Y, A.to_scipy() @ np.ones((A.shape[1], 3)))
+        assert np.allclose(plan @ np.ones(A.shape[1]), A.to_scipy() @ np.ones(A.shape[1]))
