@@ -23,10 +23,11 @@ template <> const char* typestr<double>() { return "<f8"; }
 template <> const char* typestr<std::complex<float>>() { return "<c8"; }
 template <> const char* typestr<std::complex<double>>() { return "<c16"; }
 
+// An empty array is any layout: NumPy and CuPy give it any strides (0, 0 among them).
 bool DeviceArray::column_major() const {
+  if (shape[0] == 0 || shape[1] == 0) return true;
   if (ndim == 1) return shape[0] <= 1 || strides[0] == 1;
-  // An empty array (no rows) is any layout: its strides may be 0.
-  return (shape[0] <= 1 || strides[0] == 1) && (shape[1] <= 1 || shape[0] == 0 || strides[1] >= std::max<long long>(1, shape[0]));
+  return (shape[0] <= 1 || strides[0] == 1) && (shape[1] <= 1 || strides[1] >= std::max<long long>(1, shape[0]));
 }
 
 long long DeviceArray::ld() const {
@@ -35,6 +36,7 @@ long long DeviceArray::ld() const {
 }
 
 bool DeviceArray::c_contiguous() const {
+  if (shape[0] == 0 || shape[1] == 0) return true;
   if (ndim == 1) return shape[0] <= 1 || strides[0] == 1;
   return (shape[1] <= 1 || strides[1] == 1) && (shape[0] <= 1 || strides[0] == shape[1]);
 }

@@ -50,6 +50,8 @@ def test_two_dimensions_and_their_order():
     assert padded["column_major"] and padded["ld"] == 5
     empty = info(Described(shape=(0, 3), strides=(8, 0)))  # no rows: column-major whatever its strides
     assert empty["column_major"] and empty["ld"] == 1
+    no_columns = info(Described(shape=(25, 0), strides=(0, 0)))  # as NumPy and CuPy give an empty Fortran-order block
+    assert no_columns["column_major"] and no_columns["c_contiguous"] and no_columns["ld"] == 25
     one_column = info(Described(shape=(3, 1)))
     assert one_column["column_major"] and one_column["c_contiguous"] and one_column["ld"] == 3
 
