@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import hsparse
-from conftest import assert_product_close, random_vector
+from conftest import assert_product_close, random_vector, shared_matrices
 
 if not hsparse.cuda_available():
     pytest.skip("skipped: no CUDA device", allow_module_level=True)
@@ -235,3 +235,19 @@ def test_pytorch_tensors():
     plan.apply(x, out=y)  # through their __cuda_array_interface__, written in place
     assert y.data_ptr() == pointer
     assert_product_close(A.to_scipy(), y.cpu().numpy(), x.cpu().numpy(), np.float64)
+
+
+@pytest.mark.parametrize("name,path", shared_matrices())
+def test_cupy_on_the_shared_matrices(name, path):
+    """The real matrices on CuPy arrays, no copies: a product in the
+    advisor's format and a 3-column block (SpMM on column-major views),
+    each column within its rows' forward error bound."""
+    A = hsparse.read(path)
+    plan = hsparse.SpmvPlan(A, device="cuda", format="auto", use_cache=False)
+    rounding = hsparse._hsparse._value_rounding(plan.format)
+    x = random_vector(A.shape[1], A.dtype, 7)
+    assert_product_close(A.to_scipy(), cupy.asnumpy(plan @ cupy.asarray(x)), x, A.dtype, rounding)
+    X = np.stack([random_vector(A.shape[1], A.dtype, 20 + j) for j in range(3)], axis=1)
+    Y = plan @ cupy.asfortranarray(cupy.asarray(X))
+    for j in range(3):
+        assert_product_close(A.to_scipy(), cupy.asnumpy(Y[:, j]), X[:, j], A.dtype, rounding)
