@@ -78,8 +78,9 @@ Action add_bench_command(CLI::App& app) {
     }
     if (!c->report_from.empty()) {
       const auto report = bench::read_json(c->report_from);
-      bench::write_report(report, c->options.out_dir);
+      const std::string plot_problem = bench::write_report(report, c->options.out_dir);
       std::printf("report: %s/report.md\n", c->options.out_dir.c_str());
+      if (!plot_problem.empty()) std::fprintf(stderr, "hsparse bench: plots not drawn: %s\n", plot_problem.c_str());
       return 0;
     }
     // The other modes take the SpMV bench's backend, folder and --quick; Ctrl-C stops them with what they measured.
@@ -103,8 +104,10 @@ Action add_bench_command(CLI::App& app) {
     std::signal(SIGINT, SIG_DFL);
     if (c->options.dry_run) return 0;
     bench::print_console(report);
-    bench::write_report(report, c->options.out_dir);
+    const std::string plot_problem = bench::write_report(report, c->options.out_dir);
     std::printf("\nreport: %s/report.md (data: results.json, results.csv; plots: plots/)\n", c->options.out_dir.c_str());
+    // Said on the console too: a report without its plots is easy to miss.
+    if (!plot_problem.empty()) std::fprintf(stderr, "hsparse bench: plots not drawn: %s\n", plot_problem.c_str());
     // Exit 1 when a kernel computed a wrong result or something failed (a
     // matrix that did not load, a library error); refusals are normal.
     bool bad = false;

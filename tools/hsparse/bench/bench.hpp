@@ -179,9 +179,10 @@ std::string breakeven_text(const Result& r);
 // "refused: why" (without repeating "refused" when the message says it), unabridged.
 std::string status_text(const Result& r);
 
-// Console table, JSON, CSV, Markdown and plots under out_dir.
+// Console table, JSON, CSV, Markdown and plots under out_dir. write_report
+// returns "" when every plot was drawn, else why not (the report says it too).
 void print_console(const Report& r);
-void write_report(const Report& r, const std::string& out_dir);
+std::string write_report(const Report& r, const std::string& out_dir);
 Report read_json(const std::string& path);
 // Per-matrix and per-kernel GFLOP/s ratios new / old; false (after saying
 // so) when the runs have no matrix in common.

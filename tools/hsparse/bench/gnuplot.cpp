@@ -83,7 +83,9 @@ bool run_gnuplot(const std::string& gnuplot, const std::vector<std::string>& arg
 std::string render_gnuplot(const std::string& plot_dir, const std::vector<std::string>& names) {
   const std::string gnuplot = find_gnuplot();
   if (gnuplot.empty()) return "gnuplot is not installed here";
-  const std::string p = plot_dir + "/";
+  // Absolute: gnuplot's `cd` below would make a relative folder name (the
+  // main job's `--out bench-report`) point nowhere when it loads the script.
+  const std::string p = std::filesystem::absolute(plot_dir).lexically_normal().string() + "/";
   std::string failed;
   for (const auto& name : names) {
     for (const auto& [term, ext] : std::vector<std::pair<std::string, std::string>>{{"pngcairo size 1400,900", "png"}, {"svg size 1400,900", "svg"}}) {
@@ -91,7 +93,7 @@ std::string render_gnuplot(const std::string& plot_dir, const std::vector<std::s
       const std::string commands = "cd '" + p + "'; set terminal " + term + "; set output '" + name + "." + ext + "'";
       const std::string log = p + name + "." + ext + ".log";
       // The log stays only when gnuplot failed: it says why.
-      if (!run_gnuplot(gnuplot, {"-e", commands, p + name + ".gp"}, log)) failed += std::string(failed.empty() ? "" : ", ") + name + "." + ext;
+      if (!run_gnuplot(gnuplot, {"-e", commands, name + ".gp"}, log)) failed += std::string(failed.empty() ? "" : ", ") + name + "." + ext;
       else std::filesystem::remove(log);
     }
   }

@@ -49,7 +49,7 @@ void print_console(const Report& r) {
   if (r.interrupted) std::printf("interrupted: the results above are what was measured before Ctrl-C\n");
 }
 
-void write_report(const Report& r, const std::string& dir) {
+std::string write_report(const Report& r, const std::string& dir) {
   namespace fs = std::filesystem;
   fs::create_directories(dir);
   std::ofstream(dir + "/results.json") << to_json(r).dump(1) << "\n";
@@ -145,6 +145,7 @@ void write_report(const Report& r, const std::string& dir) {
   if (!any) md << "Every kernel ran.\n";
   md << "\nData: `results.json`, `results.csv`.\n";
   std::ofstream(dir + "/report.md") << md.str();
+  return plot_problem;
 }
 
 Report read_json(const std::string& path) {
