@@ -88,20 +88,20 @@ MachineModel measured_machine(const std::string& backend, std::string* note) {
 
 template <class V, class I>
 SpmvOptions advised_options(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count, FormatPrediction* choice, double value_tolerance) {
+  // Complex values too: the model is in bytes (sizeof(V)), and every format
+  // has complex kernels on both backends (issue 15), so "auto" is the
+  // advisor's choice for them as well, not a silent CSR.
   SpmvOptions o;
-  if constexpr (!is_complex_v<V>) {
-    const auto c = advise(a, machine, spmv_count, value_tolerance).choice();
-    o.format = c.format;
-    o.kernel = c.kernel;
-    o.layout.block = c.block;
-    if (choice) *choice = c;
-  }
+  const auto c = advise(a, machine, spmv_count, value_tolerance).choice();
+  o.format = c.format;
+  o.kernel = c.kernel;
+  o.layout.block = c.block;
+  if (choice) *choice = c;
   return o;
 }
 
 template <class V, class I>
 SpmvOptions advised_options(Backend backend, const Csr<V, I>& a, long long spmv_count) {
-  if constexpr (is_complex_v<V>) return SpmvOptions{};
   return advised_options(a, measured_machine(to_string(backend)), spmv_count);
 }
 

@@ -1,5 +1,6 @@
 // hsparse advise MATRIX --spmv-count N: the format advisor's ranking (model
 // prediction, conversion cost, total over N products) and its choice.
+#include <complex>
 #include <cstdio>
 
 #include "commands.hpp"
@@ -29,6 +30,43 @@ MachineModel machine_for(const AdviseOptions& o, std::string& note) {
   return m;
 }
 
+// " --block-size B" where the format has that parameter (the registry's
+// tunables), else "": CSR's kernels carry block 1, which means nothing to a user.
+std::string block_text(Format format, int block, const char* prefix) {
+  for (const auto& t : format_traits(format).tunables) {
+    if (std::string(t.option) == "--block-size" && block > 0) return prefix + std::to_string(block);
+  }
+  return "";
+}
+
+// The ranking and the choice for one matrix (real or complex values).
+template <class V>
+int print_advice(const AdviseOptions& o, const Csr<V, std::int32_t>& a) {
+  std::string note;
+  const MachineModel m = machine_for(o, note);
+  const Advice advice = advise(a, m, o.spmv_count, o.value_tolerance);
+  std::printf("%s: %d x %d, %zu nonzeros; %s backend, read bandwidth %.1f GB/s, cache %.0f MiB (%s)\n", o.source.c_str(), a.rows,
+              a.cols, a.nnz(), m.backend.c_str(), m.read_bytes_per_s * 1e-9, m.cache_bytes / (1 << 20), note.c_str());
+  std::printf("estimated x traffic per nonzero (alpha): %.3f (1/N_nzc = %.3f)\n\n", advice.alpha,
+              static_cast<double>(a.cols) / static_cast<double>(std::max<std::size_t>(a.nnz(), 1)));
+  std::printf("  %-20s %12s %9s %12s %14s %16s\n", "format/kernel", "bytes/nnz", "GFLOP/s", "SpMV ms", "conversion ms",
+              ("total ms (N=" + std::to_string(advice.spmv_count) + ")").c_str());
+  for (const auto& p : advice.ranked) {
+    const std::string name = std::string(to_string(p.format)) + "/" + p.kernel + block_text(p.format, p.block, "-b");
+    if (!p.possible) {
+      std::printf("  %-20s refused: %s\n", name.c_str(), p.why.c_str());
+      continue;
+    }
+    std::printf("  %-20s %12.2f %9.1f %12.4f %14.2f %16.2f\n", name.c_str(), p.matrix_bytes / static_cast<double>(a.nnz()), p.predicted_gflops,
+                p.spmv_seconds * 1e3, p.conversion_seconds * 1e3, p.total_seconds * 1e3);
+  }
+  const auto& c = advice.choice();
+  std::printf("\nadvice: --format %s --kernel %s%s (predicted %.1f GFLOP/s; %s)\n", to_string(c.format), c.kernel.c_str(),
+              block_text(c.format, c.block, " --block-size ").c_str(), c.predicted_gflops,
+              c.format == Format::csr ? "no conversion pays back over these products" : "its conversion pays back within these products");
+  return 0;
+}
+
 }  // namespace
 
 Action add_advise_command(CLI::App& app) {
@@ -41,34 +79,11 @@ Action add_advise_command(CLI::App& app) {
   cmd->add_option("--cache", o->cache, "Cache (GPU L2 or CPU LLC) in bytes (default: the device's)")->check(real_above_zero());
   add_value_tolerance_option(cmd, o->value_tolerance);
   return [o]() {
-    if (io::source_is_complex(o->source)) {
-      throw Error(ErrorCode::unsupported, o->source + ": complex values: the advisor's model covers real matrices only (hsparse spmv runs complex ones in CSR and COO)");
-    }
-    const auto a = io::load_matrix<double, std::int32_t>(o->source);
-    std::string note;
-    const MachineModel m = machine_for(*o, note);
-    const Advice advice = advise(a, m, o->spmv_count, o->value_tolerance);
-    std::printf("%s: %d x %d, %zu nonzeros; %s backend, read bandwidth %.1f GB/s, cache %.0f MiB (%s)\n", o->source.c_str(), a.rows,
-                a.cols, a.nnz(), m.backend.c_str(), m.read_bytes_per_s * 1e-9, m.cache_bytes / (1 << 20), note.c_str());
-    std::printf("estimated x traffic per nonzero (alpha): %.3f (1/N_nzc = %.3f)\n\n", advice.alpha,
-                static_cast<double>(a.cols) / static_cast<double>(std::max<std::size_t>(a.nnz(), 1)));
-    std::printf("  %-20s %12s %9s %12s %14s %16s\n", "format/kernel", "bytes/nnz", "GFLOP/s", "SpMV ms", "conversion ms",
-                ("total ms (N=" + std::to_string(advice.spmv_count) + ")").c_str());
-    for (const auto& p : advice.ranked) {
-      std::string name = std::string(to_string(p.format)) + "/" + p.kernel + (p.block > 0 ? "-b" + std::to_string(p.block) : "");
-      if (!p.possible) {
-        std::printf("  %-20s refused: %s\n", name.c_str(), p.why.c_str());
-        continue;
-      }
-      std::printf("  %-20s %12.2f %9.1f %12.4f %14.2f %16.2f\n", name.c_str(), p.matrix_bytes / static_cast<double>(a.nnz()), p.predicted_gflops,
-                  p.spmv_seconds * 1e3, p.conversion_seconds * 1e3, p.total_seconds * 1e3);
-    }
-    const auto& c = advice.choice();
-    std::printf("\nadvice: --format %s --kernel %s%s (predicted %.1f GFLOP/s; %s)\n", to_string(c.format), c.kernel.c_str(),
-                c.block > 0 ? (" --block-size " + std::to_string(c.block)).c_str() : "", c.predicted_gflops,
-                c.format == Format::csr ? "no conversion pays back over these products" : "its conversion pays back within these products");
-    return 0;
+    // Complex matrices are advised in complex<double> (16-byte values in the byte model).
+    if (io::source_is_complex(o->source)) return print_advice(*o, io::load_matrix<std::complex<double>, std::int32_t>(o->source));
+    return print_advice(*o, io::load_matrix<double, std::int32_t>(o->source));
   };
 }
+
 
 }  // namespace hsparse::tool

@@ -60,12 +60,8 @@ int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
     std::string note;
     FormatPrediction c;
     po = advised_options(a, measured_machine(backend, &note), o.spmv_count, &c, o.value_tolerance);
-    if constexpr (!is_complex_v<V>) {
-      std::fprintf(stderr, "auto: %s/%s predicted %.1f GFLOP/s over %lld products (%s)\n", to_string(c.format), c.kernel.c_str(),
-                   c.predicted_gflops, o.spmv_count, note.c_str());
-    } else {
-      std::fprintf(stderr, "auto: csr (the advisor's model covers real values only; complex matrices use CSR)\n");
-    }
+    std::fprintf(stderr, "auto: %s/%s predicted %.1f GFLOP/s over %lld products (%s)\n", to_string(c.format), c.kernel.c_str(),
+                 c.predicted_gflops, o.spmv_count, note.c_str());
   } else {
     po.format = parse_format(format);
   }
