@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Configures and builds hsparse (Release) in build/. CUDA is used when nvcc is
-# found (architecture 90 unless CUDA_ARCHS says otherwise).
+# found (architecture 90 unless CUDA_ARCHS says otherwise). Arguments name the
+# targets to build (default: all; the main job builds only the tool).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
@@ -12,4 +13,6 @@ if [ -x /usr/bin/python3 ] && [ -f /usr/lib/cmake/pybind11/pybind11Config.cmake 
 fi
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CUDA_ARCHITECTURES="${CUDA_ARCHS:-90}" "${python_args[@]}" ${HSPARSE_CMAKE_ARGS:-} >/dev/null
-cmake --build "$build_dir" -j "$(nproc)"
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+cmake --build "$build_dir" -j "$(nproc)" "${targets[@]}"
