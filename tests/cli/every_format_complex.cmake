@@ -1,4 +1,4 @@
-# `hsparse spmv --format F --check` for every format the registry lists
+# `hsparse spmv --format F --check` for every format the registry lists, and auto
 # (read from `hsparse info --formats --json`, not from a list here), on
 # complex matrices: the test file, and the shared complex matrices when
 # MATRICES holds them. BACKEND: cpu (CTest) or cuda (scripts/gpu-check.sh).
@@ -17,8 +17,14 @@ foreach(name mhd1280a qc324 dwg961a)
   endif()
 endforeach()
 math(EXPR last "${count} - 1")
+set(names)
 foreach(i RANGE ${last})
   string(JSON format GET "${json}" formats ${i} name)
+  list(APPEND names ${format})
+endforeach()
+# And "auto": the advisor's choice for complex values (no longer a fixed CSR).
+list(APPEND names auto)
+foreach(format ${names})
   foreach(file ${files})
     # The 2 x 2 test file exceeds ELL's default fill limit on the GPU (rows
     # padded to 32): lift the limit there; the shared matrices keep the defaults.
