@@ -14,6 +14,7 @@
 #   RUN_CPU_BENCH=1 (hsparse bench on the host CPU too), RUN_TUNE=1 (hsparse tune; TUNE_MATRICES, TUNE_ARGS, TUNE_TIMEOUT),
 #   RUN_SOLVER_BENCH=1 (hsparse bench --solvers), RUN_TRIDIAG_BENCH=1 (hsparse bench --tridiag),
 #   RUN_FEM_BENCH=1 (hsparse bench --fem; FEM_TIMEOUT, default 400),
+#   RUN_DENSE_BENCH=1 (hsparse bench --dense; DENSE_TIMEOUT, default 400),
 #   RUN_GEMM=1 (hsparse gemm: every GPU kernel and tile at GEMM_SIZES, default "4096 8192", float and double;
 #   GEMM_SIMPLE, default "tiled untiled", the slow first steps: set it empty to skip them),
 #   RUN_PYTHON=1 (the Python package: pytest with CuPy, python/benchmarks/overhead.py;
@@ -231,6 +232,15 @@ if [ "${RUN_FEM_BENCH:-0}" = 1 ]; then
   echo "fem bench rc=$?" | tee -a "$OUT/summary.txt"
   sed -n '/^## double/,/^## Plots/p' "$OUT/fem/fem.md" | tee -a "$OUT/summary.txt"
   tar czf "$OUT/fem.tar.gz" -C "$OUT" fem && rm -rf "$OUT/fem"
+fi
+
+# hsparse bench --dense (RUN_DENSE_BENCH=1): GEMM steps, tall-skinny and SpMM vs cuBLAS / cuSPARSE.
+if [ "${RUN_DENSE_BENCH:-0}" = 1 ]; then
+  log "hsparse bench --dense"
+  timeout -s INT "${DENSE_TIMEOUT:-400}" $BUILD_DIR/bin/hsparse bench --dense --backend cuda --out "$OUT/dense" > "$OUT/dense.log" 2>&1
+  echo "dense bench rc=$?" | tee -a "$OUT/summary.txt"
+  sed -n '/^## Against the goals/,/^## Plots/p' "$OUT/dense/dense.md" | tee -a "$OUT/summary.txt"
+  tar czf "$OUT/dense.tar.gz" -C "$OUT" dense && rm -rf "$OUT/dense"
 fi
 
 if [ "${RUN_CPU_BENCH:-0}" = 1 ]; then
