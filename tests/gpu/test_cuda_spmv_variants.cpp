@@ -155,5 +155,47 @@ TEST_P(CudaSpmvVariant, ComplexDoubleMatchesTheReference) { check_variant<std::c
 INSTANTIATE_TEST_SUITE_P(Every, CudaSpmvVariant, ::testing::ValuesIn(variants()),
                          [](const ::testing::TestParamInfo<Variant>& info) { return info.param.name; });
 
+// DIA "staged" with more windows than one phase holds (format_spmv.hpp,
+// dia_windows): a band of 7 diagonals (one run) and 30 diagonals 300 apart
+// (a run each), 31 windows of >= 256 elements: two phases in double, four
+// in complex<double>; rows near both ends have windows reaching past x.
+template <class V, class I>
+Csr<V, I> far_diagonals(I n) {
+  std::vector<long long> offsets;
+  for (int k = -15; k <= 15; ++k) {
+    if (k == 0) {
+      for (int o = -3; o <= 3; ++o) offsets.push_back(o);
+    } else {
+      offsets.push_back(300LL * k);
+    }
+  }
+  Csr<V, I> a;
+  a.rows = a.cols = n;
+  for (I r = 0; r < n; ++r) {
+    for (long long o : offsets) {
+      const long long c = r + o;
+      if (c < 0 || c >= n) continue;
+      a.col_idx.push_back(static_cast<I>(c));
+      a.values.push_back(V(static_cast<real_type_t<V>>(1 + (r * 7 + c * 3) % 11) / 8));
+    }
+    a.row_ptr.push_back(static_cast<I>(a.col_idx.size()));
+  }
+  return a;
+}
+
+template <class V>
+void check_far_diagonals() {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  const ExecutorPtr ex = make_cuda_executor();
+  const Variant staged{"dia_staged", SpmvOptions{Format::dia, "staged"}};
+  for (int n : {5000, 9001, 300}) {
+    EXPECT_TRUE(check(ex, far_diagonals<V, std::int32_t>(n), staged, "far diagonals n=" + std::to_string(n), true)) << "refused";
+    EXPECT_TRUE(check(ex, far_diagonals<V, std::int64_t>(n), staged, "far diagonals n=" + std::to_string(n), true)) << "refused";
+  }
+}
+
+TEST(CudaDiaStaged, WindowsOverSeveralPhasesMatchTheReferenceDouble) { check_far_diagonals<double>(); }
+TEST(CudaDiaStaged, WindowsOverSeveralPhasesMatchTheReferenceComplexDouble) { check_far_diagonals<std::complex<double>>(); }
+
 }  // namespace
 }  // namespace hsparse::cuda

@@ -46,7 +46,9 @@ BackendFormat make(Format format) {
     case Format::ell:
       return {{thread, {"thread2", "two neighbouring rows per thread, vector loads"}}, {[](int) { return 0.92; }, rows, kOnDevice, 0}};
     case Format::hyb: return {{thread}, {[](int) { return 0.90; }, rows, kOnDevice, 0.53}};
-    case Format::dia: return {{thread}, {[](int) { return 0.76; }, rows, kOnHost, 0}};
+    case Format::dia:
+      return {{thread, {"staged", "one thread per row, x read from shared-memory windows per run of nearby diagonals"}},
+              {[](int) { return 0.76; }, rows, kOnHost, 0}};
     case Format::bcsr:
       return {{{"auto", "by-column below block size 16, row-per-thread from 16"},
                {"by-block", "a warp per block row, a thread per block entry (Eberhardt and Hoemmen; b <= 5)"},

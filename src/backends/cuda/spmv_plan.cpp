@@ -34,6 +34,7 @@ struct Storage {
   std::unique_ptr<CusparseSpmv<V, I>> cusparse;
   CsrAdaptiveSchedule adaptive;
   Csr16AdaptiveSchedules csr16_adaptive;
+  DiaWindows dia_windows;  // DIA "staged": x's windows per block
   SpmmWorkspace spmm;  // SpMM: CSR's row bins, and the packing buffer of X
   DeviceArray<unsigned char> workspace;
 };
@@ -143,9 +144,16 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     break;
   }
   case Format::dia: {
-    s.dia.emplace(DeviceDia<V, I>::upload(FormatStorage<Format::dia>::from_csr(a, layout)));
+    const Dia<V, I> host = FormatStorage<Format::dia>::from_csr(a, layout);
+    s.dia.emplace(DeviceDia<V, I>::upload(host));
     const DeviceDia<V, I>* m = &*s.dia;
-    apply_ = [e, m](V al, const V* x, V be, V* y) { dia_spmv(*e, al, *m, x, be, y); };
+    if (kernel == "staged") {
+      s.dia_windows = dia_windows(std::span<const I>(host.offsets), sizeof(V));
+      const DiaWindows* w = &s.dia_windows;
+      apply_ = [e, m, w](V al, const V* x, V be, V* y) { dia_spmv_staged(*e, al, *m, *w, x, be, y); };
+    } else {
+      apply_ = [e, m](V al, const V* x, V be, V* y) { dia_spmv(*e, al, *m, x, be, y); };
+    }
     break;
   }
   case Format::bcsr: {

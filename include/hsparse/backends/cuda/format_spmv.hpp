@@ -2,6 +2,7 @@
 // GPU SpMV kernels of the other formats, y = alpha*A*x + beta*y, on the
 // executor's stream (see csr_spmv.hpp for the conventions).
 #include <algorithm>
+#include <span>
 
 #include "hsparse/backends/cuda/csr_spmv.hpp"
 #include "hsparse/backends/cuda/device_formats.hpp"
@@ -50,6 +51,35 @@ void csr16_spmv_vector(const Executor& ex, V alpha, const DeviceCsr16<S, I>& a, 
 // DIA: one thread per row, one coalesced load per diagonal.
 template <class V, class I>
 void dia_spmv(const Executor& ex, V alpha, const DeviceDia<V, I>& a, const V* x, V beta, V* y);
+
+// DIA with x staged in shared memory ("staged"). The thread-per-row kernel
+// reads x once per diagonal, from L2: on a 27-point stencil as many bytes
+// of x through L2 as of values from DRAM, and L2 throughput, not DRAM, is
+// what limited it (ncu, docs/results/2026-11-24-issue18-coo-h200). Offsets
+// close to each other (a stencil's x-1, x, x+1) read the same stretch of
+// x: a block of kDiaStagedRows rows loads one window of x per run of such
+// diagonals into shared memory once (coalesced), then every diagonal of the
+// run reads its x from there. Runs are grouped into phases whose windows
+// fit the shared-memory budget; a block syncs twice per phase.
+inline constexpr int kDiaStagedRows = 256;
+struct DiaWindows {
+  // Per diagonal: its x's position in the shared window of its phase for
+  // the block's first row. Per run (3 values): x offset of the window's
+  // first element relative to the block's first row (the run's first
+  // offset), the window's start in shared memory, its length. Per phase
+  // (4 values): first run, end run, first diagonal, end diagonal.
+  DeviceArray<int> diagonal_position;
+  DeviceArray<long long> runs;
+  DeviceArray<int> phases;
+  int phase_count = 0;
+  int shared_elements = 0;  // the largest phase's windows
+};
+// The runs and phases of `offsets` (ascending, as Dia stores them) for
+// values of value_bytes. Host work, once per plan.
+template <class I>
+DiaWindows dia_windows(std::span<const I> offsets, std::size_t value_bytes);
+template <class V, class I>
+void dia_spmv_staged(const Executor& ex, V alpha, const DeviceDia<V, I>& a, const DiaWindows& w, const V* x, V beta, V* y);
 
 // SELL-C-sigma, thread per row (Kreutzer et al., GPU kernel): a warp per
 // chunk when C = 32; each thread stops at its row's own length.
