@@ -225,23 +225,21 @@ if [ "${RUN_TRIDIAG_BENCH:-0}" = 1 ]; then
   sed -n '1,/^## Every solver/p' "$OUT/tridiag/tridiag.md" >> "$OUT/summary.txt"
 fi
 
+# One bench mode: bench_mode MODE TIMEOUT FIRST_HEADING. Runs hsparse bench
+# --MODE into $OUT/MODE, copies its report from FIRST_HEADING to the plots
+# into the summary, and packs the folder into one archive.
+bench_mode() {
+  local mode=$1 limit=$2 first=$3
+  log "hsparse bench --$mode"
+  timeout -s INT "$limit" $BUILD_DIR/bin/hsparse bench --$mode --backend cuda --out "$OUT/$mode" > "$OUT/$mode.log" 2>&1
+  echo "$mode bench rc=$?" | tee -a "$OUT/summary.txt"
+  sed -n "/^## $first/,/^## Plots/p" "$OUT/$mode/$mode.md" | tee -a "$OUT/summary.txt"
+  tar czf "$OUT/$mode.tar.gz" -C "$OUT" "$mode" && rm -rf "${OUT:?}/$mode"
+}
 # hsparse bench --fem (RUN_FEM_BENCH=1): CG iterations/s against the degree, every operator vs cuSPARSE CG.
-if [ "${RUN_FEM_BENCH:-0}" = 1 ]; then
-  log "hsparse bench --fem"
-  timeout -s INT "${FEM_TIMEOUT:-400}" $BUILD_DIR/bin/hsparse bench --fem --backend cuda --out "$OUT/fem" > "$OUT/fem.log" 2>&1
-  echo "fem bench rc=$?" | tee -a "$OUT/summary.txt"
-  sed -n '/^## double/,/^## Plots/p' "$OUT/fem/fem.md" | tee -a "$OUT/summary.txt"
-  tar czf "$OUT/fem.tar.gz" -C "$OUT" fem && rm -rf "$OUT/fem"
-fi
-
+[ "${RUN_FEM_BENCH:-0}" = 1 ] && bench_mode fem "${FEM_TIMEOUT:-400}" double
 # hsparse bench --dense (RUN_DENSE_BENCH=1): GEMM steps, tall-skinny and SpMM vs cuBLAS / cuSPARSE.
-if [ "${RUN_DENSE_BENCH:-0}" = 1 ]; then
-  log "hsparse bench --dense"
-  timeout -s INT "${DENSE_TIMEOUT:-400}" $BUILD_DIR/bin/hsparse bench --dense --backend cuda --out "$OUT/dense" > "$OUT/dense.log" 2>&1
-  echo "dense bench rc=$?" | tee -a "$OUT/summary.txt"
-  sed -n '/^## Against the goals/,/^## Plots/p' "$OUT/dense/dense.md" | tee -a "$OUT/summary.txt"
-  tar czf "$OUT/dense.tar.gz" -C "$OUT" dense && rm -rf "$OUT/dense"
-fi
+[ "${RUN_DENSE_BENCH:-0}" = 1 ] && bench_mode dense "${DENSE_TIMEOUT:-400}" "Against the goals"
 
 if [ "${RUN_CPU_BENCH:-0}" = 1 ]; then
   log "hsparse bench --backend cpu (host CPU, all cores)"
