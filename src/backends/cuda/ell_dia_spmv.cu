@@ -1,10 +1,7 @@
 // ELL, HYB and DIA on the GPU. Decomposition: thread = one row; a warp's
 // 32 rows read 32 consecutive slots of each ELL column / DIA diagonal
-// (coalesced, the reason these layouts are column-major). DIA "staged":
-// the same, with x read from per-block windows in shared memory.
-#include <algorithm>
-#include <vector>
-
+// (coalesced, the reason these layouts are column-major). DIA with x staged
+// in shared memory: dia_spmv_staged.cu.
 #include "device_common.cuh"
 #include "hsparse/backends/cuda/format_spmv.hpp"
 
@@ -63,93 +60,7 @@ __global__ void dia_kernel(I rows, I cols, int diagonals, const I* __restrict__ 
   detail::write_output(y, r, alpha, sum, beta, read_y);
 }
 
-// DIA with x staged (format_spmv.hpp, dia_windows): block = kDiaStagedRows
-// rows starting at r0, thread t = row r0 + t. Per phase, the block loads
-// each run's window x[r0 + run offset, ... + length) into shared memory
-// (zeros outside x), then each thread adds the phase's diagonals with x
-// from its run's window: position diagonal_position[d] + t. The products
-// are summed in diagonal order, as dia_kernel sums them.
-template <class D, class I>
-__global__ void __launch_bounds__(kDiaStagedRows)
-    dia_staged_kernel(I rows, I cols, int phase_count, const int* __restrict__ phases, const long long* __restrict__ runs,
-                      const int* __restrict__ diagonal_position, const I* __restrict__ offsets, const D* __restrict__ values,
-                      const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y) {
-  extern __shared__ __align__(16) unsigned char window_bytes[];
-  D* window = reinterpret_cast<D*>(window_bytes);
-  const long long r0 = static_cast<long long>(blockIdx.x) * kDiaStagedRows;
-  const int t = threadIdx.x;
-  const long long r = r0 + t;
-  D sum(0);
-  for (int p = 0; p < phase_count; ++p) {
-    const int run_end = phases[4 * p + 1], d_begin = phases[4 * p + 2], d_end = phases[4 * p + 3];
-    for (int q = phases[4 * p]; q < run_end; ++q) {
-      const long long base = r0 + runs[3 * q];
-      D* to = window + runs[3 * q + 1];
-      const int length = static_cast<int>(runs[3 * q + 2]);
-      for (int i = t; i < length; i += kDiaStagedRows) {
-        const long long c = base + i;
-        to[i] = c >= 0 && c < cols ? x[c] : D(0);
-      }
-    }
-    __syncthreads();
-    if (r < rows) {
-#pragma unroll 4
-      for (int d = d_begin; d < d_end; ++d) {
-        const long long c = r + offsets[d];
-        if (c >= 0 && c < cols) sum += values[static_cast<long long>(d) * rows + r] * window[diagonal_position[d] + t];
-      }
-    }
-    if (p + 1 < phase_count) __syncthreads();  // the next phase overwrites the windows
-  }
-  if (r < rows) detail::write_output(y, r, alpha, sum, beta, read_y);
-}
-
 }  // namespace
-
-template <class I>
-DiaWindows dia_windows(std::span<const I> offsets, std::size_t value_bytes) {
-  // A run: consecutive diagonals whose offsets span at most kMaxSpan (its
-  // window: kDiaStagedRows + span elements). A phase: consecutive runs whose
-  // windows fit kPhaseBytes of shared memory (under the 48 KiB a block gets
-  // without opting in, with room for two blocks of 8 warps per SM's share).
-  constexpr long long kMaxSpan = 256;
-  const long long phase_elements = std::max<long long>(kDiaStagedRows + kMaxSpan, (32 << 10) / static_cast<long long>(value_bytes));
-  std::vector<int> position(offsets.size());
-  std::vector<long long> runs;
-  std::vector<int> phases;
-  long long used = 0;  // elements of the current phase's windows
-  int largest = 0;
-  std::size_t d = 0;
-  while (d < offsets.size()) {
-    std::size_t end = d + 1;
-    while (end < offsets.size() && static_cast<long long>(offsets[end]) - static_cast<long long>(offsets[d]) <= kMaxSpan) ++end;
-    const long long length = kDiaStagedRows + static_cast<long long>(offsets[end - 1]) - static_cast<long long>(offsets[d]);
-    if (phases.empty() || used + length > phase_elements) {  // a new phase
-      if (!phases.empty()) {
-        phases[phases.size() - 3] = static_cast<int>(runs.size() / 3);
-        phases.back() = static_cast<int>(d);
-      }
-      phases.insert(phases.end(), {static_cast<int>(runs.size() / 3), 0, static_cast<int>(d), 0});
-      used = 0;
-    }
-    for (std::size_t k = d; k < end; ++k) position[k] = static_cast<int>(used + static_cast<long long>(offsets[k]) - static_cast<long long>(offsets[d]));
-    runs.insert(runs.end(), {static_cast<long long>(offsets[d]), used, length});
-    used += length;
-    largest = std::max(largest, static_cast<int>(used));
-    d = end;
-  }
-  if (!phases.empty()) {
-    phases[phases.size() - 3] = static_cast<int>(runs.size() / 3);
-    phases.back() = static_cast<int>(offsets.size());
-  }
-  DiaWindows w;
-  w.diagonal_position = DeviceArray<int>(position);
-  w.runs = DeviceArray<long long>(runs);
-  w.phases = DeviceArray<int>(phases);
-  w.phase_count = static_cast<int>(phases.size() / 4);
-  w.shared_elements = largest;
-  return w;
-}
 
 template <class V, class I>
 void ell_spmv(const Executor& ex, V alpha, const DeviceEll<V, I>& a, const V* x, V beta, V* y, int rows_per_thread) {
@@ -184,26 +95,7 @@ void dia_spmv(const Executor& ex, V alpha, const DeviceDia<V, I>& a, const V* x,
   HSPARSE_CUDA_CHECK(cudaGetLastError());
 }
 
-template <class V, class I>
-void dia_spmv_staged(const Executor& ex, V alpha, const DeviceDia<V, I>& a, const DiaWindows& w, const V* x, V beta, V* y) {
-  if (a.rows == 0) return;
-  using D = detail::device_t<V>;
-  if (w.phase_count == 0) {  // no diagonals: y = beta y
-    dia_spmv(ex, alpha, a, x, beta, y);
-    return;
-  }
-  const std::size_t shared = static_cast<std::size_t>(w.shared_elements) * sizeof(D);
-  dia_staged_kernel<D, I><<<detail::grid_for(a.rows, kDiaStagedRows), kDiaStagedRows, shared, detail::stream_of(ex)>>>(
-      a.rows, a.cols, w.phase_count, w.phases.data(), w.runs.data(), w.diagonal_position.data(), a.offsets.data(),
-      detail::dev(a.values.data()), detail::dev(x), detail::dev_value(alpha), detail::dev_value(beta), beta != V(0), detail::dev(y));
-  HSPARSE_CUDA_CHECK(cudaGetLastError());
-}
-
-template DiaWindows dia_windows(std::span<const std::int32_t>, std::size_t);
-template DiaWindows dia_windows(std::span<const std::int64_t>, std::size_t);
-
 #define HSPARSE_INSTANTIATE(V, I)                                                                  \
-  template void dia_spmv_staged(const Executor&, V, const DeviceDia<V, I>&, const DiaWindows&, const V*, V, V*); \
   template void ell_spmv(const Executor&, V, const DeviceEll<V, I>&, const V*, V, V*, int);             \
   template void hyb_spmv(const Executor&, V, const DeviceHyb<V, I>&, const V*, V, V*, void*);      \
   template void dia_spmv(const Executor&, V, const DeviceDia<V, I>&, const V*, V, V*);
