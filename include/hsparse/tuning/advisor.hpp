@@ -87,8 +87,9 @@ Advice advise(const Csr<V, I>& a, const MachineModel& machine, long long spmv_co
 /// format=auto, resolved here and nowhere else: the plan options the
 /// advisor chooses for spmv_count products on `machine` (format, kernel,
 /// BCSR block); `choice`, when given, receives its prediction. Complex
-/// matrices: CSR with its default kernel (the model is fit to real ones;
-/// `choice` is then left as it was). value_tolerance: as advise()'s.
+/// matrices are advised like real ones, their values' bytes in the model
+/// (every format has complex kernels on both backends; before 0.2.0 they
+/// always got CSR). value_tolerance: as advise()'s.
 template <class V, class I>
 SpmvOptions advised_options(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count, FormatPrediction* choice = nullptr,
                             double value_tolerance = 0);
