@@ -62,8 +62,8 @@ DiaWindows dia_windows(std::span<const I> offsets, std::size_t value_bytes) {
   // window: kDiaStagedRows + span elements). A phase: consecutive runs whose
   // windows fit kPhaseBytes of shared memory (under the 48 KiB a block gets
   // without opting in, with room for two blocks of 8 warps per SM's share).
-  constexpr long long kMaxSpan = 256;
-  const long long phase_elements = std::max<long long>(kDiaStagedRows + kMaxSpan, (32 << 10) / static_cast<long long>(value_bytes));
+  constexpr long long kMaxSpan = 256, kPhaseBytes = 32 << 10;
+  const long long phase_elements = std::max<long long>(kDiaStagedRows + kMaxSpan, kPhaseBytes / static_cast<long long>(value_bytes));
   std::vector<int> position(offsets.size());
   std::vector<long long> runs;
   std::vector<int> phases;

@@ -34,7 +34,7 @@ struct Storage {
   std::unique_ptr<CusparseSpmv<V, I>> cusparse;
   CsrAdaptiveSchedule adaptive;
   Csr16AdaptiveSchedules csr16_adaptive;
-  DiaWindows dia_windows;  // DIA "staged": x's windows per block
+  DiaWindows dia_x_windows;  // DIA "staged": x's windows per block
   SpmmWorkspace spmm;  // SpMM: CSR's row bins, and the packing buffer of X
   DeviceArray<unsigned char> workspace;
 };
@@ -148,8 +148,8 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     s.dia.emplace(DeviceDia<V, I>::upload(host));
     const DeviceDia<V, I>* m = &*s.dia;
     if (kernel == "staged") {
-      s.dia_windows = dia_windows(std::span<const I>(host.offsets), sizeof(V));
-      const DiaWindows* w = &s.dia_windows;
+      s.dia_x_windows = dia_windows(std::span<const I>(host.offsets), sizeof(V));
+      const DiaWindows* w = &s.dia_x_windows;
       apply_ = [e, m, w](V al, const V* x, V be, V* y) { dia_spmv_staged(*e, al, *m, *w, x, be, y); };
     } else {
       apply_ = [e, m](V al, const V* x, V be, V* y) { dia_spmv(*e, al, *m, x, be, y); };

@@ -355,19 +355,20 @@ void write_dense_report(const Context& c, const std::string& dir, const std::str
     return nullptr;
   };
   md << "\n## Against the goals\n\n";
+  const auto verdict = [](bool met) { return met ? "met" : "missed"; };
   const double big = static_cast<double>(gemm_sizes(c).back());
   const auto ratio_line = [&](const char* what, const DenseRow* ours, const DenseRow* base, double goal) {
     if (!ours || !base) return;
     const double ratio = ours->gflops / base->gflops;
     md << "- " << what << " n = " << big << ": " << fmt("%.1f", ours->gflops) << " vs " << fmt("%.1f", base->gflops) << " GFLOP/s = " << fmt("%.0f%%", 100 * ratio)
-       << " (goal " << fmt("%.0f%%", 100 * goal) << ": " << (ratio >= goal ? "met" : "missed") << ")\n";
+       << " (goal " << fmt("%.0f%%", 100 * goal) << ": " << verdict(ratio >= goal) << ")\n";
   };
   if (c.gpu) {
     ratio_line("DGEMM tensor cores vs cuBLAS,", find("gemm", "double", big, "tensor"), find("gemm", "double", big, "cublas"), 0.85);
     ratio_line("SGEMM exact FP32 (register) vs cuBLAS,", find("gemm", "float", big, "register"), find("gemm", "float", big, "cublas"), 0.85);
     if (const DenseRow* r = find("gemm", "double", big, "register"); r && r->peak_gflops > 0) {
       const double f = r->gflops / r->peak_gflops;
-      md << "- DGEMM register-blocked SIMT n = " << big << ": " << fmt("%.0f%%", 100 * f) << " of the FP64 peak (goal 70%: " << (f >= 0.7 ? "met" : "missed") << ")\n";
+      md << "- DGEMM register-blocked SIMT n = " << big << ": " << fmt("%.0f%%", 100 * f) << " of the FP64 peak (goal 70%: " << verdict(f >= 0.7) << ")\n";
     }
   } else {
     ratio_line("DGEMM blocked vs OpenBLAS,", find("gemm", "double", big, "blocked"), find("gemm", "double", big, "openblas"), 0.80);
@@ -408,7 +409,6 @@ void write_dense_report(const Context& c, const std::string& dir, const std::str
       }
     }
     // Issue 35's goals (the issue's numbers, not relaxed ones).
-    const auto verdict = [](bool met) { return met ? "met" : "missed"; };
     if (n_cu) {
       const double g = std::exp(log_cu / n_cu);
       md << "- SpMM k = 8 (best format) vs cuSPARSE SpMM: geometric mean " << fmt("%.2fx", g) << " over " << n_cu << " matrices (goal 2.5x: " << verdict(g >= 2.5) << ")\n";
