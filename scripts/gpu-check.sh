@@ -17,6 +17,8 @@
 #   RUN_DENSE_BENCH=1 (hsparse bench --dense; DENSE_TIMEOUT, default 400),
 #   RUN_GEMM=1 (hsparse gemm: every GPU kernel and tile at GEMM_SIZES, default "4096 8192", float and double;
 #   GEMM_SIMPLE, default "tiled untiled", the slow first steps: set it empty to skip them),
+#   RUN_TALL_SKINNY=1 (hsparse gemm --algorithm tall-skinny and cublas: V^T W and V S at n = TALL_N, default 1e7,
+#   k = TALL_K, default "1 2 4 8 16 32", float too with TALL_SINGLE=1),
 #   RUN_PYTHON=1 (the Python package: pytest with CuPy, python/benchmarks/overhead.py;
 #   PYTEST_K="<pytest -k expression>"),
 #   SKIP_INSTALL_CHECK=1 (skip installing and building examples/ against the install),
@@ -188,6 +190,21 @@ sys.exit(rc)'
   sed -n '/^## Goals/,/^## Plots/p' "$OUT/bench/report.md" | tee -a "$OUT/summary.txt"
   # The device tool returns a limited number of files: the report travels as one archive.
   tar czf "$OUT/bench.tar.gz" -C "$OUT" bench && rm -rf "$OUT/bench"
+fi
+
+# Tall-skinny products (RUN_TALL_SKINNY=1): ours and cuBLAS's GEMM of the
+# same shape, V^T W (--transa: V stored n x k) and V S, same timing as bench --dense.
+if [ "${RUN_TALL_SKINNY:-0}" = 1 ]; then
+  log "tall-skinny sweep (n = ${TALL_N:-10000000})"
+  for prec in "" ${TALL_SINGLE:+--single}; do
+    for k in ${TALL_K:-1 2 4 8 16 32}; do
+      for alg in tall-skinny cublas; do
+        n=${TALL_N:-10000000}
+        timeout 60 $BUILD_DIR/bin/hsparse gemm --backend cuda --algorithm $alg --transa --m $k --n $k --k $n $prec --check --samples 64 2>&1 | tee -a "$OUT/summary.txt"
+        timeout 60 $BUILD_DIR/bin/hsparse gemm --backend cuda --algorithm $alg --m $n --n $k --k $k $prec --check --samples 200 2>&1 | tee -a "$OUT/summary.txt"
+      done
+    done
+  done
 fi
 
 # hsparse gemm (RUN_GEMM=1): every GPU GEMM kernel, each compiled tile, and cuBLAS.

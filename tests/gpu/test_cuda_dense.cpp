@@ -132,8 +132,10 @@ TEST(CudaGemmErrors, ClearErrors) {
 }
 
 // Tall-skinny products on the device against the CPU reference: k, l from
-// 1 to 33 (33: two launches; 17 x 19 and 32 x 32 the 4 x 4 micro-tiles), n up to 300,001 (many blocks, the last
-// block's ordered sum), beta = 0 with NaN in S and Y.
+// 1 to 33 (33: two launches; every narrow width 1, 2, 4, 8 and a tensor-core
+// / float tile shape of each size; 17 x 19 and 32 x 32 the float 4 x 4
+// micro-tiles), n up to 300,001 (many blocks, the last block's ordered sum,
+// and a tail of rows in every kernel), beta = 0 with NaN in S and Y.
 template <class T>
 void check_tall_skinny_gpu(long long n, long long k, long long l) {
   const ExecutorPtr gpu = make_executor(Backend::cuda);
@@ -171,36 +173,59 @@ void check_tall_skinny_gpu(long long n, long long k, long long l) {
 TEST(CudaTallSkinny, MatchTheReference) {
   if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
   for (long long n : {0LL, 1LL, 777LL, 300001LL}) {
-    for (const auto& [k, l] : std::vector<std::pair<long long, long long>>{{1, 1}, {4, 1}, {40, 1}, {1, 9}, {8, 8}, {3, 7}, {17, 19}, {32, 32}, {33, 2}, {9, 33}}) {
+    for (const auto& [k, l] : std::vector<std::pair<long long, long long>>{{1, 1}, {2, 2}, {4, 1}, {40, 1}, {1, 9}, {8, 8}, {3, 7}, {5, 16}, {17, 19}, {32, 32}, {33, 2}, {9, 33}}) {
       check_tall_skinny_gpu<double>(n, k, l);
       check_tall_skinny_gpu<float>(n, k, l);
     }
   }
 }
 
-// V and W inside buffers of 778 rows (even leading dimension, 16-byte
-// aligned) with n = 777 and 776: the tensor-core kernel's two-row copies,
-// the last one half outside V at n = 777; and a leading dimension that
-// makes them unaligned (the one-row copies).
-TEST(CudaTallSkinny, PairedCopiesAndLeadingDimensions) {
-  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+// V and W (and Y) inside buffers of 778 rows (even leading dimension,
+// 16-byte aligned) with n = 777 and 776: 16-byte loads and stores of row
+// pairs (groups of 4 in float), the last one partly outside V at n = 777;
+// and leading dimensions 779 and 780 (float: 16-byte rows only at 780) that
+// make them unaligned (one value at a time). Shapes for each kernel: the
+// narrow ones (k, l <= 8), the tensor cores (double) / shared-memory tiles
+// (float) above.
+template <class T>
+void check_tall_skinny_leading_dimensions() {
   const ExecutorPtr gpu = make_executor(Backend::cuda);
   const Executor& ex = cuda_executor(*gpu, "the tall-skinny test");
-  const long long k = 16, l = 24;
-  for (const long long ld : {778LL, 779LL}) {
-    const auto vh = test::test_vector<double>(static_cast<std::size_t>(ld * k), 4), wh = test::test_vector<double>(static_cast<std::size_t>(ld * l), 5);
-    const DenseMatrix<double> v(gpu, ld, k, std::span<const double>(vh)), w(gpu, ld, l, std::span<const double>(wh));
-    for (const long long n : {777LL, 776LL}) {
-      std::vector<double> expect(static_cast<std::size_t>(k * l), std::numeric_limits<double>::quiet_NaN());
-      DenseMatrix<double> s(gpu, k, l, std::span<const double>(expect));
-      reference::gemm<double>(Op::transpose, Op::none, 2.0, {vh.data(), n, k, ld}, {wh.data(), n, l, ld}, 0.0, {expect.data(), k, l, k});
-      tall_skinny_dot<double>(ex, 2.0, ConstDenseView<double>{v.data(), n, k, ld}, ConstDenseView<double>{w.data(), n, l, ld}, 0.0, s.view());
-      const auto got = s.to_host();
-      for (std::size_t i = 0; i < got.size(); ++i) {
-        ASSERT_LE(std::abs(got[i] - expect[i]), 1e-11 * std::max(1.0, std::abs(expect[i]))) << "ld " << ld << " n " << n << " entry " << i;
+  const double tol = (std::is_same_v<T, float> ? 1e-5 : 1e-12) * std::sqrt(777.0);  // as check_tall_skinny_gpu's bound
+  for (const auto& [k, l] : std::vector<std::pair<long long, long long>>{{2, 2}, {8, 5}, {16, 24}, {3, 30}}) {
+    for (const long long ld : {778LL, 779LL, 780LL}) {
+      const auto vh = test::test_vector<T>(static_cast<std::size_t>(ld * k), 4), wh = test::test_vector<T>(static_cast<std::size_t>(ld * l), 5);
+      const auto sh = test::test_vector<T>(static_cast<std::size_t>(k * l), 6);
+      const DenseMatrix<T> v(gpu, ld, k, std::span<const T>(vh)), w(gpu, ld, l, std::span<const T>(wh)), s_in(gpu, k, l, std::span<const T>(sh));
+      for (const long long n : {777LL, 776LL}) {
+        std::vector<T> expect(static_cast<std::size_t>(k * l), std::numeric_limits<T>::quiet_NaN());
+        DenseMatrix<T> s(gpu, k, l, std::span<const T>(expect));
+        reference::gemm<T>(Op::transpose, Op::none, T(2), {vh.data(), n, k, ld}, {wh.data(), n, l, ld}, T(0), {expect.data(), k, l, k});
+        tall_skinny_dot<T>(ex, T(2), ConstDenseView<T>{v.data(), n, k, ld}, ConstDenseView<T>{w.data(), n, l, ld}, T(0), s.view());
+        const auto got = s.to_host();
+        for (std::size_t i = 0; i < got.size(); ++i) {
+          ASSERT_LE(std::abs(got[i] - expect[i]), tol * std::max(1.0, std::abs(static_cast<double>(expect[i]))))
+              << "V^T W k " << k << " l " << l << " ld " << ld << " n " << n << " entry " << i;
+        }
+        // Y = -V S + 0.5 Y inside a buffer of the same leading dimension; the rows past n must stay as they were.
+        auto yexp = test::test_vector<T>(static_cast<std::size_t>(ld * l), 7);
+        DenseMatrix<T> y(gpu, ld, l, std::span<const T>(yexp));
+        reference::gemm<T>(Op::none, Op::none, T(-1), {vh.data(), n, k, ld}, {sh.data(), k, l, k}, T(0.5), {yexp.data(), n, l, ld});
+        tall_skinny_update<T>(ex, T(-1), ConstDenseView<T>{v.data(), n, k, ld}, s_in.view(), T(0.5), DenseView<T>{y.data(), n, l, ld});
+        const auto ygot = y.to_host();
+        for (std::size_t i = 0; i < ygot.size(); ++i) {
+          ASSERT_LE(std::abs(ygot[i] - yexp[i]), tol * std::max(1.0, std::abs(static_cast<double>(yexp[i]))))
+              << "V S k " << k << " l " << l << " ld " << ld << " n " << n << " entry " << i;
+        }
       }
     }
   }
+}
+
+TEST(CudaTallSkinny, VectorRowsAndLeadingDimensions) {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  check_tall_skinny_leading_dimensions<double>();
+  check_tall_skinny_leading_dimensions<float>();
 }
 
 // SpMM on the device through the plan (support/spmm_check.hpp): CSR's,

@@ -50,6 +50,16 @@ __device__ __forceinline__ void copy_async_commit() { asm volatile("cp.async.com
 template <int Pending>
 __device__ __forceinline__ void copy_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending)); }
 
+// c += a b on the FP64 tensor cores (DMMA), PTX mma.m16n8k4 f64, lane = 4 g + q:
+//   A (16 x 4): a0 at row g, column q; a1 at row g + 8, column q;
+//   B (4 x 8):  b at row q, column g;
+//   C (16 x 8): c[r] at row g + 8 (r / 2), column 2 q + r % 2.
+__device__ __forceinline__ void dmma_m16n8k4(double (&c)[4], double a0, double a1, double b) {
+  asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+               : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+               : "d"(a0), "d"(a1), "d"(b));
+}
+
 // Block (bi, bj) of a grid of tiles_m x tiles_n C tiles from a 1-D block
 // index, grouped GROUP tiles down m at a time: the blocks resident together
 // share a few panels of A and B, which then stay in L2 (for 8192^2 doubles

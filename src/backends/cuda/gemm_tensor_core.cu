@@ -40,11 +40,7 @@ struct Mma;
 // With k4 every MMA of a k-step is independent of the next one issued.
 template <>
 struct Mma<double, 4> {
-  static __device__ __forceinline__ void run(double (&c)[4], const double (&a)[2], const double (&b)[1]) {
-    asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
-                 : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
-                 : "d"(a[0]), "d"(a[1]), "d"(b[0]));
-  }
+  static __device__ __forceinline__ void run(double (&c)[4], const double (&a)[2], const double (&b)[1]) { detail::dmma_m16n8k4(c, a[0], a[1], b[0]); }
 };
 
 __device__ __forceinline__ unsigned to_tf32(float x) {
