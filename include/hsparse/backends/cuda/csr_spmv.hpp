@@ -77,15 +77,21 @@ void csr_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, co
 // (kernels/csr_spmm.hpp): X packed row-major per pass of 32 columns, rows
 // binned by length: the CSR vector decomposition for short rows (coop
 // threads per row, up to 32 column sums in registers), a warp per medium
-// row (longer than 4x the mean and 32 entries), a block per long row (more
-// than 4096); the bins are computed once, on the host, by spmm_workspace.
+// row (longer than 4x the mean and 32 entries), and long rows (more than
+// 4096) cut into segments of 4096 entries, a block each, whose sums are
+// then added per row in segment order; the bins and segments are computed
+// once, on the host, by spmm_workspace.
 // The plan keeps one SpmmWorkspace per matrix: the bins, and the buffer X
 // is packed into, grown when a call needs more and otherwise reused (no
 // allocation or synchronisation per product; one stream's products are
 // ordered, so reuse is safe).
 struct SpmmWorkspace {
-  DeviceArray<long long> rows;         // long rows
+  DeviceArray<long long> rows;           // long rows
   long long count = 0;
+  DeviceArray<long long> segments;       // per segment of a long row: its first entry and its end (a block each)
+  DeviceArray<long long> segment_first;  // count + 1 offsets: long row i's segments are [segment_first[i], segment_first[i + 1])
+  long long segment_count = 0;
+  DeviceArray<unsigned char> partials;   // the segments' column sums (segment_count x up to 32 values), grown like packed
   DeviceArray<long long> medium_rows;  // a warp each
   long long medium_count = 0;
   long long short_max = -1;            // entries: longer rows are in a list (-1: the matrix is not binned, e.g. SELL's)
