@@ -211,7 +211,7 @@ fi
 if [ "${RUN_GEMM:-0}" = 1 ]; then
   log "hsparse gemm sweep"
   tensor_tiles="128x128/64x32 64x64/32x32"
-  register_tiles="128x128x8/8x8 64x64x16/4x4 128x64x8/8x4 128x128x16/8x8"
+  register_tiles="128x128x32/8x8 128x128x16/8x8 128x128x8/8x8 64x64x16/4x4 128x64x8/8x4"
   for prec in "" "--single"; do
     for n in ${GEMM_SIZES:-4096 8192}; do
       common="--backend cuda --m $n --n $n --k $n $prec --check --samples 200 --repetitions 3 --min-time 0.05"

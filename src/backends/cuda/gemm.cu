@@ -4,6 +4,7 @@
 #include <cublas_v2.h>
 
 #include <climits>
+#include <cstdint>
 #include <complex>
 
 #include "check.cuh"
@@ -76,36 +77,114 @@ __global__ void gemm_tiled(long long m, long long n, long long k, bool ta, bool 
 // and a warp's loads still hit consecutive addresses. BK-deep panels of
 // op(A) and op(B) arrive by cp.async into the other of two buffers while
 // this one is used (the lecture's "prefetch the next tile").
-template <class D, int BM, int BN, int BK, int TM, int TN, bool ta, bool tb>
-__global__ void __launch_bounds__((BM / TM) * (BN / TN)) gemm_register_blocked(long long m, long long n, long long k, D alpha,
-                                                                              const D* __restrict__ a, long long lda, const D* __restrict__ b,
-                                                                              long long ldb, D beta, D* c, long long ldc) {
-  constexpr int RX = BM / TM, RY = BN / TN, THREADS = RX * RY, V = 16 / static_cast<int>(sizeof(D));
+//
+// Panels in shared memory (PanelLayout): op(A)'s along m ([p][i]); op(B)'s
+// along n ([p][j]) when B is stored transposed, else along the depth
+// ([j][p], rows of BK + V values), so that both keep their storage's
+// contiguity and move global -> shared as 16-byte cp.async runs (a tile
+// inside the matrix, 16-byte aligned storage, leading dimensions multiples
+// of V); other panels (edges, A^T) move one value at a time. A thread then
+// reads V depths at once: V x (TM + TN) values in TM / V + TN 16-byte loads
+// (depth-major B) for V TM TN FMAs.
+// Measured before it (H200, 8192^3, 2026-11-23): one value per cp.async with
+// its index arithmetic for every operand: ncu, float: issue slots 72.5%
+// busy, 47% of the instructions not FFMA; 29.1 (float) and 15.2 (double)
+// TFLOP/s with 128x128x8/8x8. After (2026-11-25, NN / NT / TN): float
+// 128x128x8 30.2 / 39.3 / -, 128x128x32 35.5 / 46.4 / 24.7; double
+// 128x128x8 18.0 / 19.5 / -, 128x128x32 21.5 / 22.5 / 16.7 (cuBLAS 51.0 and
+// 59.4). NN stays behind NT: its B panel is depth-major. Float asks for two
+// blocks per SM (128 registers): 128x128x8 NN 30.2 against 27.2 with one.
+template <class D, int BX, int BK, bool DEPTH_MAJOR>
+struct PanelLayout {
+  static constexpr int V = 16 / static_cast<int>(sizeof(D));
+  static constexpr int LDK = BK + V;  // depth-major rows padded by 16 bytes: a warp's two rows land in different banks
+  static constexpr int ELEMS = DEPTH_MAJOR ? BX * LDK : BK * BX;
+  static __device__ __forceinline__ int at(int x, int p) { return DEPTH_MAJOR ? x * LDK + p : p * BX + x; }
+};
+
+// One operand's BK-deep panel: element (x0 + x, p0 + p) for x < BX, p < BK
+// (addr(x, p) its storage address; zeros past xs or ks). CONTIG_X: the
+// storage is contiguous along x (else along p). fast: the whole panel is
+// inside, 16-byte aligned runs along the contiguous side.
+template <class D, int BX, int BK, int THREADS, bool DEPTH_MAJOR, bool CONTIG_X, class Addr>
+__device__ __forceinline__ void load_operand_panel(D* dst, Addr addr, long long x0, long long p0, long long xs, long long ks, bool fast,
+                                                   const D* any) {
+  using L = PanelLayout<D, BX, BK, DEPTH_MAJOR>;
+  constexpr int V = L::V;
+  if (fast && CONTIG_X != DEPTH_MAJOR) {  // the layout runs along the storage: 16-byte copies
+#pragma unroll
+    for (int c = threadIdx.x; c < BX * BK / V; c += THREADS) {
+      const int x = CONTIG_X ? (c % (BX / V)) * V : c / (BK / V), p = CONTIG_X ? c / (BX / V) : (c % (BK / V)) * V;
+      detail::copy_async_16(dst + L::at(x, p), addr(x0 + x, p0 + p), 16);
+    }
+    return;
+  }
+#pragma unroll
+  for (int e = threadIdx.x; e < BX * BK; e += THREADS) {  // consecutive threads: consecutive storage
+    const int x = CONTIG_X ? e % BX : e / BK, p = CONTIG_X ? e / BX : e % BK;
+    const long long gx = x0 + x, gp = p0 + p;
+    const bool ok = gx < xs && gp < ks;
+    detail::copy_async(dst + L::at(x, p), ok ? addr(gx, gp) : any, ok);
+  }
+}
+
+// A thread's T rows (x = (r R + t) V + v) of one depth of a panel laid out along x (row: that depth's BX values).
+template <class D, int BX, int T, int R>
+__device__ __forceinline__ void load_depth(D (&f)[T], const D* row, int t) {
+  constexpr int V = 16 / static_cast<int>(sizeof(D));
   using Vec = std::conditional_t<sizeof(D) == 8, double2, float4>;
-  static_assert(TM % V == 0 && TN % V == 0, "a thread's rows and columns come in 16-byte groups");
+#pragma unroll
+  for (int r = 0; r < T / V; ++r) {  // one 16-byte load: V rows
+    const Vec x = *reinterpret_cast<const Vec*>(row + (r * R + t) * V);
+    const D* xv = reinterpret_cast<const D*>(&x);
+#pragma unroll
+    for (int v = 0; v < V; ++v) f[r * V + v] = xv[v];
+  }
+}
+
+// A thread's values of V consecutive depths p0.. of its T rows (x = (r R + t) V + v).
+template <class D, int BX, int BK, bool DEPTH_MAJOR, int T, int R>
+__device__ __forceinline__ void load_fragments(D (&f)[16 / sizeof(D)][T], const D* panel, int t, int p0) {
+  using L = PanelLayout<D, BX, BK, DEPTH_MAJOR>;
+  constexpr int V = L::V;
+  using Vec = std::conditional_t<sizeof(D) == 8, double2, float4>;
+  if constexpr (DEPTH_MAJOR) {
+#pragma unroll
+    for (int r = 0; r < T; ++r) {  // one 16-byte load: V depths of one row
+      const Vec x = *reinterpret_cast<const Vec*>(panel + L::at((r / V * R + t) * V + r % V, p0));
+      const D* xv = reinterpret_cast<const D*>(&x);
+#pragma unroll
+      for (int g = 0; g < V; ++g) f[g][r] = xv[g];
+    }
+  } else {
+#pragma unroll
+    for (int g = 0; g < V; ++g) load_depth<D, BX, T, R>(f[g], panel + L::at(0, p0 + g), t);
+  }
+}
+
+template <class D, int BM, int BN, int BK, int TM, int TN, bool ta, bool tb>
+__global__ void __launch_bounds__((BM / TM) * (BN / TN), sizeof(D) == 4 ? 2 : 1) gemm_register_blocked(long long m, long long n, long long k, D alpha,
+                                                                              const D* __restrict__ a, long long lda, const D* __restrict__ b,
+                                                                              long long ldb, D beta, D* c, long long ldc, bool aligned) {
+  constexpr int RX = BM / TM, RY = BN / TN, THREADS = RX * RY, V = 16 / static_cast<int>(sizeof(D));
+  constexpr bool B_DEPTH = !tb;  // B stored k x n: its panel depth-major
+  using LA = PanelLayout<D, BM, BK, false>;
+  using LB = PanelLayout<D, BN, BK, B_DEPTH>;
+  static_assert(TM % V == 0 && TN % V == 0 && BK % V == 0, "a thread's rows, columns and depths come in 16-byte groups");
   extern __shared__ __align__(16) unsigned char shared_raw[];
-  D* const as = reinterpret_cast<D*>(shared_raw);  // [2][BK][BM]
-  D* const bs = as + 2 * BK * BM;                  // [2][BK][BN]
+  D* const as = reinterpret_cast<D*>(shared_raw);  // [2][LA::ELEMS]
+  D* const bs = as + 2 * LA::ELEMS;                // [2][LB::ELEMS]
   const int t = threadIdx.x, tx = t % RX, ty = t / RX;
   long long bi = 0, bj = 0;
   detail::grouped_tile<8>(blockIdx.x, (m + BM - 1) / BM, (n + BN - 1) / BN, bi, bj);
   const long long i0 = bi * BM, j0 = bj * BN;
+  const bool inside = aligned && i0 + BM <= m && j0 + BN <= n;
+  const auto address_a = [=](long long i, long long p) { return detail::address_a(a, lda, ta, i, p); };
+  const auto address_b = [=](long long j, long long p) { return detail::address_b(b, ldb, tb, p, j); };
   const auto load_panel = [&](int buf, long long p0) {
-#pragma unroll
-    for (int e = t; e < BM * BK; e += THREADS) {
-      // Un-transposed A: rows i fastest; A^T: depth p fastest (both coalesced).
-      const int ii = ta ? e / BK : e % BM, pp = ta ? e % BK : e / BM;
-      const long long gi = i0 + ii, gp = p0 + pp;
-      const bool ok = gi < m && gp < k;
-      detail::copy_async(as + (buf * BK + pp) * BM + ii, ok ? detail::address_a(a, lda, ta, gi, gp) : a, ok);
-    }
-#pragma unroll
-    for (int e = t; e < BN * BK; e += THREADS) {
-      const int jj = tb ? e % BN : e / BK, pp = tb ? e / BN : e % BK;
-      const long long gj = j0 + jj, gp = p0 + pp;
-      const bool ok = gj < n && gp < k;
-      detail::copy_async(bs + (buf * BK + pp) * BN + jj, ok ? detail::address_b(b, ldb, tb, gp, gj) : b, ok);
-    }
+    const bool fast = inside && p0 + BK <= k;
+    load_operand_panel<D, BM, BK, THREADS, false, !ta>(as + buf * LA::ELEMS, address_a, i0, p0, m, k, fast, a);
+    load_operand_panel<D, BN, BK, THREADS, B_DEPTH, tb>(bs + buf * LB::ELEMS, address_b, j0, p0, n, k, fast, b);
   };
   D acc[TM][TN];
 #pragma unroll
@@ -120,29 +199,21 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) gemm_register_blocked(l
     detail::copy_async_commit();
     detail::copy_async_wait<1>();  // panel kt has landed
     __syncthreads();
-    const D* sa = as + (kt % 2) * BK * BM;
-    const D* sb = bs + (kt % 2) * BK * BN;
+    const D* sa = as + (kt % 2) * LA::ELEMS;
+    const D* sb = bs + (kt % 2) * LB::ELEMS;
 #pragma unroll
-    for (int p = 0; p < BK; ++p) {
-      D ar[TM], br[TN];
+    for (int p = 0; p < BK; p += V) {
+      D br[V][TN];
+      load_fragments<D, BN, BK, B_DEPTH, TN, RY>(br, sb, ty, p);
 #pragma unroll
-      for (int r = 0; r < TM / V; ++r) {
-        const Vec x = *reinterpret_cast<const Vec*>(sa + p * BM + (r * RX + tx) * V);
-        const D* xv = reinterpret_cast<const D*>(&x);
+      for (int g = 0; g < V; ++g) {  // op(A) one depth at a time: TM registers, not V TM
+        D ar[TM];
+        load_depth<D, BM, TM, RX>(ar, sa + LA::at(0, p + g), tx);
 #pragma unroll
-        for (int v = 0; v < V; ++v) ar[r * V + v] = xv[v];
+        for (int r = 0; r < TM; ++r)
+#pragma unroll
+          for (int s = 0; s < TN; ++s) acc[r][s] += ar[r] * br[g][s];
       }
-#pragma unroll
-      for (int s = 0; s < TN / V; ++s) {
-        const Vec x = *reinterpret_cast<const Vec*>(sb + p * BN + (s * RY + ty) * V);
-        const D* xv = reinterpret_cast<const D*>(&x);
-#pragma unroll
-        for (int v = 0; v < V; ++v) br[s * V + v] = xv[v];
-      }
-#pragma unroll
-      for (int r = 0; r < TM; ++r)
-#pragma unroll
-        for (int s = 0; s < TN; ++s) acc[r][s] += ar[r] * br[s];
     }
     __syncthreads();  // everyone is done with this buffer before it is refilled
   }
@@ -167,13 +238,18 @@ unsigned grid_dim(long long n, long long per_block, const char* what) {
 template <class D, int BM, int BN, int BK, int TM, int TN>
 void launch_register(const Executor& ex, const GemmShape& s, bool ta, bool tb, D alpha, const D* a, long long lda, const D* b, long long ldb,
                      D beta, D* c, long long ldc) {
-  constexpr std::size_t bytes = 2ull * BK * (BM + BN) * sizeof(D);
+  constexpr int V = 16 / static_cast<int>(sizeof(D));
+  // Both layouts of B's panel fit in the larger one (depth-major: BN x (BK + V)).
+  constexpr std::size_t bytes = 2ull * (BK * BM + BN * (BK + V)) * sizeof(D);
+  // 16-byte panel copies need 16-byte aligned storage and leading dimensions in whole 16-byte runs.
+  const bool aligned = reinterpret_cast<std::uintptr_t>(a) % 16 == 0 && reinterpret_cast<std::uintptr_t>(b) % 16 == 0 && lda % V == 0 && ldb % V == 0;
   const long long blocks = ((s.m + BM - 1) / BM) * ((s.n + BN - 1) / BN);
   if (blocks > INT_MAX) throw Error(ErrorCode::invalid_argument, "GEMM: " + std::to_string(blocks) + " tiles exceed the grid");
   detail::with_transposes(ta, tb, [&](auto at, auto bt) {
     const auto kernel = gemm_register_blocked<D, BM, BN, BK, TM, TN, decltype(at)::value, decltype(bt)::value>;
     HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-    kernel<<<static_cast<unsigned>(blocks), (BM / TM) * (BN / TN), bytes, detail::stream_of(ex)>>>(s.m, s.n, s.k, alpha, a, lda, b, ldb, beta, c, ldc);
+    kernel<<<static_cast<unsigned>(blocks), (BM / TM) * (BN / TN), bytes, detail::stream_of(ex)>>>(s.m, s.n, s.k, alpha, a, lda, b, ldb, beta, c, ldc,
+                                                                                                 aligned);
   });
 }
 
@@ -261,6 +337,7 @@ void gemm(const Executor& ex, GemmAlgorithm algorithm, Op ta, Op tb, T alpha, co
         else if (is(64, 64, 16, 4, 4)) launch_register<D, 64, 64, 16, 4, 4>(ex, s, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
         else if (is(128, 64, 8, 8, 4)) launch_register<D, 128, 64, 8, 8, 4>(ex, s, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
         else if (is(128, 128, 16, 8, 8)) launch_register<D, 128, 128, 16, 8, 8>(ex, s, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
+        else if (is(128, 128, 32, 8, 8)) launch_register<D, 128, 128, 32, 8, 8>(ex, s, at, bt, al, ad, a.ld, bd, b.ld, be, cd, c.ld);
         else {
           std::string names;
           for (const auto& t : gemm_tiles()) names += " " + t.name();
