@@ -78,22 +78,20 @@ __global__ void gemm_tiled(long long m, long long n, long long k, bool ta, bool 
 // op(A) and op(B) arrive by cp.async into the other of two buffers while
 // this one is used (the lecture's "prefetch the next tile").
 //
-// Panels in shared memory (PanelLayout): op(A)'s along m ([p][i]); op(B)'s
-// along n ([p][j]) when B is stored transposed, else along the depth
-// ([j][p], rows of BK + V values), so that both keep their storage's
-// contiguity and move global -> shared as 16-byte cp.async runs (a tile
-// inside the matrix, 16-byte aligned storage, leading dimensions multiples
-// of V); other panels (edges, A^T) move one value at a time. A thread then
-// reads V depths at once: V x (TM + TN) values in TM / V + TN 16-byte loads
-// (depth-major B) for V TM TN FMAs.
+// Panels in shared memory (PanelLayout) for the inner loop: op(A)'s along
+// m ([p][i]), op(B)'s along n ([p][j]). Both move global -> shared as
+// 16-byte cp.async runs along their storage (a tile inside the matrix,
+// 16-byte aligned storage, leading dimensions multiples of V); B stored
+// k x n lands depth-major ([j][p], rows of BK + V values) and is transposed
+// in shared memory; other panels (edges, A^T) move one value at a time.
 // Measured before it (H200, 8192^3, 2026-11-23): one value per cp.async with
 // its index arithmetic for every operand: ncu, float: issue slots 72.5%
 // busy, 47% of the instructions not FFMA; 29.1 (float) and 15.2 (double)
-// TFLOP/s with 128x128x8/8x8. After (2026-11-25, NN / NT / TN): float
-// 128x128x8 30.2 / 39.3 / -, 128x128x32 35.5 / 46.4 / 24.7; double
-// 128x128x8 18.0 / 19.5 / -, 128x128x32 21.5 / 22.5 / 16.7 (cuBLAS 51.0 and
-// 59.4). NN stays behind NT: its B panel is depth-major. Float asks for two
-// blocks per SM (128 registers): 128x128x8 NN 30.2 against 27.2 with one.
+// TFLOP/s with 128x128x8/8x8. After (2026-11-25, 128x128x32/8x8, NN / NT /
+// TN): float 44.0 / 46.5 / 27.4 (cuBLAS 50.8: 87% in NN), double
+// 20.8 / 22.5 / 16.4 (62% of the FP64 peak; cuBLAS's tensor cores 61.9).
+// Float asks for two blocks per SM (128 registers): 128x128x8 NN 30.2
+// against 27.2 with one.
 template <class D, int BX, int BK, bool DEPTH_MAJOR>
 struct PanelLayout {
   static constexpr int V = 16 / static_cast<int>(sizeof(D));
@@ -142,24 +140,34 @@ __device__ __forceinline__ void load_depth(D (&f)[T], const D* row, int t) {
   }
 }
 
-// A thread's values of V consecutive depths p0.. of its T rows (x = (r R + t) V + v).
-template <class D, int BX, int BK, bool DEPTH_MAJOR, int T, int R>
-__device__ __forceinline__ void load_fragments(D (&f)[16 / sizeof(D)][T], const D* panel, int t, int p0) {
-  using L = PanelLayout<D, BX, BK, DEPTH_MAJOR>;
-  constexpr int V = L::V;
+// Panel of B stored k x n: from its depth-major landing area into the
+// compute layout along n (one 16-byte shared load of V depths of a column,
+// V 4-byte or 8-byte stores; consecutive threads take consecutive columns:
+// both sides conflict-free, the landing rows being BK + V values apart).
+template <class D, int BN, int BK, int THREADS>
+__device__ __forceinline__ void transpose_landed_panel(D* to, const D* landed) {
+  using LS = PanelLayout<D, BN, BK, true>;
+  using LB = PanelLayout<D, BN, BK, false>;
+  constexpr int V = LS::V;
   using Vec = std::conditional_t<sizeof(D) == 8, double2, float4>;
-  if constexpr (DEPTH_MAJOR) {
 #pragma unroll
-    for (int r = 0; r < T; ++r) {  // one 16-byte load: V depths of one row
-      const Vec x = *reinterpret_cast<const Vec*>(panel + L::at((r / V * R + t) * V + r % V, p0));
-      const D* xv = reinterpret_cast<const D*>(&x);
+  for (int e = threadIdx.x; e < BN * BK / V; e += THREADS) {
+    const int j = e % BN, p = (e / BN) * V;
+    const Vec x = *reinterpret_cast<const Vec*>(landed + LS::at(j, p));
+    const D* xv = reinterpret_cast<const D*>(&x);
 #pragma unroll
-      for (int g = 0; g < V; ++g) f[g][r] = xv[g];
-    }
-  } else {
-#pragma unroll
-    for (int g = 0; g < V; ++g) load_depth<D, BX, T, R>(f[g], panel + L::at(0, p0 + g), t);
+    for (int v = 0; v < V; ++v) to[LB::at(j, p + v)] = xv[v];
   }
+}
+
+// Shared memory of gemm_register_blocked: two panels of op(A); two of op(B)
+// when B is stored transposed (its panels land along n), else one, plus two
+// depth-major landing areas.
+template <class D, int BM, int BN, int BK>
+constexpr std::size_t register_blocked_shared_bytes(bool tb) {
+  return (2ull * PanelLayout<D, BM, BK, false>::ELEMS + (tb ? 2ull * PanelLayout<D, BN, BK, false>::ELEMS
+                                                            : PanelLayout<D, BN, BK, false>::ELEMS + 2ull * PanelLayout<D, BN, BK, true>::ELEMS)) *
+         sizeof(D);
 }
 
 template <class D, int BM, int BN, int BK, int TM, int TN, bool ta, bool tb>
@@ -167,13 +175,22 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), sizeof(D) == 4 ? 2 : 1)
                                                                               const D* __restrict__ a, long long lda, const D* __restrict__ b,
                                                                               long long ldb, D beta, D* c, long long ldc, bool aligned) {
   constexpr int RX = BM / TM, RY = BN / TN, THREADS = RX * RY, V = 16 / static_cast<int>(sizeof(D));
-  constexpr bool B_DEPTH = !tb;  // B stored k x n: its panel depth-major
+  // B stored k x n (LANDED): its panels land depth-major (16-byte copies along
+  // its storage, two landing areas) and are transposed in shared memory into
+  // the compute layout, which is then the same in every case. Reading the
+  // depth-major panel in the inner loop instead (one 16-byte load per column
+  // and V depths) measured 35.5 TFLOP/s in float (128x128x32, 8192^3 NN)
+  // against 46.4 with B stored n x k (NT); transposed from one landing area,
+  // the next panel's copy waiting for the transpose, 42.7; from two, 44.0.
+  constexpr bool LANDED = !tb;
   using LA = PanelLayout<D, BM, BK, false>;
-  using LB = PanelLayout<D, BN, BK, B_DEPTH>;
+  using LB = PanelLayout<D, BN, BK, false>;
+  using LS = PanelLayout<D, BN, BK, true>;
   static_assert(TM % V == 0 && TN % V == 0 && BK % V == 0, "a thread's rows, columns and depths come in 16-byte groups");
   extern __shared__ __align__(16) unsigned char shared_raw[];
-  D* const as = reinterpret_cast<D*>(shared_raw);  // [2][LA::ELEMS]
-  D* const bs = as + 2 * LA::ELEMS;                // [2][LB::ELEMS]
+  D* const as = reinterpret_cast<D*>(shared_raw);       // [2][LA::ELEMS]
+  D* const bs = as + 2 * LA::ELEMS;                     // [LANDED ? 1 : 2][LB::ELEMS]
+  D* const landed = bs + (LANDED ? 1 : 2) * LB::ELEMS;  // [2][LS::ELEMS] when LANDED
   const int t = threadIdx.x, tx = t % RX, ty = t / RX;
   long long bi = 0, bj = 0;
   detail::grouped_tile<8>(blockIdx.x, (m + BM - 1) / BM, (n + BN - 1) / BN, bi, bj);
@@ -184,7 +201,8 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), sizeof(D) == 4 ? 2 : 1)
   const auto load_panel = [&](int buf, long long p0) {
     const bool fast = inside && p0 + BK <= k;
     load_operand_panel<D, BM, BK, THREADS, false, !ta>(as + buf * LA::ELEMS, address_a, i0, p0, m, k, fast, a);
-    load_operand_panel<D, BN, BK, THREADS, B_DEPTH, tb>(bs + buf * LB::ELEMS, address_b, j0, p0, n, k, fast, b);
+    if constexpr (LANDED) load_operand_panel<D, BN, BK, THREADS, true, false>(landed + buf * LS::ELEMS, address_b, j0, p0, n, k, fast, b);
+    else load_operand_panel<D, BN, BK, THREADS, false, true>(bs + buf * LB::ELEMS, address_b, j0, p0, n, k, fast, b);
   };
   D acc[TM][TN];
 #pragma unroll
@@ -195,16 +213,26 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), sizeof(D) == 4 ? 2 : 1)
   load_panel(0, 0);
   detail::copy_async_commit();
   for (long long kt = 0; kt < panels; ++kt) {
-    if (kt + 1 < panels) load_panel(static_cast<int>((kt + 1) % 2), (kt + 1) * BK);
-    detail::copy_async_commit();
-    detail::copy_async_wait<1>();  // panel kt has landed
-    __syncthreads();
+    if constexpr (LANDED) {
+      detail::copy_async_wait<0>();  // panel kt (A, and B in its landing area) has landed
+      __syncthreads();               // ... for every thread; and everyone is done with panel kt - 1 (A's buffer, bs, its landing area)
+      if (kt + 1 < panels) load_panel(static_cast<int>((kt + 1) % 2), (kt + 1) * BK);  // in flight during the transpose and the FMAs
+      detail::copy_async_commit();
+      transpose_landed_panel<D, BN, BK, THREADS>(bs, landed + (kt % 2) * LS::ELEMS);
+      __syncthreads();  // B's panel kt is complete
+    } else {
+      if (kt + 1 < panels) load_panel(static_cast<int>((kt + 1) % 2), (kt + 1) * BK);
+      detail::copy_async_commit();
+      detail::copy_async_wait<1>();  // panel kt has landed
+      __syncthreads();
+    }
     const D* sa = as + (kt % 2) * LA::ELEMS;
-    const D* sb = bs + (kt % 2) * LB::ELEMS;
+    const D* sb = bs + (LANDED ? 0 : (kt % 2) * LB::ELEMS);
 #pragma unroll
     for (int p = 0; p < BK; p += V) {
       D br[V][TN];
-      load_fragments<D, BN, BK, B_DEPTH, TN, RY>(br, sb, ty, p);
+#pragma unroll
+      for (int g = 0; g < V; ++g) load_depth<D, BN, TN, RY>(br[g], sb + LB::at(0, p + g), ty);
 #pragma unroll
       for (int g = 0; g < V; ++g) {  // op(A) one depth at a time: TM registers, not V TM
         D ar[TM];
@@ -215,7 +243,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), sizeof(D) == 4 ? 2 : 1)
           for (int s = 0; s < TN; ++s) acc[r][s] += ar[r] * br[g][s];
       }
     }
-    __syncthreads();  // everyone is done with this buffer before it is refilled
+    if constexpr (!LANDED) __syncthreads();  // everyone is done with this buffer before it is refilled
   }
 #pragma unroll
   for (int s = 0; s < TN; ++s) {
@@ -239,14 +267,13 @@ template <class D, int BM, int BN, int BK, int TM, int TN>
 void launch_register(const Executor& ex, const GemmShape& s, bool ta, bool tb, D alpha, const D* a, long long lda, const D* b, long long ldb,
                      D beta, D* c, long long ldc) {
   constexpr int V = 16 / static_cast<int>(sizeof(D));
-  // Both layouts of B's panel fit in the larger one (depth-major: BN x (BK + V)).
-  constexpr std::size_t bytes = 2ull * (BK * BM + BN * (BK + V)) * sizeof(D);
   // 16-byte panel copies need 16-byte aligned storage and leading dimensions in whole 16-byte runs.
   const bool aligned = reinterpret_cast<std::uintptr_t>(a) % 16 == 0 && reinterpret_cast<std::uintptr_t>(b) % 16 == 0 && lda % V == 0 && ldb % V == 0;
   const long long blocks = ((s.m + BM - 1) / BM) * ((s.n + BN - 1) / BN);
   if (blocks > INT_MAX) throw Error(ErrorCode::invalid_argument, "GEMM: " + std::to_string(blocks) + " tiles exceed the grid");
   detail::with_transposes(ta, tb, [&](auto at, auto bt) {
     const auto kernel = gemm_register_blocked<D, BM, BN, BK, TM, TN, decltype(at)::value, decltype(bt)::value>;
+    constexpr std::size_t bytes = register_blocked_shared_bytes<D, BM, BN, BK>(decltype(bt)::value);
     HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
     kernel<<<static_cast<unsigned>(blocks), (BM / TM) * (BN / TN), bytes, detail::stream_of(ex)>>>(s.m, s.n, s.k, alpha, a, lda, b, ldb, beta, c, ldc,
                                                                                                  aligned);
