@@ -100,6 +100,13 @@ TYPED_TEST(GemmTyped, OpenmpMatchesTheReferenceOnEdgeShapes) {
   }
 }
 
+// The default tile of GemmOptions is the register-blocked kernel's first
+// compiled tile, the one measured fastest (gemm_names.cpp): a default that
+// drifted from the list ran the bench on a slower tile (2026-11-25).
+TEST(Gemm, DefaultTileIsTheFirstCompiled) {
+  EXPECT_EQ(cuda::GemmTile{}.name(), cuda::gemm_tiles().front().name());
+}
+
 TEST(Gemm, IntensityFollowsTheLecture) {
   // The lecture's unblocked loop keeps a row of A (bm = n, bn = 1): q -> 2;
   // no reuse at all (1 x 1): q -> 1; b x b tiles: q -> b.

@@ -37,7 +37,7 @@ GemmAlgorithm parse_gemm_algorithm(const std::string& name);  // untiled, tiled,
 // (the panel is 128 bytes deep: 16 doubles or 32 floats), TM x TN is a
 // warp's tile ("128x128/64x32").
 struct GemmTile {
-  int bm = 128, bn = 128, bk = 8, tm = 8, tn = 8;  // gemm_tiles().front(); MAGMA's Fermi tile is 64x64x16/4x4
+  int bm = 128, bn = 128, bk = 32, tm = 8, tn = 8;  // gemm_tiles().front() (a test holds them equal); MAGMA's Fermi tile is 64x64x16/4x4
   std::string name() const;
 };
 // The register-blocked tiles compiled (every one 256 threads), and the tensor-core ones.
