@@ -4,7 +4,6 @@
 #include <cublas_v2.h>
 
 #include <climits>
-#include <cstdint>
 #include <complex>
 
 #include "check.cuh"
@@ -266,9 +265,8 @@ unsigned grid_dim(long long n, long long per_block, const char* what) {
 template <class D, int BM, int BN, int BK, int TM, int TN>
 void launch_register(const Executor& ex, const GemmShape& s, bool ta, bool tb, D alpha, const D* a, long long lda, const D* b, long long ldb,
                      D beta, D* c, long long ldc) {
-  constexpr int V = 16 / static_cast<int>(sizeof(D));
   // 16-byte panel copies need 16-byte aligned storage and leading dimensions in whole 16-byte runs.
-  const bool aligned = reinterpret_cast<std::uintptr_t>(a) % 16 == 0 && reinterpret_cast<std::uintptr_t>(b) % 16 == 0 && lda % V == 0 && ldb % V == 0;
+  const bool aligned = detail::in_16_byte_runs<D>({a, b}, {lda, ldb});
   const long long blocks = ((s.m + BM - 1) / BM) * ((s.n + BN - 1) / BN);
   if (blocks > INT_MAX) throw Error(ErrorCode::invalid_argument, "GEMM: " + std::to_string(blocks) + " tiles exceed the grid");
   detail::with_transposes(ta, tb, [&](auto at, auto bt) {

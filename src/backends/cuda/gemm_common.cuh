@@ -3,6 +3,7 @@
 // access from column-major storage, the output update, asynchronous
 // global -> shared copies, and the block order.
 #include <cstdint>
+#include <initializer_list>
 #include <type_traits>
 
 #include "device_common.cuh"
@@ -49,6 +50,23 @@ __device__ __forceinline__ void copy_async_16(void* shared, const void* global, 
 __device__ __forceinline__ void copy_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int Pending>
 __device__ __forceinline__ void copy_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending)); }
+
+// Whether column-major operands can move as 16-byte runs along their
+// columns (2 doubles, 4 floats): every pointer 16-byte aligned and every
+// leading dimension a multiple of the run, so each run starting at a
+// multiple of it within a column is aligned too. The GEMM's panel copies
+// and the tall-skinny kernels' row vectors; else they move one value at a time.
+template <class D>
+bool in_16_byte_runs(std::initializer_list<const void*> pointers, std::initializer_list<long long> lds) {
+  constexpr long long run = 16 / static_cast<long long>(sizeof(D));
+  for (const void* p : pointers) {
+    if (reinterpret_cast<std::uintptr_t>(p) % 16 != 0) return false;
+  }
+  for (long long ld : lds) {
+    if (ld % run != 0) return false;
+  }
+  return true;
+}
 
 // c += a b on the FP64 tensor cores (DMMA), PTX mma.m16n8k4 f64, lane = 4 g + q:
 //   A (16 x 4): a0 at row g, column q; a1 at row g + 8, column q;

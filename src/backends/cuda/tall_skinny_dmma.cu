@@ -262,7 +262,7 @@ void ts_dot_dmma(const Executor& ex, long long n, int k, int l, const double* v,
     HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kTcShared)));
     kernel<<<blocks, kThreads, kTcShared, stream>>>(n, k, l, v, ldv, w, ldw, partials, scratch.counter.data(), alpha, beta, s, lds);
   };
-  const bool pairs = rows_in_vectors<double>({v, w}, {ldv, ldw});
+  const bool pairs = in_16_byte_runs<double>({v, w}, {ldv, ldw});
   const auto with_rows = [&](auto vec) {
     constexpr int VEC = decltype(vec)::value;
     switch (tc_tile_rows(k, l)) {
@@ -278,7 +278,7 @@ void ts_dot_dmma(const Executor& ex, long long n, int k, int l, const double* v,
 
 void ts_update_dmma(const Executor& ex, long long n, int k, int l, const double* v, long long ldv, const double* s, long long lds, double alpha,
                     double beta, double* y, long long ldy) {
-  with_tiles(k, l, rows_in_vectors<double>({v, y}, {ldv, ldy}), [&](auto k_halves, auto nt, auto pair) {
+  with_tiles(k, l, in_16_byte_runs<double>({v, y}, {ldv, ldy}), [&](auto k_halves, auto nt, auto pair) {
     constexpr auto kernel = ts_update_dmma_kernel<4 * decltype(k_halves)::value, decltype(nt)::value, decltype(pair)::value>;
     const long long tile_pairs = (n + 31) / 32;  // a warp's TILES = 2 tiles of 16 rows per step
     const int blocks = static_cast<int>(std::clamp<long long>((tile_pairs + kThreads / 32 - 1) / (kThreads / 32), 1, resident_blocks<kernel>(ex, kThreads)));

@@ -9,9 +9,6 @@
 //  - tall_skinny_dmma.cu: double with k or l above 8, the FP64 tensor
 //    cores fed from global memory straight into MMA fragments;
 //  - tall_skinny.cu: float with k or l above 8 (SIMT, tiles in shared memory).
-#include <cstdint>
-#include <initializer_list>
-
 #include "check.cuh"
 #include "hsparse/backends/cuda/device.hpp"
 
@@ -49,21 +46,6 @@ int resident_blocks(const Executor& ex, int threads, std::size_t shared = 0) {
     return blocks < 1 ? 1 : blocks;
   }();
   return per_sm * ex.multiprocessors();
-}
-
-// Rows of V, W and Y move as 16-byte vectors (2 doubles, 4 floats) when
-// every pointer is 16-byte aligned and every leading dimension a multiple
-// of the vector; else one value at a time.
-template <class D>
-bool rows_in_vectors(std::initializer_list<const void*> pointers, std::initializer_list<long long> lds) {
-  constexpr long long vec = 16 / static_cast<long long>(sizeof(D));
-  for (const void* p : pointers) {
-    if (reinterpret_cast<std::uintptr_t>(p) % 16 != 0) return false;
-  }
-  for (long long ld : lds) {
-    if (ld % vec != 0) return false;
-  }
-  return true;
 }
 
 }  // namespace hsparse::cuda::detail

@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "device_common.cuh"
+#include "gemm_common.cuh"
 #include "reduction.cuh"
 #include "tall_skinny_kernels.hpp"
 
@@ -191,7 +192,7 @@ int narrow_blocks(long long n, int resident) {
 template <class D>
 void ts_dot_narrow(const Executor& ex, long long n, int k, int l, const D* v, long long ldv, const D* w, long long ldw, D alpha, D beta, D* s,
                    long long lds) {
-  with_narrow_shape<D>(std::max(k, l), rows_in_vectors<D>({v, w}, {ldv, ldw}), [&](auto p, auto vec) {
+  with_narrow_shape<D>(std::max(k, l), in_16_byte_runs<D>({v, w}, {ldv, ldw}), [&](auto p, auto vec) {
     constexpr int P = decltype(p)::value, VEC = decltype(vec)::value;
     constexpr auto kernel = ts_dot_narrow_kernel<D, P, VEC>;
     const int blocks = narrow_blocks<P, VEC>(n, resident_blocks<kernel>(ex, kThreads));
@@ -205,7 +206,7 @@ void ts_dot_narrow(const Executor& ex, long long n, int k, int l, const D* v, lo
 template <class D>
 void ts_update_narrow(const Executor& ex, long long n, int k, int l, const D* v, long long ldv, const D* s, long long lds, D alpha, D beta, D* y,
                       long long ldy) {
-  with_narrow_shape<D>(std::max(k, l), rows_in_vectors<D>({v, y}, {ldv, ldy}), [&](auto p, auto vec) {
+  with_narrow_shape<D>(std::max(k, l), in_16_byte_runs<D>({v, y}, {ldv, ldy}), [&](auto p, auto vec) {
     constexpr int P = decltype(p)::value, VEC = decltype(vec)::value;
     constexpr auto kernel = ts_update_narrow_kernel<D, P, VEC>;
     const int blocks = narrow_blocks<P, VEC>(n, resident_blocks<kernel>(ex, kThreads));
