@@ -16,7 +16,8 @@
 #   RUN_FEM_BENCH=1 (hsparse bench --fem; FEM_TIMEOUT, default 400),
 #   RUN_DENSE_BENCH=1 (hsparse bench --dense; DENSE_TIMEOUT, default 400),
 #   RUN_GEMM=1 (hsparse gemm: every GPU kernel and tile at GEMM_SIZES, default "4096 8192", float and double;
-#   GEMM_SIMPLE, default "tiled untiled", the slow first steps: set it empty to skip them),
+#   GEMM_SIMPLE, default "tiled untiled", the slow first steps: set it empty to skip them; GEMM_TENSOR_TILES,
+#   GEMM_REGISTER_TILES, GEMM_PRECISIONS ("double single") likewise narrow the sweep),
 #   RUN_TALL_SKINNY=1 (hsparse gemm --algorithm tall-skinny and cublas: V^T W and V S at n = TALL_N, default 1e7,
 #   k = TALL_K, default "1 2 4 8 16 32", float too with TALL_SINGLE=1),
 #   RUN_PYTHON=1 (the Python package: pytest with CuPy, python/benchmarks/overhead.py;
@@ -210,9 +211,11 @@ fi
 # hsparse gemm (RUN_GEMM=1): every GPU GEMM kernel, each compiled tile, and cuBLAS.
 if [ "${RUN_GEMM:-0}" = 1 ]; then
   log "hsparse gemm sweep"
-  tensor_tiles="128x128/64x32 64x64/32x32"
-  register_tiles="128x128x32/8x8 128x128x16/8x8 128x128x8/8x8 64x64x16/4x4 128x64x8/8x4"
-  for prec in "" "--single"; do
+  tensor_tiles=${GEMM_TENSOR_TILES-128x128/64x32 128x64/64x32 64x64/32x32}
+  register_tiles=${GEMM_REGISTER_TILES-128x128x32/8x8 128x128x16/8x8 128x128x8/8x8 64x64x16/4x4 128x64x8/8x4}
+  precisions=${GEMM_PRECISIONS-double single}
+  for prec in $precisions; do
+    prec=${prec/double/}; prec=${prec/single/--single}
     for n in ${GEMM_SIZES:-4096 8192}; do
       common="--backend cuda --m $n --n $n --k $n $prec --check --samples 200 --repetitions 3 --min-time 0.05"
       baselines="cublas"; tc=tensor

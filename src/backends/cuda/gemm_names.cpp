@@ -47,7 +47,7 @@ const std::vector<GemmTile>& gemm_tiles() {
 }
 
 const std::vector<GemmTile>& gemm_tensor_tiles() {
-  static const std::vector<GemmTile> tiles = {{128, 128, 0, 64, 32}, {64, 64, 0, 32, 32}};
+  static const std::vector<GemmTile> tiles = {{128, 128, 0, 64, 32}, {128, 64, 0, 64, 32}, {64, 64, 0, 32, 32}};
   return tiles;
 }
 

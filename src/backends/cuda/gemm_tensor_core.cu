@@ -1,13 +1,12 @@
-// The tensor-core GEMM (backends/cuda/dense_ops.hpp): the CUTLASS
-// hierarchy of Owens' lecture on Hopper's warp-level MMA. Global memory ->
-// shared memory by cp.async in a STAGES-deep ring (the next panels land
-// while the tensor cores work on this one); shared memory -> registers as
-// MMA fragments; registers -> tensor cores by mma.sync:
-//  - double: m16n8k4 f64 (DMMA; IEEE double products and sums,
-//    only the order of the additions differs from the SIMT kernels);
-//  - float, opt-in only: m16n8k8 tf32, whose inputs are rounded to TF32
-//    (10-bit mantissa: about 1e-3 relative error per product). Named "tf32"
-//    so nobody gets it by accident; exact float goes to the SIMT kernels.
+// The tensor-core GEMM's dispatcher (backends/cuda/dense_ops.hpp) and its
+// float kernel: double runs on the FP64 DMMA kernel (gemm_dmma.cu); float,
+// opt-in only, on m16n8k8 tf32, whose inputs are rounded to TF32 (10-bit
+// mantissa: about 1e-3 relative error per product). Named "tf32" so nobody
+// gets it by accident; exact float goes to the SIMT kernels.
+// The CUTLASS hierarchy of Owens' lecture on Hopper's warp-level MMA:
+// global memory -> shared memory by cp.async in a STAGES-deep ring (the
+// next panels land while the tensor cores work on this one); shared memory
+// -> registers as MMA fragments; registers -> tensor cores by mma.sync.
 // A block computes a BM x BN tile of C with (BM/WM) x (BN/WN) warps, each
 // warp a WM x WN tile as (WM/16) x (WN/8) MMA tiles held in registers.
 // A panel is BK = 128 bytes deep (16 doubles, 32 floats); each operand's
@@ -26,22 +25,12 @@ namespace hsparse::cuda {
 
 namespace {
 
-// Fragment layout of mma.m16n8kK (PTX ISA, "Matrix fragments for mma"; the
-// same formula for the f64 shapes and tf32 m16n8k8), lane = 4 g + q:
+// Fragment layout of mma.m16n8k8 tf32 (PTX ISA, "Matrix fragments for mma"), lane = 4 g + q:
 //   A (16 x K): value r at row g + 8 (r % 2), column q + 4 (r / 2), K/2 values;
 //   B (K x 8):  value r at row q + 4 r, column g, K/4 values;
 //   C (16 x 8): value r at row g + 8 (r / 2), column 2 q + r % 2.
 template <class D, int K>
 struct Mma;
-
-// m16n8k4: the deeper f64 shapes (k8, k16) run as chains of dependent
-// k4 steps on the same accumulators; measured (ncu, H200, 4096^3) with
-// k16 the DP tensor pipe was 45% busy, warps stalled on that dependency.
-// With k4 every MMA of a k-step is independent of the next one issued.
-template <>
-struct Mma<double, 4> {
-  static __device__ __forceinline__ void run(double (&c)[4], const double (&a)[2], const double (&b)[1]) { detail::dmma_m16n8k4(c, a[0], a[1], b[0]); }
-};
 
 __device__ __forceinline__ unsigned to_tf32(float x) {
   unsigned r;
@@ -183,18 +172,24 @@ void launch_mma_op(const Executor& ex, const GemmShape& s, bool ta, bool tb, D a
 
 }  // namespace
 
+[[noreturn]] void throw_tensor_tile_not_compiled(const GemmTile& tile) {
+  std::string names;
+  for (const auto& t : gemm_tensor_tiles()) names += " " + t.name();
+  throw Error(ErrorCode::invalid_argument, "tensor-core GEMM tile " + tile.name() + " is not compiled; compiled:" + names);
+}
+
 template <class T>
 void gemm_tensor_core(const Executor& ex, const GemmShape& s, Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta,
                       const DenseView<T>& c, const GemmTile& tile) {
-  const bool at = ta == Op::transpose, bt = tb == Op::transpose;
-  const auto is = [&](int bm, int bn, int wm, int wn) { return tile.bm == bm && tile.bn == bn && tile.tm == wm && tile.tn == wn; };
-  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
-    constexpr int MK = std::is_same_v<T, double> ? 4 : 8;
-    if (is(128, 128, 64, 32)) return launch_mma_op<T, 128, 128, 64, 32, MK, 4>(ex, s, at, bt, alpha, a.data, a.ld, b.data, b.ld, beta, c.data, c.ld);
-    if (is(64, 64, 32, 32)) return launch_mma_op<T, 64, 64, 32, 32, MK, 4>(ex, s, at, bt, alpha, a.data, a.ld, b.data, b.ld, beta, c.data, c.ld);
-    std::string names;
-    for (const auto& t : gemm_tensor_tiles()) names += " " + t.name();
-    throw Error(ErrorCode::invalid_argument, "tensor-core GEMM tile " + tile.name() + " is not compiled; compiled:" + names);
+  if constexpr (std::is_same_v<T, double>) {
+    gemm_dmma(ex, s, ta, tb, alpha, a, b, beta, c, tile);
+  } else if constexpr (std::is_same_v<T, float>) {
+    const bool at = ta == Op::transpose, bt = tb == Op::transpose;
+    const auto is = [&](int bm, int bn, int wm, int wn) { return tile.bm == bm && tile.bn == bn && tile.tm == wm && tile.tn == wn; };
+    if (is(128, 128, 64, 32)) launch_mma_op<float, 128, 128, 64, 32, 8, 4>(ex, s, at, bt, alpha, a.data, a.ld, b.data, b.ld, beta, c.data, c.ld);
+    else if (is(128, 64, 64, 32)) launch_mma_op<float, 128, 64, 64, 32, 8, 4>(ex, s, at, bt, alpha, a.data, a.ld, b.data, b.ld, beta, c.data, c.ld);
+    else if (is(64, 64, 32, 32)) launch_mma_op<float, 64, 64, 32, 32, 8, 4>(ex, s, at, bt, alpha, a.data, a.ld, b.data, b.ld, beta, c.data, c.ld);
+    else throw_tensor_tile_not_compiled(tile);
   } else {
     throw Error(ErrorCode::unsupported, "the tensor-core GEMM is double (DMMA) and float (TF32) only");
   }
