@@ -78,6 +78,16 @@ __device__ __forceinline__ void dmma_m16n8k4(double (&c)[4], double a0, double a
                : "d"(a0), "d"(a1), "d"(b));
 }
 
+// c += a b on the FP64 tensor cores, PTX mma.m16n8k8 f64 (PTX ISA 7.8,
+// sm_90; cuBLAS's DGEMM on the H200 runs this shape), lane = 4 g + q:
+//   A (16 x 8): a[r] at row g + 8 (r % 2), column q + 4 (r / 2);
+//   B (8 x 8):  b[r] at row q + 4 r, column g;  C as for m16n8k4.
+__device__ __forceinline__ void dmma_m16n8k8(double (&c)[4], const double (&a)[4], const double (&b)[2]) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+               : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+               : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+}
+
 // Block (bi, bj) of a grid of tiles_m x tiles_n C tiles from a 1-D block
 // index, grouped GROUP tiles down m at a time: the blocks resident together
 // share a few panels of A and B, which then stay in L2 (for 8192^2 doubles

@@ -47,7 +47,8 @@ const std::vector<GemmTile>& gemm_tiles() {
 }
 
 const std::vector<GemmTile>& gemm_tensor_tiles() {
-  static const std::vector<GemmTile> tiles = {{128, 128, 0, 64, 32}, {128, 64, 0, 64, 32}, {64, 64, 0, 32, 32}};
+  // First: the fastest DGEMM at 8192^3 NN on the H200 (2026-11-25: 128x64/64x32 55.0 TFLOP/s, 128x128/64x32 50.7, 64x64/32x32 46.7).
+  static const std::vector<GemmTile> tiles = {{128, 64, 0, 64, 32}, {128, 128, 0, 64, 32}, {64, 64, 0, 32, 32}};
   return tiles;
 }
 
