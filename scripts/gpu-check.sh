@@ -24,7 +24,8 @@
 #   PYTEST_K="<pytest -k expression>"),
 #   SKIP_INSTALL_CHECK=1 (skip installing and building examples/ against the install),
 #   NCU_RUNS="matrix|format|kernel|kernel-name-regex ..." (Nsight Compute on one launch of each: the limiter),
-#   NCU_GEMM="algorithm|tile|precision|size ..." (the same for hsparse gemm; tile "-" for the default).
+#   NCU_GEMM="algorithm|tile|precision|size[|T] ..." (the same for hsparse gemm; tile "-" for the default; size N or MxNxK;
+#   T: --transa).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/hsparse-gpu-out}
@@ -167,8 +168,9 @@ if [ -n "${NCU_RUNS:-}" ] && command -v ncu >/dev/null; then
     "$OUT/ncu.log" | tee -a "$OUT/summary.txt"
 fi
 
-# Nsight Compute on GEMMs (NCU_GEMM="algorithm|tile|precision|size ...", tile "-" for none, precision double or single):
-# the same sections plus the pipes' utilisation and the scheduler, of one launch after two.
+# Nsight Compute on GEMMs (NCU_GEMM="algorithm|tile|precision|size[|T] ...", tile "-" for none, precision double or single,
+# size N or MxNxK, T for --transa):
+# the same sections plus the pipes' utilisation and the scheduler, of two launches after two (a cuBLAS call may launch two kernels).
 if [ -n "${NCU_GEMM:-}" ] && command -v ncu >/dev/null; then
   log "ncu gemm"
   stall_metrics=$(for r in barrier short_scoreboard long_scoreboard math_pipe_throttle mio_throttle wait not_selected selected dispatch_stall \
@@ -176,16 +178,17 @@ if [ -n "${NCU_GEMM:-}" ] && command -v ncu >/dev/null; then
   stall_metrics+="sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active,"
   stall_metrics+="l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__inst_executed.sum"
   for run in $NCU_GEMM; do
-    IFS='|' read -r alg tile prec size <<< "$run"
-    echo "### gemm $alg $tile $prec $size" >> "$OUT/ncu_gemm.log"
-    extra=(); [ "$tile" != - ] && extra+=(--tile "$tile"); [ "$prec" = single ] && extra+=(--single)
-    timeout 180 ncu --clock-control none --kernel-name "regex:gemm|xmma|Kernel" --launch-skip 2 --launch-count 1 --section SpeedOfLight \
+    IFS='|' read -r alg tile prec size trans <<< "$run"
+    echo "### gemm $alg $tile $prec $size $trans" >> "$OUT/ncu_gemm.log"
+    extra=(); [ "$tile" != - ] && extra+=(--tile "$tile"); [ "$prec" = single ] && extra+=(--single); [ "$trans" = T ] && extra+=(--transa)
+    IFS=x read -r sm sn sk <<< "$size"; sn=${sn:-$sm}; sk=${sk:-$sm}
+    timeout 180 ncu --clock-control none --kernel-name "regex:gemm|xmma|Kernel|kernel|ts_" --launch-skip 2 --launch-count 2 --section SpeedOfLight \
       --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section Occupancy --section WarpStateStats --section LaunchStats \
       --section SchedulerStats --section InstructionStats --metrics "$stall_metrics" \
-      $BUILD_DIR/bin/hsparse gemm --backend cuda --m "$size" --n "$size" --k "$size" --algorithm "$alg" "${extra[@]}" --samples 3 --repetitions 1 --min-time 0.001 >> "$OUT/ncu_gemm.log" 2>&1
+      $BUILD_DIR/bin/hsparse gemm --backend cuda --m "$sm" --n "$sn" --k "$sk" --algorithm "$alg" "${extra[@]}" --samples 3 --repetitions 1 --min-time 0.001 >> "$OUT/ncu_gemm.log" 2>&1
   done
   command -v cuobjdump >/dev/null && cuobjdump -sass $BUILD_DIR/src/CMakeFiles/hsparse.dir/backends/cuda/gemm_dmma.cu.o 2>&1 | gzip > "$OUT/gemm_dmma.sass.gz"
-  grep -E "^### |^  [A-Za-z_].*\(|Duration|Compute \(SM\) Throughput|Registers Per Thread|Achieved Occupancy|Shared Memory Configuration Size|Block Size|Issue Slots Busy|No Eligible|smsp__|sm__pipe|l1tex__" \
+  grep -E "^### |^  [A-Za-z_].*\(|Duration|Compute \(SM\) Throughput|Registers Per Thread|Achieved Occupancy|Shared Memory Configuration Size|Block Size|Issue Slots Busy|No Eligible|DRAM Throughput|Grid Size|smsp__|sm__pipe|l1tex__" \
     "$OUT/ncu_gemm.log" | tee -a "$OUT/summary.txt"
 fi
 

@@ -61,10 +61,12 @@ constexpr int kMax = 32;
 // and K = n, split over the blocks. Tiles of R rows of V's k and W's l
 // columns are copied global -> shared by cp.async into a ring of three
 // stages (two tiles in flight while one is multiplied); each warp takes
-// R / 8 of a tile's rows (k-steps of m16n8k4 DMMA, gemm_tensor_core.cu's
-// fragment layout) for the whole k x l output, up to 2 x 4 tiles of
+// R / 8 of a tile's rows (k-steps of 8 rows, m16n8k8 DMMA: 16-byte
+// fragment loads and half the MMAs of m16n8k4, as the GEMM's gemm_dmma.cu;
+// measured 0.760 / 1.529 ms at k = l = 16 / 32 against 0.758 / 1.545 with
+// m16n8k4, H200 2026-11-25: the loads were not the limit) for the whole k x l output, up to 2 x 4 tiles of
 // 16 x 8 in 32 registers. A stage holds k and l rounded up to the MMA
-// tiles (KP = 16 tiles_m, LP = 8 tiles_n columns) of R + 4 rows, R = 64,
+// tiles (KP = 16 tiles_m, LP = 8 tiles_n columns) of R + 8 rows, R = 64,
 // 128 or 256, the most that fit kTcStageDoubles: narrow products get long
 // tiles, so the bytes in flight do not shrink with k + l. Columns past k
 // or l are never copied: their garbage only reaches outputs past k or l,
@@ -74,7 +76,8 @@ constexpr int kMax = 32;
 // reached 0.38x cuBLAS at k = l = 16 and 0.30x at 32, its shared-memory
 // operand loads the limit; with two stages of 64 rows, 0.72x and 0.76x
 // (9c357c6): one tile in flight per block.
-constexpr int kTcStageDoubles = 2 * kMax * (64 + 4);  // 64 columns of 64 rows (+4: R + 4 = 4 mod 16 words, conflict-free fragment loads)
+constexpr int kTcPad = 8;  // R + 8 = 8 mod 16 doubles: a quarter-warp's 16-byte fragment loads (columns g, g + 1; rows 2q, 2q + 1) hit 8 bank groups
+constexpr int kTcStageDoubles = 2 * kMax * (64 + kTcPad);  // 64 columns of 64 rows
 constexpr int kTcStages = 3;
 constexpr std::size_t kTcShared = kTcStages * kTcStageDoubles * sizeof(double);  // the warps' sums (64 KB) reuse it
 
@@ -82,7 +85,7 @@ constexpr std::size_t kTcShared = kTcStages * kTcStageDoubles * sizeof(double); 
 // Rows per tile for k x l: the longest of 256, 128, 64 whose stage fits.
 __host__ __device__ inline int tc_tile_rows(int k, int l) {
   const int cols = 16 * ((k + 15) / 16) + 8 * ((l + 7) / 8);
-  return cols * (256 + 4) <= kTcStageDoubles ? 256 : cols * (128 + 4) <= kTcStageDoubles ? 128 : 64;
+  return cols * (256 + kTcPad) <= kTcStageDoubles ? 256 : cols * (128 + kTcPad) <= kTcStageDoubles ? 128 : 64;
 }
 
 // R (tc_tile_rows) is a template parameter: the copy loop divides by it
@@ -99,7 +102,7 @@ __global__ void __launch_bounds__(kThreads, 2) ts_dot_dmma_kernel(long long n, i
   extern __shared__ double smem_d[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
   const int tiles_m = (k + 15) / 16, tiles_n = (l + 7) / 8, kp = 16 * tiles_m;
-  constexpr int ld = R + 4, steps = R / 32;  // a warp's k-steps per tile
+  constexpr int ld = R + kTcPad, steps = R / 64;  // a warp's k-steps of 8 rows per tile
   const long long tiles = (n + R - 1) / R;
   const auto load_tile = [&](long long i) {  // the block's i-th tile, into stage i % kTcStages; an empty group past the end
     const long long tile = blockIdx.x + i * static_cast<long long>(gridDim.x);
@@ -131,22 +134,28 @@ __global__ void __launch_bounds__(kThreads, 2) ts_dot_dmma_kernel(long long n, i
     load_tile(i + kTcStages - 1);
     const double* sv = smem_d + (i % kTcStages) * kTcStageDoubles;
     const double* sw = sv + kp * ld;
-#pragma unroll 2
+#pragma unroll 1
     for (int step = 0; step < steps; ++step) {
-      const int r = warp * (R / 8) + step * 4 + q;
-      double a[2][2], b[4];
+      // m16n8k8 with its depths q and q + 4 mapped to rows 2q and 2q + 1 of the step's 8: one 16-byte load per column fragment.
+      const int r = warp * (R / 8) + step * 8 + 2 * q;
+      const double2 zero = {0.0, 0.0};
+      double2 av[2][2], bv[4];
 #pragma unroll
       for (int mt = 0; mt < 2; ++mt) {
-        a[mt][0] = mt < tiles_m ? sv[(mt * 16 + g) * ld + r] : 0.0;
-        a[mt][1] = mt < tiles_m ? sv[(mt * 16 + g + 8) * ld + r] : 0.0;
+        av[mt][0] = mt < tiles_m ? *reinterpret_cast<const double2*>(sv + (mt * 16 + g) * ld + r) : zero;
+        av[mt][1] = mt < tiles_m ? *reinterpret_cast<const double2*>(sv + (mt * 16 + g + 8) * ld + r) : zero;
       }
 #pragma unroll
-      for (int nt = 0; nt < 4; ++nt) b[nt] = nt < tiles_n ? sw[(nt * 8 + g) * ld + r] : 0.0;
+      for (int nt = 0; nt < 4; ++nt) bv[nt] = nt < tiles_n ? *reinterpret_cast<const double2*>(sw + (nt * 8 + g) * ld + r) : zero;
 #pragma unroll
-      for (int mt = 0; mt < 2; ++mt)
+      for (int mt = 0; mt < 2; ++mt) {
+        const double a[4] = {av[mt][0].x, av[mt][1].x, av[mt][0].y, av[mt][1].y};
 #pragma unroll
-        for (int nt = 0; nt < 4; ++nt)
-          if (mt < tiles_m && nt < tiles_n) dmma_m16n8k4(acc[mt][nt], a[mt][0], a[mt][1], b[nt]);
+        for (int nt = 0; nt < 4; ++nt) {
+          const double b[2] = {bv[nt].x, bv[nt].y};
+          if (mt < tiles_m && nt < tiles_n) dmma_m16n8k8(acc[mt][nt], a, b);
+        }
+      }
     }
   }
   copy_async_wait<0>();
