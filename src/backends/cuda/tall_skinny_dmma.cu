@@ -58,47 +58,57 @@ __device__ __forceinline__ void store_pair(double* p, double x0, double x1, long
 
 constexpr int kMax = 32;
 // V^T W in double on the tensor cores (k or l above 8): a GEMM of M = k, N = l
-// and K = n, split over the blocks. Tiles of R rows of V's k and W's l
-// columns are copied global -> shared by cp.async into a ring of three
+// and K = n, split over the blocks. Tiles of R = 128 rows of V's k and W's
+// l columns are copied global -> shared by cp.async into a ring of three
 // stages (two tiles in flight while one is multiplied); each warp takes
 // R / 8 of a tile's rows (k-steps of 8 rows, m16n8k8 DMMA: 16-byte
 // fragment loads and half the MMAs of m16n8k4, as the GEMM's gemm_dmma.cu;
 // measured 0.760 / 1.529 ms at k = l = 16 / 32 against 0.758 / 1.545 with
-// m16n8k4, H200 2026-11-25: the loads were not the limit) for the whole k x l output, up to 2 x 4 tiles of
-// 16 x 8 in 32 registers. A stage holds k and l rounded up to the MMA
-// tiles (KP = 16 tiles_m, LP = 8 tiles_n columns) of R + 8 rows, R = 64,
-// 128 or 256, the most that fit kTcStageDoubles: narrow products get long
-// tiles, so the bytes in flight do not shrink with k + l. Columns past k
-// or l are never copied: their garbage only reaches outputs past k or l,
-// which are not written; rows past n are zero-filled. The warps' sums are
-// added in warp order, the blocks' by finish_dot: deterministic.
+// m16n8k4, H200 2026-11-25: the loads were not the limit) for the whole
+// k x l output, up to 2 x 4 tiles of 16 x 8 in 32 registers. A stage holds
+// k and l rounded up to the MMA tiles (KP = 16 tiles_m, LP = 8 tiles_n
+// columns), at most COLS = 32 or 64, of R + 8 rows. Columns past k or l
+// are never copied: their garbage only reaches outputs past k or l, which
+// are not written; rows past n are zero-filled. The warps' sums are added
+// in warp order, the blocks' by finish_dot: deterministic.
 // Measured on the H200 before it (56ee034, n = 1e7): the SIMT kernel
 // reached 0.38x cuBLAS at k = l = 16 and 0.30x at 32, its shared-memory
 // operand loads the limit; with two stages of 64 rows, 0.72x and 0.76x
 // (9c357c6): one tile in flight per block.
+constexpr int kTcRows = 128;
 constexpr int kTcPad = 8;  // R + 8 = 8 mod 16 doubles: a quarter-warp's 16-byte fragment loads (columns g, g + 1; rows 2q, 2q + 1) hit 8 bank groups
-constexpr int kTcStageDoubles = 2 * kMax * (64 + kTcPad);  // 64 columns of 64 rows
 constexpr int kTcStages = 3;
-constexpr std::size_t kTcShared = kTcStages * kTcStageDoubles * sizeof(double);  // the warps' sums (64 KB) reuse it
 
+// A stage of COLS columns: two blocks per SM up to 32 columns, one above.
+// Measured (H200, 2026-11-25, n = 1e7): k = l = 32 with two blocks of
+// 64-row stages (the same bytes in flight) 1.53 ms, cuBLAS's split-K DGEMM
+// 1.20 (ncu: 4.6x its instructions, stalls on the barrier per tile and the
+// copies' arithmetic); one block of 128-row stages 1.42 ms. k = l = 16:
+// two blocks of 128 rows 0.76 ms, one block of 256 rows 0.84.
+template <int COLS>
+struct TcStage {
+  static_assert(COLS == 32 || COLS == 64, "two k-tiles of 16 and four n-tiles of 8 at most");
+  static constexpr int DOUBLES = COLS * (kTcRows + kTcPad), BLOCKS_PER_SM = COLS > 32 ? 1 : 2;
+  static constexpr std::size_t SHARED = kTcStages * DOUBLES * sizeof(double);  // the warps' sums (66 KB) reuse it
+  static_assert(kTcStages * DOUBLES >= (kThreads / 32) * kMax * (kMax + 1), "the warps' sums fit the stages");
+};
 
-// Rows per tile for k x l: the longest of 256, 128, 64 whose stage fits.
-__host__ __device__ inline int tc_tile_rows(int k, int l) {
-  const int cols = 16 * ((k + 15) / 16) + 8 * ((l + 7) / 8);
-  return cols * (256 + kTcPad) <= kTcStageDoubles ? 256 : cols * (128 + kTcPad) <= kTcStageDoubles ? 128 : 64;
-}
+// Columns of a stage for k x l (see TcStage).
+inline int tc_stage_columns(int k, int l) { return 16 * ((k + 15) / 16) + 8 * ((l + 7) / 8) <= 32 ? 32 : 64; }
 
-// R (tc_tile_rows) is a template parameter: the copy loop divides by it
-// (a runtime R made that loop's integer divisions the kernel's cost:
+// The tile's row count is a compile-time constant: the copy loop divides
+// by it (a runtime R made that loop's integer divisions the kernel's cost:
 // 0.797 ms at k = l = 8 against 0.546 ms with R fixed at 64, 2b14e89).
 // The copy loop was still the cost at k = l = 32 (ncu, H200, 69d8730: SM
 // throughput 56%, DRAM 52%, stalls on address arithmetic), so a thread
 // keeps one row offset and steps over columns, and with VEC = 2 (V and W
 // 16-byte aligned, even leading dimensions) copies two rows per cp.async.
-template <int R, int VEC>
-__global__ void __launch_bounds__(kThreads, 2) ts_dot_dmma_kernel(long long n, int k, int l, const double* __restrict__ v, long long ldv,
-                                                               const double* __restrict__ w, long long ldw, double* partials, unsigned* counter,
-                                                               double alpha, double beta, double* s, long long lds) {
+template <int COLS, int VEC>
+__global__ void __launch_bounds__(kThreads, TcStage<COLS>::BLOCKS_PER_SM) ts_dot_dmma_kernel(long long n, int k, int l, const double* __restrict__ v,
+                                                                                            long long ldv, const double* __restrict__ w, long long ldw,
+                                                                                            double* partials, unsigned* counter, double alpha,
+                                                                                            double beta, double* s, long long lds) {
+  constexpr int R = kTcRows, kTcStageDoubles = TcStage<COLS>::DOUBLES;
   extern __shared__ double smem_d[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
   const int tiles_m = (k + 15) / 16, tiles_n = (l + 7) / 8, kp = 16 * tiles_m;
@@ -160,19 +170,21 @@ __global__ void __launch_bounds__(kThreads, 2) ts_dot_dmma_kernel(long long n, i
   }
   copy_async_wait<0>();
   __syncthreads();  // every stage read and landed: the sums may overwrite them
-  // The warps' 32 x 32 sums through shared memory (C fragment: value i at row g + 8 (i / 2), column 2 q + i % 2), added in warp order.
+  // The warps' 32 x 32 sums through shared memory (C fragment: value i at row g + 8 (i / 2), column 2 q + i % 2), added in warp order;
+  // rows kRed = 33 apart, so the sums' reads (consecutive threads: consecutive rows) are free of bank conflicts.
+  constexpr int kRed = kMax + 1;
   double* red = smem_d;
 #pragma unroll
   for (int mt = 0; mt < 2; ++mt)
 #pragma unroll
     for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
-      for (int i = 0; i < 4; ++i) red[warp * kMax * kMax + (mt * 16 + g + 8 * (i / 2)) * kMax + nt * 8 + 2 * q + i % 2] = acc[mt][nt][i];
+      for (int i = 0; i < 4; ++i) red[warp * kMax * kRed + (mt * 16 + g + 8 * (i / 2)) * kRed + nt * 8 + 2 * q + i % 2] = acc[mt][nt][i];
   __syncthreads();
   for (int o = threadIdx.x; o < k * l; o += kThreads) {
     const int a = o % k, b = o / k;
     double sum = 0;
-    for (int wp = 0; wp < kThreads / 32; ++wp) sum += red[wp * kMax * kMax + a * kMax + b];
+    for (int wp = 0; wp < kThreads / 32; ++wp) sum += red[wp * kMax * kRed + a * kRed + b];
     partials[o * static_cast<long long>(gridDim.x) + blockIdx.x] = sum;
   }
   finish_dot(k, l, partials, counter, alpha, beta, s, lds);
@@ -263,22 +275,20 @@ void ts_dot_dmma(const Executor& ex, long long n, int k, int l, const double* v,
                  double beta, double* s, long long lds) {
   TallSkinnyScratch& scratch = tall_skinny_scratch();
   const auto stream = stream_of(ex);
-  const long long tiles = (n + tc_tile_rows(k, l) - 1) / tc_tile_rows(k, l);
-  const int blocks = static_cast<int>(std::clamp<long long>(tiles, 1, 2LL * ex.multiprocessors()));
-  double* partials = scratch.reserve(ex, static_cast<std::size_t>(blocks) * k * l);
-  const auto run = [&](auto kernel) {
+  const long long tiles = (n + kTcRows - 1) / kTcRows;
+  const auto run = [&](auto kernel, auto stage) {
+    using Stage = decltype(stage);
+    const int blocks = static_cast<int>(std::clamp<long long>(tiles, 1, static_cast<long long>(Stage::BLOCKS_PER_SM) * ex.multiprocessors()));
+    double* partials = scratch.reserve(ex, static_cast<std::size_t>(blocks) * k * l);
     // Above 48 KiB of dynamic shared memory a kernel must opt in (per device, so on every launch; the call is cheap).
-    HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kTcShared)));
-    kernel<<<blocks, kThreads, kTcShared, stream>>>(n, k, l, v, ldv, w, ldw, partials, scratch.counter.data(), alpha, beta, s, lds);
+    HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(Stage::SHARED)));
+    kernel<<<blocks, kThreads, Stage::SHARED, stream>>>(n, k, l, v, ldv, w, ldw, partials, scratch.counter.data(), alpha, beta, s, lds);
   };
   const bool pairs = in_16_byte_runs<double>({v, w}, {ldv, ldw});
   const auto with_rows = [&](auto vec) {
     constexpr int VEC = decltype(vec)::value;
-    switch (tc_tile_rows(k, l)) {
-      case 256: run(ts_dot_dmma_kernel<256, VEC>); break;
-      case 128: run(ts_dot_dmma_kernel<128, VEC>); break;
-      default: run(ts_dot_dmma_kernel<64, VEC>); break;
-    }
+    if (tc_stage_columns(k, l) > 32) run(ts_dot_dmma_kernel<64, VEC>, TcStage<64>{});
+    else run(ts_dot_dmma_kernel<32, VEC>, TcStage<32>{});
   };
   if (pairs) with_rows(std::integral_constant<int, 2>{});
   else with_rows(std::integral_constant<int, 1>{});
