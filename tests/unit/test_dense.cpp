@@ -5,6 +5,8 @@
 // leading dimensions above the row count, and complex values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <complex>
 #include <limits>
 
@@ -105,6 +107,15 @@ TYPED_TEST(GemmTyped, OpenmpMatchesTheReferenceOnEdgeShapes) {
 // drifted from the list ran the bench on a slower tile (2026-11-25).
 TEST(Gemm, DefaultTileIsTheFirstCompiled) {
   EXPECT_EQ(cuda::GemmTile{}.name(), cuda::gemm_tiles().front().name());
+  EXPECT_EQ(cuda::gemm_tile_for("register", {}).name(), cuda::gemm_tiles().front().name());
+  EXPECT_EQ(cuda::gemm_tile_for("tensor", {}).name(), cuda::gemm_tensor_tiles().front().name());
+  // TF32's default is its own (the fastest tile differs from the DMMA kernel's) and is compiled.
+  const auto tf32 = cuda::gemm_tile_for("tf32", {}).name();
+  EXPECT_EQ(tf32, cuda::gemm_tf32_default_tile().name());
+  const auto& tiles = cuda::gemm_tensor_tiles();
+  EXPECT_TRUE(std::any_of(tiles.begin(), tiles.end(), [&](const cuda::GemmTile& t) { return t.name() == tf32; })) << tf32;
+  // An explicit tile of the algorithm's kind is kept.
+  EXPECT_EQ(cuda::gemm_tile_for("tensor", tiles.back()).name(), tiles.back().name());
 }
 
 TEST(Gemm, IntensityFollowsTheLecture) {

@@ -122,7 +122,8 @@ Action add_gemm_command(CLI::App& app) {
                   "baselines); both: tall-skinny (V^T W with --transa, V S without)")
       ->capture_default_str();
   cmd->add_option("--tile", o->tile,
-                  "GPU tile (default: the kernel's first): register BMxBNxBK/TMxTN (" + tile_list(cuda::gemm_tiles()) + "); tensor, tf32 BMxBN/WMxWN (" +
+                  "GPU tile (default: register and tensor the first listed, tf32 " + cuda::gemm_tf32_default_tile().name() +
+                      "): register BMxBNxBK/TMxTN (" + tile_list(cuda::gemm_tiles()) + "); tensor, tf32 BMxBN/WMxWN (" +
                       tile_list(cuda::gemm_tensor_tiles()) + ")");
   cmd->add_option("--alpha", o->alpha, "alpha")->capture_default_str();
   cmd->add_option("--beta", o->beta, "beta (0: C is not read)")->capture_default_str();

@@ -45,8 +45,10 @@ const std::vector<GemmTile>& gemm_tiles();
 const std::vector<GemmTile>& gemm_tensor_tiles();
 // The tile an algorithm runs with, decided here only: the given one when it
 // is of the algorithm's kind (bk == 0: tensor-core), else that kind's first
-// compiled tile; unchanged for algorithms without tiles.
+// compiled tile (register, tensor) or gemm_tf32_default_tile() (tf32: the
+// fastest tiles differ between DMMA and TF32); unchanged for algorithms without tiles.
 GemmTile gemm_tile_for(const std::string& algorithm, const GemmTile& tile);
+GemmTile gemm_tf32_default_tile();  // one of gemm_tensor_tiles()
 // Parses GemmTile::name()'s two forms; Error(invalid_argument) naming `option` otherwise.
 GemmTile parse_gemm_tile(const std::string& text, const std::string& option);
 
