@@ -255,8 +255,9 @@ TEST(CudaSpmm, MatchesTheReference) {
     test::check_plan_spmm<std::complex<double>>(gpu, f, {1, 5, 33});
   }
   // CSR's row bins: power-law and circuit rows longer than 4x the mean (a warp each) among short ones;
-  // hub rows of 20,001 entries: long rows cut into 5 segments of up to 4096 (the last one partial).
-  for (const char* spec : {"powerlaw:min=2.5,rows=20000", "circuit:n=20000", "circuit:n=200000,dense_rows=3"}) {
+  // hub rows of 20,001 entries: long rows cut into 5 segments of up to 4096 (the last one partial);
+  // 700 entries per row: short rows read by teams of lanes per nonzero (mean row >= kTeamMinMeanRow).
+  for (const char* spec : {"powerlaw:min=2.5,rows=20000", "circuit:n=20000", "circuit:n=200000,dense_rows=3", "shortwide:rows=300,cols=20000,per_row=700"}) {
     test::check_plan_spmm_on<double>(gpu, io::load_matrix<double, std::int32_t>(spec), spec, Format::csr, ks);
   }
   // BCSR blocks that do not divide the rows or columns (the padded last block column of X).

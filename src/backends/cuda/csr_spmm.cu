@@ -3,7 +3,10 @@
 //  2. short rows: COOP threads per row (the CSR vector kernel's
 //     decomposition, its fixed rule's coop), each thread walking the row's
 //     nonzeros with stride COOP and keeping KC sums in registers; the
-//     group's sums are reduced with shuffles;
+//     group's sums are reduced with shuffles. Where X's packed row is
+//     several 16-byte pieces (double KC >= 4, float KC >= 8) and rows are
+//     long (kTeamMinMeanRow), a team of lanes per nonzero reads it, a piece
+//     each (spmm_short_team_kernel);
 //  3. medium rows (more than 4x the mean length and 32 entries): a warp
 //     per row. In the coop decomposition a warp waits for its longest row:
 //     on power-law and circuit matrices SpMM of 8 columns ran at 0.5x of 8
@@ -20,6 +23,7 @@
 #include <algorithm>
 #include <climits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "hsparse/core/error.hpp"
@@ -59,6 +63,72 @@ __global__ void __launch_bounds__(kThreads) spmm_short_kernel(I rows, const I* _
 #pragma unroll
     for (int j = 0; j < KC; ++j) acc[j] = detail::group_sum_n(acc[j], coop);
     if (lane == 0 && mine) write_row<KC>(y, ldy, row, kc, acc, alpha, beta);
+  }
+}
+
+// Short rows with X's packed rows read in 16-byte pieces by a team of
+// P = KC / V lanes per nonzero (V values per 16 bytes), `teams` teams per
+// row walking its nonzeros with stride `teams`: a warp's load then reads
+// 32 / P whole packed rows instead of a 16-byte piece of 32 rows. Measured
+// before it (ncu, H200, 2026-11-25, k = 8): the thread-per-nonzero kernel
+// above was bound by the L1 path (32 lines per warp load; 61-88% busy with
+// DRAM at 17-37%). A lane keeps V sums instead of KC.
+// Used from a mean row length of kTeamMinMeanRow entries (decided here only):
+// measured at k = 8 (H200, 2026-11-25, csr, `hsparse spmm`, the
+// thread-per-nonzero kernel of the same plan in brackets) it is faster on
+// long rows, short-wide 2600 per row 0.250 ms (0.401), FEM bs = 3 81 per
+// row 0.277 (0.352), and slower on short ones, whose teams then idle:
+// stencil 27 per row 0.482 (0.439), random 10 1.126 (0.983), power law
+// 0.618 (0.512), circuit 0.644 (0.600).
+constexpr double kTeamMinMeanRow = 64;
+template <class D>
+inline constexpr int kTeamValues = 16 / static_cast<int>(sizeof(D));
+template <int KC, class D>
+inline constexpr bool kTeamKernel = (std::is_same_v<D, double> || std::is_same_v<D, float>) && KC % kTeamValues<D> == 0 && KC >= 2 * kTeamValues<D>;
+
+template <int KC, class D, class I>
+__global__ void __launch_bounds__(kThreads) spmm_short_team_kernel(I rows, const I* __restrict__ row_ptr, const I* __restrict__ col_idx,
+                                                                   const D* __restrict__ values, int teams, long long short_max, int kc,
+                                                                   const D* __restrict__ xr, D alpha, D beta, D* __restrict__ y, long long ldy) {
+  constexpr int V = kTeamValues<D>, P = KC / V;
+  using Vec = std::conditional_t<std::is_same_v<D, double>, double2, float4>;
+  const int group = teams * P;  // lanes per row: a power of two <= 32
+  const int lane = threadIdx.x % group, team = lane / P, piece = lane % P;
+  const long long groups = static_cast<long long>(gridDim.x) * (kThreads / group);
+  // All lanes of a warp stay in the loop while any of its rows is left (the shuffles need them).
+  for (long long row = (blockIdx.x * static_cast<long long>(kThreads) + threadIdx.x) / group; row - (threadIdx.x % 32) / group < rows;
+       row += groups) {
+    D acc[V];
+#pragma unroll
+    for (int j = 0; j < V; ++j) acc[j] = D(0);
+    bool mine = row < rows;
+    if (mine) {
+      const I begin = row_ptr[row], end = row_ptr[row + 1];
+      mine = end - begin <= short_max;  // medium and long rows are the other kernels'
+      if (mine) {
+        for (I p = begin + team; p < end; p += teams) {
+          const D v = values[p];
+          const Vec t = __ldg(reinterpret_cast<const Vec*>(xr + static_cast<long long>(col_idx[p]) * KC) + piece);
+          const D* tv = reinterpret_cast<const D*>(&t);
+#pragma unroll
+          for (int j = 0; j < V; ++j) acc[j] += v * tv[j];
+        }
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < V; ++j) {
+      for (int offset = P; offset < group; offset *= 2) acc[j] += __shfl_xor_sync(0xffffffffu, acc[j], offset);  // the row's teams, butterfly
+    }
+    if (team == 0 && mine) {
+#pragma unroll
+      for (int j = 0; j < V; ++j) {
+        const int col = piece * V + j;
+        if (col < kc) {
+          D& out = y[row + col * ldy];
+          out = beta == D(0) ? alpha * acc[j] : alpha * acc[j] + beta * out;
+        }
+      }
+    }
   }
 }
 
@@ -164,8 +234,22 @@ void csr_spmm(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, SpmmWorkspa
   const auto s = detail::stream_of(ex);
   detail::for_each_spmm_pass(ex, workspace, x, y, a.cols, [&](auto KC_t, const D* xr, int kc, D* ys) {
     constexpr int KC = decltype(KC_t)::value;
-    spmm_short_kernel<KC, D, I><<<grid, kThreads, 0, s>>>(a.rows, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), coop,
-                                                          workspace.short_max, kc, xr, al, be, ys, y.ld);
+    bool short_rows_done = false;
+    if constexpr (kTeamKernel<KC, D>) {
+      if (static_cast<double>(a.nnz()) >= kTeamMinMeanRow * static_cast<double>(a.rows)) {
+        constexpr int P = KC / kTeamValues<D>;
+        const int teams = std::min(coop, 32 / P), group = teams * P;
+        const auto team_grid = static_cast<unsigned>(std::clamp<long long>((static_cast<long long>(a.rows) * group + kThreads - 1) / kThreads, 1,
+                                                                           32LL * ex.multiprocessors()));
+        spmm_short_team_kernel<KC, D, I><<<team_grid, kThreads, 0, s>>>(a.rows, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()),
+                                                                        teams, workspace.short_max, kc, xr, al, be, ys, y.ld);
+        short_rows_done = true;
+      }
+    }
+    if (!short_rows_done) {
+      spmm_short_kernel<KC, D, I><<<grid, kThreads, 0, s>>>(a.rows, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), coop,
+                                                            workspace.short_max, kc, xr, al, be, ys, y.ld);
+    }
     if (workspace.medium_count > 0) {
       spmm_warp_kernel<KC, D, I><<<detail::grid_for(workspace.medium_count * 32, kThreads), kThreads, 0, s>>>(
           workspace.medium_rows.data(), workspace.medium_count, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), kc, xr, al, be, ys,
