@@ -267,14 +267,10 @@ void launch_register(const Executor& ex, const GemmShape& s, bool ta, bool tb, D
                      D beta, D* c, long long ldc) {
   // 16-byte panel copies need 16-byte aligned storage and leading dimensions in whole 16-byte runs.
   const bool aligned = detail::in_16_byte_runs<D>({a, b}, {lda, ldb});
-  const long long blocks = ((s.m + BM - 1) / BM) * ((s.n + BN - 1) / BN);
-  if (blocks > INT_MAX) throw Error(ErrorCode::invalid_argument, "GEMM: " + std::to_string(blocks) + " tiles exceed the grid");
   detail::with_transposes(ta, tb, [&](auto at, auto bt) {
     const auto kernel = gemm_register_blocked<D, BM, BN, BK, TM, TN, decltype(at)::value, decltype(bt)::value>;
     constexpr std::size_t bytes = register_blocked_shared_bytes<D, BM, BN, BK>(decltype(bt)::value);
-    HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-    kernel<<<static_cast<unsigned>(blocks), (BM / TM) * (BN / TN), bytes, detail::stream_of(ex)>>>(s.m, s.n, s.k, alpha, a, lda, b, ldb, beta, c, ldc,
-                                                                                                 aligned);
+    detail::launch_c_tiles<BM, BN>("GEMM", ex, s, kernel, (BM / TM) * (BN / TN), bytes, s.m, s.n, s.k, alpha, a, lda, b, ldb, beta, c, ldc, aligned);
   });
 }
 

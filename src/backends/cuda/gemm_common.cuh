@@ -1,12 +1,19 @@
 #pragma once
-// Shared by the GPU GEMM kernels (gemm.cu, gemm_tensor_core.cu): operand
-// access from column-major storage, the output update, asynchronous
-// global -> shared copies, and the block order.
+// Shared by the GPU GEMM kernels (gemm.cu, gemm_tensor_core.cu,
+// gemm_dmma.cu): operand access from column-major storage, the output
+// update, asynchronous global -> shared copies, the block order and the
+// launch of a grid of C tiles.
+#include <climits>
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 #include <type_traits>
 
+#include "check.cuh"
 #include "device_common.cuh"
+#include "hsparse/backends/cuda/dense_ops.hpp"
+#include "hsparse/core/error.hpp"
 
 namespace hsparse::cuda::detail {
 
@@ -100,6 +107,18 @@ __device__ __forceinline__ void grouped_tile(long long block, long long tiles_m,
   const long long in_group = block % per_group;
   bi = first_m + in_group % rows;
   bj = in_group / rows;
+}
+
+// One block per BM x BN tile of C (the 1-D grid that grouped_tile orders):
+// opts the kernel in to `shared` bytes of dynamic shared memory (above
+// 48 KiB a kernel must; per device, so on every launch: the call is cheap)
+// and launches it; Error(invalid_argument) naming `what` when the tiles exceed the grid.
+template <int BM, int BN, class Kernel, class... Args>
+void launch_c_tiles(const char* what, const Executor& ex, const GemmShape& s, Kernel kernel, int threads, std::size_t shared, Args... args) {
+  HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+  const long long blocks = ((s.m + BM - 1) / BM) * ((s.n + BN - 1) / BN);
+  if (blocks > INT_MAX) throw Error(ErrorCode::invalid_argument, std::string(what) + ": " + std::to_string(blocks) + " tiles exceed the grid");
+  kernel<<<static_cast<unsigned>(blocks), threads, shared, stream_of(ex)>>>(args...);
 }
 
 // f(std::bool_constant<TA>, std::bool_constant<TB>): the transposes as

@@ -262,12 +262,7 @@ void launch_dmma(const Executor& ex, const GemmShape& s, double alpha, const dou
   using Cfg = DmmaConfig<BM, BN, WM, WN, STAGES, TA, TB>;
   const bool vec16 = detail::in_16_byte_runs<double>({a, b}, {lda, ldb});
   const auto kernel = vec16 ? gemm_dmma<BM, BN, WM, WN, STAGES, TA, TB, true> : gemm_dmma<BM, BN, WM, WN, STAGES, TA, TB, false>;
-  // Above 48 KiB of dynamic shared memory a kernel must opt in (per device, so on every launch; the call is cheap).
-  HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(Cfg::SHARED_BYTES)));
-  const long long blocks = ((s.m + BM - 1) / BM) * ((s.n + BN - 1) / BN);
-  if (blocks > INT_MAX) throw Error(ErrorCode::invalid_argument, "tensor-core GEMM: " + std::to_string(blocks) + " tiles exceed the grid");
-  kernel<<<static_cast<unsigned>(blocks), Cfg::THREADS, Cfg::SHARED_BYTES, detail::stream_of(ex)>>>(s.m, s.n, s.k, alpha, a, lda, b, ldb, beta, c,
-                                                                                                   ldc);
+  detail::launch_c_tiles<BM, BN>("tensor-core GEMM", ex, s, kernel, Cfg::THREADS, Cfg::SHARED_BYTES, s.m, s.n, s.k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 template <int BM, int BN, int WM, int WN, int STAGES>

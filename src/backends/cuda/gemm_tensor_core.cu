@@ -154,12 +154,7 @@ void launch_mma(const Executor& ex, const GemmShape& s, D alpha, const D* a, lon
   using L = StageLayout<D, BM, BN, TA, TB>;
   constexpr std::size_t bytes = static_cast<std::size_t>(STAGES) * (L::A_ELEMS + L::B_ELEMS) * sizeof(D);
   const auto kernel = gemm_mma<D, BM, BN, WM, WN, MK, STAGES, TA, TB>;
-  // Above 48 KiB of dynamic shared memory a kernel must opt in (per device, so on every launch; the call is cheap).
-  HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-  const long long blocks = ((s.m + BM - 1) / BM) * ((s.n + BN - 1) / BN);
-  if (blocks > INT_MAX) throw Error(ErrorCode::invalid_argument, "tensor-core GEMM: " + std::to_string(blocks) + " tiles exceed the grid");
-  kernel<<<static_cast<unsigned>(blocks), (BM / WM) * (BN / WN) * 32, bytes, detail::stream_of(ex)>>>(s.m, s.n, s.k, alpha, a, lda, b, ldb, beta, c,
-                                                                                                   ldc);
+  detail::launch_c_tiles<BM, BN>("tensor-core GEMM", ex, s, kernel, (BM / WM) * (BN / WN) * 32, bytes, s.m, s.n, s.k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 template <class D, int BM, int BN, int WM, int WN, int MK, int STAGES>
