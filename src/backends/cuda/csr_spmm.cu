@@ -66,69 +66,53 @@ __global__ void __launch_bounds__(kThreads) spmm_short_kernel(I rows, const I* _
   }
 }
 
-// Short rows with X's packed rows read in 16-byte pieces by a team of
-// P = KC / V lanes per nonzero (V values per 16 bytes), `teams` teams per
-// row walking its nonzeros with stride `teams`: a warp's load then reads
-// 32 / P whole packed rows instead of a 16-byte piece of 32 rows. Measured
-// before it (ncu, H200, 2026-11-25, k = 8): the thread-per-nonzero kernel
-// above was bound by the L1 path (32 lines per warp load; 61-88% busy with
-// DRAM at 17-37%). A lane keeps V sums instead of KC.
+// Short rows read by teams (spmm_common.cuh): P = KC / W lanes per nonzero,
+// W = a 16-byte piece of X's packed row, `teams` teams per row walking its
+// nonzeros with stride `teams`; the row's teams are summed with shuffles.
 // Used from a mean row length of kTeamMinMeanRow entries (decided here only):
 // measured at k = 8 (H200, 2026-11-25, csr, `hsparse spmm`, the
-// thread-per-nonzero kernel of the same plan in brackets) it is faster on
-// long rows, short-wide 2600 per row 0.250 ms (0.401), FEM bs = 3 81 per
-// row 0.277 (0.352), and slower on short ones, whose teams then idle:
-// stencil 27 per row 0.482 (0.439), random 10 1.126 (0.983), power law
-// 0.618 (0.512), circuit 0.644 (0.600).
+// thread-per-nonzero kernel above in brackets) it is faster on long rows,
+// short-wide 2600 per row 0.250 ms (0.401), FEM bs = 3 81 per row 0.277
+// (0.352), and slower on short ones, whose teams then idle: stencil 27 per
+// row 0.482 (0.439), random 10 1.126 (0.983), power law 0.618 (0.512),
+// circuit 0.644 (0.600). Lanes of a 32-byte sector, SELL's choice, were
+// slower here on every matrix but the stencil (FEM 0.381 against 0.334,
+// short-wide 0.261 / 0.250, power law 0.640 against the thread kernel's
+// 0.510, same day), and so was the thread kernel with the lanes' two-entry
+// prefetch (stencil 0.544 against 0.434).
 constexpr double kTeamMinMeanRow = 64;
-template <class D>
-inline constexpr int kTeamValues = 16 / static_cast<int>(sizeof(D));
 template <int KC, class D>
-inline constexpr bool kTeamKernel = (std::is_same_v<D, double> || std::is_same_v<D, float>) && KC % kTeamValues<D> == 0 && KC >= 2 * kTeamValues<D>;
+inline constexpr bool kTeamKernel = detail::kVectorLoads<D> && KC >= 2 * detail::kPieceValues<D>;
 
 template <int KC, class D, class I>
 __global__ void __launch_bounds__(kThreads) spmm_short_team_kernel(I rows, const I* __restrict__ row_ptr, const I* __restrict__ col_idx,
                                                                    const D* __restrict__ values, int teams, long long short_max, int kc,
                                                                    const D* __restrict__ xr, D alpha, D beta, D* __restrict__ y, long long ldy) {
-  constexpr int V = kTeamValues<D>, P = KC / V;
-  using Vec = std::conditional_t<std::is_same_v<D, double>, double2, float4>;
+  constexpr int W = detail::kPieceValues<D>, P = KC / W;
   const int group = teams * P;  // lanes per row: a power of two <= 32
   const int lane = threadIdx.x % group, team = lane / P, piece = lane % P;
   const long long groups = static_cast<long long>(gridDim.x) * (kThreads / group);
   // All lanes of a warp stay in the loop while any of its rows is left (the shuffles need them).
   for (long long row = (blockIdx.x * static_cast<long long>(kThreads) + threadIdx.x) / group; row - (threadIdx.x % 32) / group < rows;
        row += groups) {
-    D acc[V];
+    D acc[W];
 #pragma unroll
-    for (int j = 0; j < V; ++j) acc[j] = D(0);
+    for (int j = 0; j < W; ++j) acc[j] = D(0);
     bool mine = row < rows;
     if (mine) {
       const I begin = row_ptr[row], end = row_ptr[row + 1];
       mine = end - begin <= short_max;  // medium and long rows are the other kernels'
-      if (mine) {
-        for (I p = begin + team; p < end; p += teams) {
-          const D v = values[p];
-          const Vec t = __ldg(reinterpret_cast<const Vec*>(xr + static_cast<long long>(col_idx[p]) * KC) + piece);
-          const D* tv = reinterpret_cast<const D*>(&t);
-#pragma unroll
-          for (int j = 0; j < V; ++j) acc[j] += v * tv[j];
-        }
+      if (mine && team < end - begin) {
+        const long long first = static_cast<long long>(begin) + team;
+        detail::add_lane_entries<KC, W>(acc, (end - first + teams - 1) / teams, [&](long long k) { return first + k * teams; }, col_idx, values, xr,
+                                        piece);
       }
     }
 #pragma unroll
-    for (int j = 0; j < V; ++j) {
-      for (int offset = P; offset < group; offset *= 2) acc[j] += __shfl_xor_sync(0xffffffffu, acc[j], offset);  // the row's teams, butterfly
+    for (int j = 0; j < W; ++j) {
+      for (int offset = group / 2; offset >= P; offset /= 2) acc[j] += detail::shuffle_down(acc[j], offset, group);  // lane `piece` gets the row's sum
     }
-    if (team == 0 && mine) {
-#pragma unroll
-      for (int j = 0; j < V; ++j) {
-        const int col = piece * V + j;
-        if (col < kc) {
-          D& out = y[row + col * ldy];
-          out = beta == D(0) ? alpha * acc[j] : alpha * acc[j] + beta * out;
-        }
-      }
-    }
+    if (team == 0 && mine) detail::write_piece<W>(y, ldy, row, kc, piece, acc, alpha, beta);
   }
 }
 
@@ -237,7 +221,7 @@ void csr_spmm(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, SpmmWorkspa
     bool short_rows_done = false;
     if constexpr (kTeamKernel<KC, D>) {
       if (static_cast<double>(a.nnz()) >= kTeamMinMeanRow * static_cast<double>(a.rows)) {
-        constexpr int P = KC / kTeamValues<D>;
+        constexpr int P = KC / detail::kPieceValues<D>;
         const int teams = std::min(coop, 32 / P), group = teams * P;
         const auto team_grid = static_cast<unsigned>(std::clamp<long long>((static_cast<long long>(a.rows) * group + kThreads - 1) / kThreads, 1,
                                                                            32LL * ex.multiprocessors()));
