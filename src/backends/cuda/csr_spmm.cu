@@ -4,7 +4,7 @@
 //     decomposition, its fixed rule's coop), each thread walking the row's
 //     nonzeros with stride COOP and keeping KC sums in registers; the
 //     group's sums are reduced with shuffles. Where X's packed row is
-//     several 16-byte pieces (double KC >= 4, float KC >= 8) and rows are
+//     at least four 16-byte pieces (double KC >= 8, float KC >= 16) and rows are
 //     long (kTeamMinMeanRow), a team of lanes per nonzero reads it, a piece
 //     each (spmm_short_team_kernel);
 //  3. medium rows (more than 4x the mean length and 32 entries): a warp
@@ -79,10 +79,15 @@ __global__ void __launch_bounds__(kThreads) spmm_short_kernel(I rows, const I* _
 // slower here on every matrix but the stencil (FEM 0.381 against 0.334,
 // short-wide 0.261 / 0.250, power law 0.640 against the thread kernel's
 // 0.510, same day), and so was the thread kernel with the lanes' two-entry
-// prefetch (stencil 0.544 against 0.434).
+// prefetch (stencil 0.544 against 0.434). Teams of two lanes (double k <=
+// 4, float k <= 8) are not used: at k = 4 they were slower than the thread
+// kernel, FEM 0.277 ms against 0.153 and short-wide 0.187 against 0.166
+// (bench --dense at b1e6b46 against 654ad84), while four and more lanes
+// gained at every k measured (FEM k = 16 / 32 0.502 / 0.776 against 1.074 /
+// 2.199, short-wide 0.429 / 0.863 against 0.640 / 1.264).
 constexpr double kTeamMinMeanRow = 64;
 template <int KC, class D>
-inline constexpr bool kTeamKernel = detail::kVectorLoads<D> && KC >= 2 * detail::kPieceValues<D>;
+inline constexpr bool kTeamKernel = detail::kVectorLoads<D> && KC >= 4 * detail::kPieceValues<D>;
 
 template <int KC, class D, class I>
 __global__ void __launch_bounds__(kThreads) spmm_short_team_kernel(I rows, const I* __restrict__ row_ptr, const I* __restrict__ col_idx,
