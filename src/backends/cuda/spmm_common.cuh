@@ -200,7 +200,7 @@ __device__ __forceinline__ void add_lane_entries(D (&acc)[W], long long n, Entry
   if (k < n) gather_add(static_cast<int>(n - k), v, c);
 }
 
-// Y(row, piece W + j) = alpha acc[j] + beta Y(row, piece W + j) for the columns below kc.
+// Y(row, piece W + j) = alpha acc[j] + beta Y(row, piece W + j) for the columns below kc; beta == 0: Y is not read.
 template <int W, class D>
 __device__ __forceinline__ void write_piece(D* y, long long ldy, long long row, int kc, int piece, const D (&acc)[W], D alpha, D beta) {
 #pragma unroll
@@ -216,13 +216,7 @@ __device__ __forceinline__ void write_piece(D* y, long long ldy, long long row, 
 // Y(row, j) = alpha acc[j] + beta Y(row, j) for j < kc; beta == 0: Y is not read.
 template <int KC, class D>
 __device__ __forceinline__ void write_row(D* y, long long ldy, long long row, int kc, const D (&acc)[KC], D alpha, D beta) {
-#pragma unroll
-  for (int j = 0; j < KC; ++j) {
-    if (j < kc) {
-      D& out = y[row + j * ldy];
-      out = beta == D(0) ? alpha * acc[j] : alpha * acc[j] + beta * out;
-    }
-  }
+  write_piece<KC>(y, ldy, row, kc, 0, acc, alpha, beta);
 }
 
 }  // namespace hsparse::cuda::detail
