@@ -8,13 +8,14 @@
 #   scripts/gpu-prepare.sh        # third_party/ (headers, GoogleTest sources), matrices/
 # Device call:  bash scripts/gpu-check.sh   with carry ["third_party", "matrices"]
 # Environment: HSPARSE_COMMIT=<hash> (named in the logs and the bench report),
+#   BUILD_TARGETS="hsparse_cli hsparse_gpu_tests" (build only these; default all, which CPU tests and the install check need),
 #   SKIP_CPU_TESTS=1, SKIP_GPU_TESTS=1, SKIP_MEMCHECK=1, GPU_TEST_FILTER=<gtest filter>, MEMCHECK_FILTER=<gtest filter>
-#   (memcheck on those tests only), SKIP_GPU_BENCH=1, BENCH_MATRICES=1 (add the shared
+#   (memcheck on those tests only), RACECHECK_FILTER=<gtest filter> (racecheck and synccheck on those), SKIP_GPU_BENCH=1, BENCH_MATRICES=1 (add the shared
 #   matrices to the bench), BENCH_TIMEOUT=<s> (default 420), BENCH_ARGS="...",
 #   RUN_CPU_BENCH=1 (hsparse bench on the host CPU too), RUN_TUNE=1 (hsparse tune; TUNE_MATRICES, TUNE_ARGS, TUNE_TIMEOUT),
 #   RUN_SOLVER_BENCH=1 (hsparse bench --solvers), RUN_TRIDIAG_BENCH=1 (hsparse bench --tridiag),
 #   RUN_FEM_BENCH=1 (hsparse bench --fem; FEM_TIMEOUT, default 400),
-#   RUN_DENSE_BENCH=1 (hsparse bench --dense; DENSE_TIMEOUT, default 400),
+#   RUN_DENSE_BENCH=1 (hsparse bench --dense; DENSE_TIMEOUT, default 400; DENSE_PARTS="tall-skinny,spmm" to run only those),
 #   RUN_GEMM=1 (hsparse gemm: every GPU kernel and tile at GEMM_SIZES, default "4096 8192", float and double;
 #   GEMM_SIMPLE, default "tiled untiled", the slow first steps: set it empty to skip them; GEMM_TENSOR_TILES,
 #   GEMM_REGISTER_TILES, GEMM_PRECISIONS ("double single") likewise narrow the sweep),
@@ -49,9 +50,11 @@ cmake -S . -B $BUILD_DIR -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHIT
   -DHSPARSE_SHARED_MATRICES="$PWD/matrices" > "$OUT/build.log" 2>&1
 # Keep going past a failing optional target (the benchmarks' carried libraries):
 # what matters is that the library, the CLI and the tests exist.
-cmake --build $BUILD_DIR -j "$(nproc)" -- -k 0 >> "$OUT/build.log" 2>&1
+targets=(); for t in ${BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build $BUILD_DIR -j "$(nproc)" "${targets[@]}" -- -k 0 >> "$OUT/build.log" 2>&1
 rc=0
-for t in bin/hsparse tests/hsparse_tests tests/hsparse_gpu_tests; do [ -x $BUILD_DIR/$t ] || rc=1; done
+needed="bin/hsparse tests/hsparse_gpu_tests"; [ -z "${BUILD_TARGETS:-}" ] && needed+=" tests/hsparse_tests"
+for t in $needed; do [ -x $BUILD_DIR/$t ] || rc=1; done
 grep -E "FAILED|error:" "$OUT/build.log" | head -5
 tail -5 "$OUT/build.log"
 [ $rc -eq 0 ] || { log "BUILD FAILED"; tail -60 "$OUT/build.log"; exit 1; }
@@ -94,6 +97,16 @@ elif command -v compute-sanitizer >/dev/null && [ "${SKIP_MEMCHECK:-0}" != 1 ]; 
     --gtest_filter='CudaVectorOps.MatchReferenceFloat:CudaKrylov.BreakdownNonConvergenceAndBaseline:CudaExecutor.*:Every/CudaGemm.*:CudaSpmm.*:CudaTridiagonal.ZeroPivot*' >> "$OUT/memcheck.log" 2>&1
   echo "memcheck (solvers) rc=$?" | tee -a "$OUT/summary.txt"
   grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
+fi
+
+if command -v compute-sanitizer >/dev/null && [ -n "${RACECHECK_FILTER:-}" ]; then
+  for tool in racecheck synccheck; do
+    log "compute-sanitizer $tool ($RACECHECK_FILTER)"
+    HSPARSE_MATRICES=/nonexistent timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 $BUILD_DIR/tests/hsparse_gpu_tests \
+      --gtest_filter="$RACECHECK_FILTER" > "$OUT/$tool.log" 2>&1
+    echo "$tool rc=$?" | tee -a "$OUT/summary.txt"
+    grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" "$OUT/$tool.log" | tail -3 | tee -a "$OUT/summary.txt"
+  done
 fi
 
 if [ "${SKIP_INSTALL_CHECK:-0}" != 1 ]; then
@@ -275,9 +288,9 @@ fi
 # --MODE into $OUT/MODE, copies its report from FIRST_HEADING to the plots
 # into the summary, and packs the folder into one archive.
 bench_mode() {
-  local mode=$1 limit=$2 first=$3
-  log "hsparse bench --$mode"
-  timeout -s INT "$limit" $BUILD_DIR/bin/hsparse bench --$mode --backend cuda --out "$OUT/$mode" > "$OUT/$mode.log" 2>&1
+  local mode=$1 limit=$2 first=$3; shift 3
+  log "hsparse bench --$mode $*"
+  timeout -s INT "$limit" $BUILD_DIR/bin/hsparse bench --$mode --backend cuda "$@" --out "$OUT/$mode" > "$OUT/$mode.log" 2>&1
   echo "$mode bench rc=$?" | tee -a "$OUT/summary.txt"
   sed -n "/^## $first/,/^## Plots/p" "$OUT/$mode/$mode.md" | tee -a "$OUT/summary.txt"
   tar czf "$OUT/$mode.tar.gz" -C "$OUT" "$mode" && rm -rf "${OUT:?}/$mode"
@@ -285,7 +298,7 @@ bench_mode() {
 # hsparse bench --fem (RUN_FEM_BENCH=1): CG iterations/s against the degree, every operator vs cuSPARSE CG.
 [ "${RUN_FEM_BENCH:-0}" = 1 ] && bench_mode fem "${FEM_TIMEOUT:-400}" double
 # hsparse bench --dense (RUN_DENSE_BENCH=1): GEMM steps, tall-skinny and SpMM vs cuBLAS / cuSPARSE.
-[ "${RUN_DENSE_BENCH:-0}" = 1 ] && bench_mode dense "${DENSE_TIMEOUT:-400}" "Against the goals"
+[ "${RUN_DENSE_BENCH:-0}" = 1 ] && bench_mode dense "${DENSE_TIMEOUT:-400}" "Against the goals" ${DENSE_PARTS:+--dense-parts "$DENSE_PARTS"}
 
 if [ "${RUN_CPU_BENCH:-0}" = 1 ]; then
   log "hsparse bench --backend cpu (host CPU, all cores)"

@@ -41,6 +41,7 @@ struct BenchCommand {
   std::vector<std::string> compare;
   std::string report_from;
   bool solvers = false, tridiag = false, dense = false, fem = false, peer_suite = false;
+  std::vector<std::string> dense_parts;  // --dense-parts; empty: all
   int solver_iterations = 200;
 };
 
@@ -66,6 +67,8 @@ Action add_bench_command(CLI::App& app) {
   cmd->add_flag("--tridiag", c->tridiag, "Instead of SpMV: batched tridiagonal solvers vs cuSPARSE gtsv over (size x count)");
   cmd->add_flag("--fem", c->fem, "Instead of SpMV: finite-element CG iterations/s against the degree (Q1-Q4) for CSR, ELL, SELL and LMA vs cuSPARSE CG");
   cmd->add_flag("--dense", c->dense, "Instead of SpMV: GEMM (untiled, tiled, register, tensor cores), tall-skinny V^T W / V S and SpMM vs cuBLAS / cuSPARSE or Eigen / OpenBLAS");
+  cmd->add_option("--dense-parts", c->dense_parts, "--dense: only these parts, comma-separated (gemm, tall-skinny, spmm; default all)")
+      ->delimiter(',');
   cmd->add_option("--solver-iterations", c->solver_iterations, "--solvers: iterations per timed solve")->check(integer_in(1))->capture_default_str();
   cmd->add_option("--report-from", c->report_from, "Rewrite the report (and plots) of a results.json into --out");
   return [c]() {
@@ -93,7 +96,12 @@ Action add_bench_command(CLI::App& app) {
     };
     if (c->tridiag) return bench::run_tridiag_benchmark(mode(bench::TridiagBenchOptions{}), g_stop);
     if (c->fem) return bench::run_fem_benchmark(mode(bench::FemBenchOptions{}), g_stop);
-    if (c->dense) return bench::run_dense_benchmark(mode(bench::DenseBenchOptions{}), g_stop);
+    if (!c->dense_parts.empty() && !c->dense) throw Error(ErrorCode::invalid_argument, "--dense-parts needs --dense");
+    if (c->dense) {
+      bench::DenseBenchOptions o = mode(bench::DenseBenchOptions{});
+      if (!c->dense_parts.empty()) o.parts = std::set<std::string>(c->dense_parts.begin(), c->dense_parts.end());
+      return bench::run_dense_benchmark(o, g_stop);
+    }
     if (c->solvers) {
       bench::SolverBenchOptions so = mode(bench::SolverBenchOptions{});
       so.iterations = c->solver_iterations;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "bench/call_timing.hpp"
 #include "commands.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/host_system.hpp"
@@ -80,7 +81,7 @@ int run_gemm(const GemmCommandOptions& o) {
   run();
   ex->synchronize();
   const std::vector<T> result = c.to_host();
-  const TimingSummary t = time_for(run, o.min_time_s, o.repetitions, [&] { ex->synchronize(); });
+  const TimingSummary t = bench::time_calls(*ex, run, o.min_time_s, o.repetitions);
   const GemmShape shape{o.m, o.n, o.k};
   double q = bench::gemm_algorithm_intensity<T>(algorithm, go.tile, shape);
   // Tall-skinny: V and W (or V and Y) stream once: (small + small) x long words.

@@ -4,6 +4,7 @@
 // the achieved GB/s; --check compares Y against the reference SpMM.
 #include <cstdio>
 
+#include "bench/call_timing.hpp"
 #include "commands.hpp"
 #include "hsparse/core/error.hpp"
 #ifdef HSPARSE_HAVE_CUDA
@@ -39,14 +40,14 @@ int run_spmm(const SpmmCommandOptions& o, const Csr<V, I>& a) {
   for (std::size_t i = 0; i < xh.size(); ++i) xh[i] = static_cast<V>(1.0 + static_cast<double>((i * 7919) % 1000) / 1000.0);
   const DenseMatrix<V> x(ex, a.cols, k, std::span<const V>(xh));
   DenseMatrix<V> y(ex, a.rows, k);
-  const auto sync = [&] { ex->synchronize(); };
-  const TimingSummary t_spmm = time_for([&] { plan.apply(V(1), x, V(0), y); }, o.min_time_s, o.repetitions, sync);
+  const TimingSummary t_spmm = bench::time_calls(*ex, [&] { plan.apply(V(1), x, V(0), y); }, o.min_time_s, o.repetitions);
   const std::vector<V> result = y.to_host();
-  const TimingSummary t_cols = time_for(
+  const TimingSummary t_cols = bench::time_calls(
+      *ex,
       [&] {
         for (long long j = 0; j < k; ++j) plan.apply(V(1), x.column(j), V(0), y.column(j));
       },
-      o.min_time_s, o.repetitions, sync);
+      o.min_time_s, o.repetitions);
   const double nnz = static_cast<double>(a.nnz()), flops = 2.0 * nnz * static_cast<double>(k);
   const double bytes_spmm = spmm_bytes(a.rows, a.cols, nnz, static_cast<double>(k), sizeof(V), sizeof(I), false);
   const double bytes_cols = static_cast<double>(k) * spmm_bytes(a.rows, a.cols, nnz, 1, sizeof(V), sizeof(I), false);
@@ -62,7 +63,7 @@ int run_spmm(const SpmmCommandOptions& o, const Csr<V, I>& a) {
     const cuda::Executor& cex = cuda_executor(*ex, "the cuSPARSE SpMM");
     const auto dev = cuda::DeviceCsr<V, I>::upload(a);
     const cuda::CusparseSpmm<V, I> baseline(cex, dev, x.view(), y.view());
-    const TimingSummary t_cu = time_for([&] { baseline.apply(V(1), V(0)); }, o.min_time_s, o.repetitions, sync);
+    const TimingSummary t_cu = bench::time_calls(*ex, [&] { baseline.apply(V(1), V(0)); }, o.min_time_s, o.repetitions);
     const double bytes_cu = spmm_bytes(a.rows, a.cols, nnz, static_cast<double>(k), sizeof(V), sizeof(I), false);
     std::printf("  cuSPARSE SpMM (CSR)        %9.3f ms  %8.1f GFLOP/s  model %.3g bytes, %7.1f GB/s\n", t_cu.median_s * 1e3,
                 flops / t_cu.median_s * 1e-9, bytes_cu, bytes_cu / t_cu.median_s * 1e-9);

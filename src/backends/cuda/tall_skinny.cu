@@ -1,7 +1,8 @@
 // Tall-skinny products on the GPU (backends/cuda/dense_ops.hpp): the
 // dispatch, and the SIMT kernels of float products with more than 8 columns
 // on a side. The kernel per shape (launch_dot_block, launch_update_block):
-//  - k, l <= 8: tall_skinny_narrow.cu (a thread per rows, registers only);
+//  - k, l <= 8: tall_skinny_narrow.cu (a thread per rows, registers only),
+//    but double V^T W from 6 columns on a side (kDotTensorFromColumns);
 //  - double otherwise: tall_skinny_dmma.cu (FP64 tensor cores);
 //  - float otherwise: the kernels below;
 //  - V^T W with one column on one side and more than 8 on the other: a
@@ -150,11 +151,20 @@ void launch_dot(const Executor& ex, long long n, int k, int l, const D* v, long 
   HSPARSE_CUDA_CHECK(cudaGetLastError());
 }
 
+// Double V^T W goes to the tensor-core kernel from this many columns on a
+// side. Measured (H200, n = 1e7, 2026-11-25, tensor-core kernel against the
+// narrow one): k = l = 8 0.303 / 0.335 ms (the narrow kernel: 254
+// registers, one block per SM), 6 x 6 0.260 / 0.279, 8 x 2 0.244 / 0.245;
+// but 4 x 4 0.228 / 0.158 and 2 x 2 0.201 / 0.082 (8 KB or less per tile:
+// too few bytes in flight per SM).
+constexpr int kDotTensorFromColumns = 6;
+
 // The one place a tall-skinny shape picks its kernel (k and l per launch up to 32).
 template <class D>
 void launch_dot_block(const Executor& ex, long long n, int k, int l, const D* v, long long ldv, const D* w, long long ldw, D alpha, D beta, D* s,
                       long long lds) {
-  if (k <= 8 && l <= 8) return detail::ts_dot_narrow<D>(ex, n, k, l, v, ldv, w, ldw, alpha, beta, s, lds);
+  const bool tensor = std::is_same_v<D, double> && std::max(k, l) >= kDotTensorFromColumns;
+  if (k <= 8 && l <= 8 && !tensor) return detail::ts_dot_narrow<D>(ex, n, k, l, v, ldv, w, ldw, alpha, beta, s, lds);
   if constexpr (std::is_same_v<D, double>) {
     detail::ts_dot_dmma(ex, n, k, l, v, ldv, w, ldw, alpha, beta, s, lds);
   } else {

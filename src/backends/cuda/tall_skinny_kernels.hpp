@@ -6,7 +6,7 @@
 // Y (n x l) = alpha V S + beta Y; beta = 0 reads neither S nor Y.
 //  - tall_skinny_narrow.cu: k, l <= 8, float and double, a thread per row
 //    (pair) with every product in registers, no shared memory;
-//  - tall_skinny_dmma.cu: double with k or l above 8, the FP64 tensor
+//  - tall_skinny_dmma.cu: double with k or l above 8 (V^T W: 6 or more), the FP64 tensor
 //    cores fed from global memory straight into MMA fragments;
 //  - tall_skinny.cu: float with k or l above 8 (SIMT, tiles in shared memory).
 #include "check.cuh"

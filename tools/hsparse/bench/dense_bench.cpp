@@ -16,6 +16,7 @@
 #include <set>
 #include <vector>
 
+#include "call_timing.hpp"
 #include "dense_baselines.hpp"
 #include "gemm_samples.hpp"
 #include "gnuplot.hpp"
@@ -75,6 +76,11 @@ void attach_peak(const Context& c, DenseRow& r, bool is_double) {
   else if (is_double && (a == "tensor" || a == "cublas")) r.peak_name = "FP64 tensor", r.peak_gflops = c.peaks.fp64_tensor;
   else if (is_double) r.peak_name = "FP64", r.peak_gflops = c.peaks.fp64;
   else r.peak_name = "FP32", r.peak_gflops = c.peaks.fp32;
+}
+
+// Every call timed in one mode (call_timing.hpp).
+TimingSummary time_calls(const Context& c, const std::function<void()>& fn, int min_repetitions) {
+  return bench::time_calls(*c.ex, fn, c.min_time, min_repetitions);
 }
 
 void add_row(Context& c, DenseRow r) {
@@ -145,7 +151,7 @@ void bench_gemm(Context& c, long long n) {
       r.status = "wrong: " + std::to_string(check.failed) + " of " + std::to_string(check.samples) + " sampled entries beyond their bound";
       c.status = 1;
     }
-    const auto t = time_for(run, c.min_time, 3, [&] { c.sync(); });
+    const auto t = time_calls(c, run, 3);
     if (library == "openblas") rest_after_openblas();
     r.seconds = t.median_s;
     r.gflops = 2.0 * std::pow(static_cast<double>(n), 3) / t.median_s * 1e-9;
@@ -156,7 +162,12 @@ void bench_gemm(Context& c, long long n) {
 }
 
 // V^T W and V S with V, W of n x k (S k x k): ours against the baseline's
-// GEMM of the same shape; the products are compared with each other.
+// GEMM of the same shape; the products are compared with each other. On the
+// GPU also a copy of V's bytes into Y (cudaMemcpy): V S reads and writes as
+// much, and mixed read/write traffic does not reach the read bandwidth.
+constexpr const char* kCopyLibrary = "cudaMemcpy";
+
+
 void bench_tall_skinny(Context& c, long long n, long long k) {
   using T = double;
   require_host_memory(static_cast<std::size_t>(3 * n * k * sizeof(T)), "bench --dense tall-skinny operands");
@@ -187,7 +198,7 @@ void bench_tall_skinny(Context& c, long long n, long long k) {
       product(libraries[i], dot);
       c.sync();
       results[i] = dot ? s.to_host() : y.to_host();
-      const auto t = time_for([&] { product(libraries[i], dot); }, c.min_time, 5, [&] { c.sync(); });
+      const auto t = time_calls(c, [&] { product(libraries[i], dot); }, 5);
       if (libraries[i] == "openblas") rest_after_openblas();
       DenseRow r{"tall-skinny", "double", std::string(dot ? "V^T W" : "V S") + " n=" + fmt("%.0e", static_cast<double>(n)) + " k=" + std::to_string(k),
                  dot ? "V^T W" : "V S", libraries[i], static_cast<double>(k)};
@@ -209,6 +220,15 @@ void bench_tall_skinny(Context& c, long long n, long long k) {
       }
       add_row(c, r);
     }
+  }
+  if (c.gpu && !*c.stop) {  // V S's ceiling: the same bytes read and written by the driver's device-to-device copy
+    const auto t = time_calls(c, [&] { c.ex->copy(y.data(), v.data(), static_cast<std::size_t>(n * k) * sizeof(T)); }, 5);
+    DenseRow r{"tall-skinny", "double", "V S n=" + fmt("%.0e", static_cast<double>(n)) + " k=" + std::to_string(k), "V S", kCopyLibrary,
+               static_cast<double>(k)};
+    r.seconds = t.median_s;
+    r.gbytes = 2.0 * static_cast<double>(n * k) * sizeof(T) / t.median_s * 1e-9;
+    r.read_bandwidth = c.read_bandwidth;
+    add_row(c, r);
   }
 }
 
@@ -273,24 +293,25 @@ void bench_spmm(Context& c, const std::string& spec) {
       const auto got = y.to_host();
       double worst = 0;
       for (std::size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::abs(got[i] - expect[i]) / std::max(1.0, std::abs(expect[i])));
-      DenseRow ours = row(name + " spmm", "hsparse", time_for([&] { plan.apply(V(1), x, V(0), y); }, c.min_time, 5, [&] { c.sync(); }), model);
+      DenseRow ours = row(name + " spmm", "hsparse", time_calls(c, [&] { plan.apply(V(1), x, V(0), y); }, 5), model);
       if (!(worst <= 1e-10)) {
         ours.status = "wrong: relative difference " + fmt("%.3g", worst) + " from the reference SpMM";
         c.status = 1;
       }
       add_row(c, ours);
-      const auto t_cols = time_for(
+      const auto t_cols = time_calls(
+          c,
           [&] {
             for (long long j = 0; j < k; ++j) plan.apply(V(1), x.column(j), V(0), y.column(j));
           },
-          c.min_time, 5, [&] { c.sync(); });
+          5);
       add_row(c, row(name + " " + std::to_string(k) + " SpMVs", "hsparse", t_cols,
                      static_cast<double>(k) * spmm_bytes(a.rows, a.cols, nnz, 1, sizeof(V), sizeof(I), false)));
     }
 #ifdef HSPARSE_HAVE_CUDA
     if (c.gpu) {
       const cuda::CusparseSpmm<V, I> baseline(cuda_executor(*c.ex, "the cuSPARSE SpMM"), *dev, x.view(), y.view());
-      add_row(c, row("cusparse-spmm", "cusparse", time_for([&] { baseline.apply(V(1), V(0)); }, c.min_time, 5, [&] { c.sync(); }), model));
+      add_row(c, row("cusparse-spmm", "cusparse", time_calls(c, [&] { baseline.apply(V(1), V(0)); }, 5), model));
     }
 #endif
   }
@@ -312,8 +333,8 @@ void write_dense_report(const Context& c, const std::string& dir, const std::str
   }
   std::ofstream(dir + "/dense.json") << j.dump(1) << "\n";
   std::ofstream md(dir + "/dense.md");
-  md << "# Dense kernels: GEMM, tall-skinny, SpMM\n\n" << device << ". Host clock around each call plus a synchronisation, median of repeated calls, "
-     << "operands warm (no cache flush) for every library alike.";
+  md << "# Dense kernels: GEMM, tall-skinny, SpMM\n\n" << device << ". "
+     << timing_mode(*c.ex) << ", median of repeated calls, operands warm (no cache flush) for every library alike.";
   if (c.peaks.known) {
     md << " Peaks (" << c.peaks.basis << "): FP64 " << fmt("%.1f", c.peaks.fp64 * 1e-3) << ", FP64 tensor " << fmt("%.1f", c.peaks.fp64_tensor * 1e-3)
        << ", FP32 " << fmt("%.1f", c.peaks.fp32 * 1e-3) << ", TF32 tensor " << fmt("%.1f", c.peaks.tf32_tensor * 1e-3) << " TFLOP/s.";
@@ -332,7 +353,8 @@ void write_dense_report(const Context& c, const std::string& dir, const std::str
        << fmt("%.1f", r.gflops) << " | " << (r.peak_gflops > 0 ? fmt("%.1f", 100 * r.gflops / r.peak_gflops) + " (" + r.peak_name + ")" : "-") << " | "
        << (r.q > 0 ? fmt("%.1f", r.q) : "-") << " | " << r.status << " |\n";
   }
-  md << "\n## Tall-skinny products (double)\n\nGB/s counts V and W (or V and Y) once; % of the read bandwidth measured above.\n\n";
+  md << "\n## Tall-skinny products (double)\n\nGB/s counts V and W (or V and Y) once; % of the read bandwidth measured above. "
+     << "cudaMemcpy: V's bytes copied into Y on the device, the traffic of V S (half reads, half writes).\n\n";
   md << "| shape | library | ms | GB/s | % of read BW | GFLOP/s | status |\n|---|---|---:|---:|---:|---:|---|\n";
   for (const auto& r : c.rows) {
     if (r.section != "tall-skinny") continue;
@@ -375,7 +397,7 @@ void write_dense_report(const Context& c, const std::string& dir, const std::str
   }
   for (const char* product : {"V^T W", "V S"}) {  // tall-skinny (issue 35): >= 85% of the read bandwidth at every k, never behind the baseline
     int faster = 0, total = 0, at_bandwidth = 0;
-    std::string short_k;  // the k below 85%, with their share
+    std::string short_k, of_copy;  // the k below 85%, with their share; V S against the copy of its bytes
     for (const auto& r : c.rows) {
       if (r.section != "tall-skinny" || r.algorithm != product || r.library != "hsparse") continue;
       ++total;
@@ -383,12 +405,15 @@ void write_dense_report(const Context& c, const std::string& dir, const std::str
       if (share >= 0.85) ++at_bandwidth;
       else short_k += (short_k.empty() ? "" : ", ") + fmt("k = %.0f ", r.size) + fmt("%.0f%%", 100 * share);
       for (const auto& b : c.rows) {
-        if (b.section == r.section && b.shape == r.shape && b.library != "hsparse" && r.seconds <= b.seconds) ++faster;
+        if (b.section != r.section || b.shape != r.shape || b.library == "hsparse") continue;
+        if (b.library == kCopyLibrary) of_copy += (of_copy.empty() ? "" : ", ") + fmt("k = %.0f ", r.size) + fmt("%.0f%%", 100 * b.seconds / r.seconds);
+        else if (r.seconds <= b.seconds) ++faster;
       }
     }
     if (total) {
       md << "- " << product << ": at least as fast as the baseline at " << faster << " of " << total << " k, >= 85% of the read bandwidth at " << at_bandwidth
          << " of " << total << " (goal: all, " << verdict(at_bandwidth == total) << (short_k.empty() ? "" : "; below: " + short_k) << ")\n";
+      if (!of_copy.empty()) md << "  - its speed as a share of " << kCopyLibrary << "'s on the same bytes (read + write): " << of_copy << "\n";
     }
   }
   {  // SpMM at k = 8: geometric means over the matrices of our best format's SpMM against cuSPARSE, and against that format's 8 SpMVs
@@ -474,7 +499,18 @@ void write_dense_report(const Context& c, const std::string& dir, const std::str
 
 }  // namespace
 
+const std::set<std::string>& dense_bench_parts() {
+  static const std::set<std::string> parts = {"gemm", "tall-skinny", "spmm"};
+  return parts;
+}
+
 int run_dense_benchmark(const DenseBenchOptions& opt, const std::atomic<bool>& stop) {
+  std::string valid;
+  for (const auto& part : dense_bench_parts()) valid += (valid.empty() ? "" : ", ") + part;
+  for (const auto& part : opt.parts) {
+    if (!dense_bench_parts().count(part)) throw Error(ErrorCode::invalid_argument, "--dense-parts: unknown part '" + part + "' (valid: " + valid + ")");
+  }
+  if (opt.parts.empty()) throw Error(ErrorCode::invalid_argument, "--dense-parts: name at least one part (" + valid + ")");
   Context c;
   c.stop = &stop;
   c.gpu = tool::resolve_backend(opt.backend) == "cuda";
@@ -493,19 +529,26 @@ int run_dense_benchmark(const DenseBenchOptions& opt, const std::atomic<bool>& s
   if (!c.gpu && have_openblas_gemm() && openblas_core() == "Prescott") {
     std::fprintf(stderr, "hsparse bench --dense: OpenBLAS runs its generic Prescott kernels here (CPU model hidden?): set OPENBLAS_CORETYPE (e.g. Haswell, SkylakeX) for a fair baseline\n");
   }
-  std::printf("[1/3] GEMM\n");
-  for (long long n : gemm_sizes(c)) {
-    bench_gemm<double>(c, n);
-    bench_gemm<float>(c, n);
+  const auto runs = [&](const char* part) { return opt.parts.count(part) > 0; };
+  if (runs("gemm")) {
+    std::printf("[gemm] GEMM\n");
+    for (long long n : gemm_sizes(c)) {
+      bench_gemm<double>(c, n);
+      bench_gemm<float>(c, n);
+    }
   }
-  std::printf("[2/3] tall-skinny\n");
-  const long long tall_n = c.quick ? 100000 : c.gpu ? 10000000 : 2000000;
-  for (long long k : {1LL, 2LL, 4LL, 8LL, 16LL, 32LL}) bench_tall_skinny(c, tall_n, k);
-  std::printf("[3/3] SpMM\n");
-  for (const auto& spec : spmm_matrices(c)) {
-    if (stop) break;
-    std::printf("  %s\n", spec.c_str());
-    bench_spmm(c, spec);
+  if (runs("tall-skinny")) {
+    std::printf("[tall-skinny] V^T W and V S\n");
+    const long long tall_n = c.quick ? 100000 : c.gpu ? 10000000 : 2000000;
+    for (long long k : {1LL, 2LL, 4LL, 8LL, 16LL, 32LL}) bench_tall_skinny(c, tall_n, k);
+  }
+  if (runs("spmm")) {
+    std::printf("[spmm] SpMM\n");
+    for (const auto& spec : spmm_matrices(c)) {
+      if (stop) break;
+      std::printf("  %s\n", spec.c_str());
+      bench_spmm(c, spec);
+    }
   }
   write_dense_report(c, opt.out_dir, device);
   std::printf("report: %s/dense.md (data: dense.json; plots: plots/gemm_*.png, plots/tall_skinny.png)\n", opt.out_dir.c_str());

@@ -1,0 +1,30 @@
+// The dense commands' timing (call_timing.hpp).
+#include "call_timing.hpp"
+
+#include <algorithm>
+
+#ifdef HSPARSE_HAVE_CUDA
+#include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/backends/cuda/timing.hpp"
+#endif
+
+namespace hsparse::bench {
+
+TimingSummary time_calls(const Executor& ex, const std::function<void()>& fn, double min_time_s, int min_repetitions) {
+#ifdef HSPARSE_HAVE_CUDA
+  if (ex.backend() == Backend::cuda) {
+    const cuda::Executor& gpu = cuda_executor(ex, "the timing of a call");
+    const double per_call = std::max(cuda::time_on_device(gpu, fn, 3, 1).median_s, 1e-7);  // a warm-up and an estimate
+    const int repetitions = static_cast<int>(std::clamp(min_time_s / per_call, static_cast<double>(min_repetitions), 100000.0));
+    return cuda::time_on_device(gpu, fn, repetitions, 0);
+  }
+#endif
+  return time_for(fn, min_time_s, min_repetitions, [&] { ex.synchronize(); });
+}
+
+const char* timing_mode(const Executor& ex) {
+  return ex.backend() == Backend::cuda ? "CUDA events around each call (the read-bandwidth test's mode)"
+                                       : "host clock around each call plus a synchronisation";
+}
+
+}  // namespace hsparse::bench
