@@ -345,25 +345,33 @@ void write_dense_report(const Context& c, const std::string& dir, const std::str
     md << " OpenBLAS kernels: " << openblas_core() << (openblas_core() == "Prescott" ? " (a generic SSE3 fallback: set OPENBLAS_CORETYPE, see dense_baselines.hpp)" : "") << ".";
   }
   md << " Read bandwidth measured at the start: " << fmt("%.0f", c.read_bandwidth * 1e-9) << " GB/s.\n\n";
-  md << "## GEMM C = A B (n x n x n)\n\nq: flops per word from slow memory under the kernel's blocking (Owens; baselines: -).\n\n";
-  md << "| precision | n | algorithm | library | ms | GFLOP/s | % of peak | q | status |\n|---|---:|---|---|---:|---:|---:|---:|---|\n";
+  // A part that did not run (--dense-parts) has no section.
+  const auto ran = [&](const char* section) { return std::any_of(c.rows.begin(), c.rows.end(), [&](const DenseRow& r) { return r.section == section; }); };
+  if (ran("gemm")) {
+    md << "## GEMM C = A B (n x n x n)\n\nq: flops per word from slow memory under the kernel's blocking (Owens; baselines: -).\n\n";
+    md << "| precision | n | algorithm | library | ms | GFLOP/s | % of peak | q | status |\n|---|---:|---|---|---:|---:|---:|---:|---|\n";
+  }
   for (const auto& r : c.rows) {
     if (r.section != "gemm") continue;
     md << "| " << r.precision << " | " << r.size << " | " << r.algorithm << " | " << r.library << " | " << fmt("%.3f", r.seconds * 1e3) << " | "
        << fmt("%.1f", r.gflops) << " | " << (r.peak_gflops > 0 ? fmt("%.1f", 100 * r.gflops / r.peak_gflops) + " (" + r.peak_name + ")" : "-") << " | "
        << (r.q > 0 ? fmt("%.1f", r.q) : "-") << " | " << r.status << " |\n";
   }
-  md << "\n## Tall-skinny products (double)\n\nGB/s counts V and W (or V and Y) once; % of the read bandwidth measured above. "
-     << "cudaMemcpy: V's bytes copied into Y on the device, the traffic of V S (half reads, half writes).\n\n";
-  md << "| shape | library | ms | GB/s | % of read BW | GFLOP/s | status |\n|---|---|---:|---:|---:|---:|---|\n";
+  if (ran("tall-skinny")) {
+    md << "\n## Tall-skinny products (double)\n\nGB/s counts V and W (or V and Y) once; % of the read bandwidth measured above. "
+       << "cudaMemcpy: V's bytes copied into Y on the device, the traffic of V S (half reads, half writes).\n\n";
+    md << "| shape | library | ms | GB/s | % of read BW | GFLOP/s | status |\n|---|---|---:|---:|---:|---:|---|\n";
+  }
   for (const auto& r : c.rows) {
     if (r.section != "tall-skinny") continue;
     md << "| " << r.shape << " | " << r.library << " | " << fmt("%.3f", r.seconds * 1e3) << " | " << fmt("%.0f", r.gbytes) << " | "
        << (r.read_bandwidth > 0 ? fmt("%.0f", 100 * r.gbytes * 1e9 / r.read_bandwidth) : "-") << " | " << fmt("%.1f", r.gflops) << " | " << r.status << " |\n";
   }
-  md << "\n## SpMM Y = A X (CSR, SELL-C-sigma, BCSR; double)\n\nGB/s under the byte model `spmm_bytes` (A's CSR bytes once per call, X read and Y "
-        "written once; k SpMVs: A k times). Each format's SpMM next to k SpMVs of the same plan; cuSPARSE SpMM on CSR.\n\n";
-  md << "| matrix, k | algorithm | library | ms | GFLOP/s | GB/s | status |\n|---|---|---|---:|---:|---:|---|\n";
+  if (ran("spmm")) {
+    md << "\n## SpMM Y = A X (CSR, SELL-C-sigma, BCSR; double)\n\nGB/s under the byte model `spmm_bytes` (A's CSR bytes once per call, X read and Y "
+          "written once; k SpMVs: A k times). Each format's SpMM next to k SpMVs of the same plan; cuSPARSE SpMM on CSR.\n\n";
+    md << "| matrix, k | algorithm | library | ms | GFLOP/s | GB/s | status |\n|---|---|---|---:|---:|---:|---|\n";
+  }
   for (const auto& r : c.rows) {
     if (r.section != "spmm") continue;
     md << "| " << r.shape << " | " << r.algorithm << " | " << r.library << " | " << fmt("%.3f", r.seconds * 1e3) << " | " << fmt("%.1f", r.gflops) << " | "
