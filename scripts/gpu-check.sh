@@ -23,6 +23,7 @@
 #   k = TALL_K, default "1 2 4 8 16 32", float too with TALL_SINGLE=1),
 #   RUN_PYTHON=1 (the Python package: pytest with CuPy, python/benchmarks/overhead.py;
 #   PYTEST_K="<pytest -k expression>"),
+#   SKIP_CLI_CHECKS=1 (skip the CLI's format checks and hsparse info),
 #   SKIP_INSTALL_CHECK=1 (skip installing and building examples/ against the install),
 #   NCU_RUNS="matrix|format|kernel|kernel-name-regex ..." (Nsight Compute on one launch of each: the limiter),
 #   NCU_GEMM="algorithm|tile|precision|size[|T] ..." (the same for hsparse gemm; tile "-" for the default; size N or MxNxK;
@@ -135,6 +136,7 @@ if [ "${RUN_PYTHON:-0}" = 1 ]; then
   cat "$OUT/python_overhead.txt" | tee -a "$OUT/summary.txt"
 fi
 
+if [ "${SKIP_CLI_CHECKS:-0}" != 1 ]; then
 log "CLI: every registered format on the complex matrices, on the GPU"
 cmake -DHSPARSE=$BUILD_DIR/bin/hsparse -DBACKEND=cuda -DDATA="$PWD/tests/data" -DMATRICES="$PWD/matrices" \
   -P tests/cli/every_format_complex.cmake > "$OUT/every_format_complex.log" 2>&1; echo "every format complex (cuda) rc=$?" | tee -a "$OUT/summary.txt"
@@ -149,6 +151,7 @@ done
 $BUILD_DIR/bin/hsparse --version 2>&1 | tee -a "$OUT/summary.txt"
 $BUILD_DIR/bin/hsparse info 2>&1 | tee -a "$OUT/summary.txt"
 $BUILD_DIR/bin/hsparse bench --dry-run 2>&1 | tee -a "$OUT/summary.txt"
+fi
 
 # hsparse tune (RUN_TUNE=1): exhaustive search of CSR vector's parameters
 # (every point into tune-table.csv, for calibrating the fixed rule), against

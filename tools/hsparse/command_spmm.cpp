@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "bench/call_timing.hpp"
+#include "bench/cusparse_spmm_best.hpp"
 #include "commands.hpp"
 #include "hsparse/core/error.hpp"
 #ifdef HSPARSE_HAVE_CUDA
@@ -58,21 +59,23 @@ int run_spmm(const SpmmCommandOptions& o, const Csr<V, I>& a) {
   std::printf("  %lld separate SpMVs          %9.3f ms  %8.1f GFLOP/s  model %.3g bytes, %7.1f GB/s\n", k, t_cols.median_s * 1e3,
               flops / t_cols.median_s * 1e-9, bytes_cols, bytes_cols / t_cols.median_s * 1e-9);
   std::printf("  spmm / separate SpMVs: %.2fx\n", t_cols.median_s / t_spmm.median_s);
+  std::vector<V> expect(result.size());
+  reference::csr_spmm<V, I>(V(1), a, {xh.data(), a.cols, k, std::max<long long>(1, a.cols)}, V(0), {expect.data(), a.rows, k, std::max<long long>(1, a.rows)});
 #ifdef HSPARSE_HAVE_CUDA
-  if (ex->backend() == Backend::cuda) {  // the baseline: cuSPARSE SpMM on the same CSR, X and Y
-    const cuda::Executor& cex = cuda_executor(*ex, "the cuSPARSE SpMM");
+  if (ex->backend() == Backend::cuda) {  // the baseline: the fastest correct cuSPARSE SpMM on the same CSR and X
     const auto dev = cuda::DeviceCsr<V, I>::upload(a);
-    const cuda::CusparseSpmm<V, I> baseline(cex, dev, x.view(), y.view());
-    const TimingSummary t_cu = bench::time_calls(*ex, [&] { baseline.apply(V(1), V(0)); }, o.min_time_s, o.repetitions);
-    const double bytes_cu = spmm_bytes(a.rows, a.cols, nnz, static_cast<double>(k), sizeof(V), sizeof(I), false);
-    std::printf("  cuSPARSE SpMM (CSR)        %9.3f ms  %8.1f GFLOP/s  model %.3g bytes, %7.1f GB/s\n", t_cu.median_s * 1e3,
-                flops / t_cu.median_s * 1e-9, bytes_cu, bytes_cu / t_cu.median_s * 1e-9);
-    std::printf("  spmm / cuSPARSE SpMM: %.2fx\n", t_cu.median_s / t_spmm.median_s);
+    const auto best = bench::fastest_cusparse_spmm<V, I>(*ex, dev, a, xh, x, y, expect, o.min_time_s, o.repetitions);
+    if (best) {
+      const double t_cu = best->timing.median_s, bytes_cu = spmm_bytes(a.rows, a.cols, nnz, static_cast<double>(k), sizeof(V), sizeof(I), false);
+      std::printf("  cuSPARSE SpMM (CSR, %s) %9.3f ms  %8.1f GFLOP/s  model %.3g bytes, %7.1f GB/s\n", best->variant.c_str(), t_cu * 1e3,
+                  flops / t_cu * 1e-9, bytes_cu, bytes_cu / t_cu * 1e-9);
+      std::printf("  spmm / fastest cuSPARSE SpMM: %.2fx\n", t_cu / t_spmm.median_s);
+    } else {
+      std::printf("  cuSPARSE SpMM: no variant ran correctly (see above)\n");
+    }
   }
 #endif
   if (!o.check) return 0;
-  std::vector<V> expect(result.size());
-  reference::csr_spmm<V, I>(V(1), a, {xh.data(), a.cols, k, std::max<long long>(1, a.cols)}, V(0), {expect.data(), a.rows, k, std::max<long long>(1, a.rows)});
   double worst = 0;
   for (std::size_t i = 0; i < expect.size(); ++i) {
     worst = std::max(worst, std::abs(std::complex<double>(result[i]) - std::complex<double>(expect[i])) /

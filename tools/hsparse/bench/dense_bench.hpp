@@ -23,7 +23,7 @@
 
 namespace hsparse::bench {
 
-// The parts of the dense bench, in the order they run: gemm, tall-skinny, spmm.
+// The parts of the dense bench (they run in the order gemm, tall-skinny, spmm).
 const std::set<std::string>& dense_bench_parts();
 
 struct DenseBenchOptions {
