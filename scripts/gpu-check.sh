@@ -54,7 +54,11 @@ cmake -S . -B $BUILD_DIR -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHIT
 targets=(); for t in ${BUILD_TARGETS:-}; do targets+=(--target "$t"); done
 cmake --build $BUILD_DIR -j "$(nproc)" "${targets[@]}" -- -k 0 >> "$OUT/build.log" 2>&1
 rc=0
-needed="bin/hsparse tests/hsparse_gpu_tests"; [ -z "${BUILD_TARGETS:-}" ] && needed+=" tests/hsparse_tests"
+# What the build must have made: all three, or those BUILD_TARGETS names.
+needed="bin/hsparse tests/hsparse_gpu_tests tests/hsparse_tests"
+if [ -n "${BUILD_TARGETS:-}" ]; then
+  needed=""; for t in $BUILD_TARGETS; do case $t in hsparse_cli) needed+=" bin/hsparse" ;; hsparse_gpu_tests|hsparse_tests) needed+=" tests/$t" ;; esac; done
+fi
 for t in $needed; do [ -x $BUILD_DIR/$t ] || rc=1; done
 grep -E "FAILED|error:" "$OUT/build.log" | head -5
 tail -5 "$OUT/build.log"

@@ -18,7 +18,6 @@ template <class V, class I>
 std::optional<SpmmBaseline> fastest_cusparse_spmm(const Executor& ex, const cuda::DeviceCsr<V, I>& a_device, const Csr<V, I>& a, const std::vector<V>& xh,
                                                   const DenseMatrix<V>& x, DenseMatrix<V>& y, const std::vector<V>& expect, double min_time_s,
                                                   int min_repetitions, const std::atomic<bool>* stop) {
-  const cuda::Executor& gpu = cuda_executor(ex, "the cuSPARSE SpMM");
   const long long k = x.cols();
   // X stored row by row, as a user of the row-major variants holds it (the transposition is not timed): X^T column-major, k x cols.
   std::vector<V> xr(xh.size());
@@ -33,10 +32,10 @@ std::optional<SpmmBaseline> fastest_cusparse_spmm(const Executor& ex, const cuda
     const bool row_major = variant.order == cuda::DenseOrder::row_major;
     DenseMatrix<V>& out = row_major ? yt : y;
     try {
-      const cuda::CusparseSpmm<V, I> baseline(gpu, a_device, row_major ? xt.view() : x.view(), out.view(), variant);
-      // NaN first: beta = 0 must not read Y, and every entry must be written.
+      // NaN first (beta = 0 must not read Y, and every entry must be written); before the baseline takes Y's address: this replaces Y's array.
       const std::vector<V> nan(static_cast<std::size_t>(out.rows() * out.cols()), V(std::numeric_limits<real_type_t<V>>::quiet_NaN()));
       out = DenseMatrix<V>(out.executor(), out.rows(), out.cols(), std::span<const V>(nan));
+      const cuda::CusparseSpmm<V, I> baseline(cuda_executor(ex, "the cuSPARSE SpMM"), a_device, row_major ? xt.view() : x.view(), out.view(), variant);
       baseline.apply(V(1), V(0));
       ex.synchronize();
       const auto got = out.to_host();
