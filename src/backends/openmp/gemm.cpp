@@ -4,14 +4,20 @@
 //  - cache: op(B) is packed in kc x nc panels (kept in L3 / shared), op(A)
 //    in mc x kc blocks (L2, one per thread), each in the order the micro-
 //    kernel reads them;
-//  - registers: an MR x NR block of C (8 x 6 doubles, 16 x 6 floats: 12
-//    vector accumulators of AVX2, 6 of AVX-512) lives in registers for the
-//    whole kc loop, the lecture's register blocking (MAGMA's 4 x 4 per
-//    thread) on a CPU core.
+//  - registers: an MR x NR block of C lives in registers for the whole kc
+//    loop, the lecture's register blocking (MAGMA's 4 x 4 per thread) on a
+//    CPU core. MR is two vectors, NR is chosen so that the MR x NR
+//    accumulators are independent FMA chains enough to cover the FMA
+//    latency on every port: AVX2 2 x 6 = 12 of its 16 ymm registers;
+//    AVX-512 2 x 8 = 16 of its 32 zmm registers (an Intel core with two
+//    512-bit FMA ports and 4-cycle latency needs at least 8 in flight; the
+//    2 x 6 block it had used before, 6 zmm chains, capped it at 75% of peak:
+//    SGEMM 69% of OpenBLAS on a 16-core Xeon, 2026-11-23).
 // The packing zero-fills partial slivers, so edges cost a little padding,
 // not a second code path. Threads split the mc blocks of each panel. The
-// micro-kernel is compiled three times (AVX-512, AVX2+FMA, baseline) and
-// chosen by the CPU's features. Complex types take the baseline path.
+// macro-kernel is compiled three times (AVX-512, AVX2+FMA, baseline) and
+// chosen by the CPU's features, with the packing of its MR x NR. Complex
+// types take the baseline path.
 #include <omp.h>
 
 #include <algorithm>
@@ -25,14 +31,22 @@ namespace hsparse::openmp {
 
 namespace {
 
+// The cache blocks, the same for every instruction set (gemm_blocks).
 template <class T>
-struct Blocking {
-  static constexpr int MR = std::is_same_v<T, float> ? 16 : 8;  // one or two vectors of a 512-bit register
-  static constexpr int NR = 6;
+struct CacheBlocking {
   static constexpr long long KC = 256;
   static constexpr long long MC = std::is_same_v<T, float> ? 192 : 96;  // MC x KC of A in L2 (~200 KB)
   static constexpr long long NC = 3072;                                 // KC x NC of B in L3
 };
+
+// The register block: MR rows (two vectors) x NR columns (see the top).
+template <class T, int VECTOR_BYTES, int COLUMNS>
+struct RegisterBlock {
+  static constexpr int MR = 2 * VECTOR_BYTES / static_cast<int>(sizeof(T)), NR = COLUMNS;
+  static_assert(CacheBlocking<T>::MC % MR == 0, "whole slivers of A per block");
+};
+template <class T> using Avx512Block = RegisterBlock<T, 64, 8>;
+template <class T> using Avx2Block = RegisterBlock<T, 32, 6>;
 
 // op(A)(i, p) and op(B)(p, j).
 template <class T>
@@ -41,9 +55,9 @@ template <class T>
 T at_b(Op t, const ConstDenseView<T>& b, long long p, long long j) { return t == Op::none ? b(p, j) : b(j, p); }
 
 // A block (rows i0.., depth p0..) into MR-row slivers: sliver s holds, for each p, MR consecutive rows.
-template <class T>
+template <class T, class R>
 void pack_a(Op t, const ConstDenseView<T>& a, long long i0, long long mc, long long p0, long long kc, T* out) {
-  constexpr int MR = Blocking<T>::MR;
+  constexpr int MR = R::MR;
   for (long long s = 0; s < mc; s += MR) {
     const long long rows = std::min<long long>(MR, mc - s);
     for (long long p = 0; p < kc; ++p) {
@@ -53,9 +67,9 @@ void pack_a(Op t, const ConstDenseView<T>& a, long long i0, long long mc, long l
 }
 
 // A panel of B (depth p0.., columns j0..) into NR-column slivers.
-template <class T>
+template <class T, class R>
 void pack_b(Op t, const ConstDenseView<T>& b, long long p0, long long kc, long long j0, long long nc, T* out) {
-  constexpr int NR = Blocking<T>::NR;
+  constexpr int NR = R::NR;
   const long long slivers = (nc + NR - 1) / NR;
 #pragma omp parallel for schedule(static)
   for (long long s = 0; s < slivers; ++s) {
@@ -68,10 +82,10 @@ void pack_b(Op t, const ConstDenseView<T>& b, long long p0, long long kc, long l
 }
 
 // C(MR x NR block at i, j; `rows` x `cols` of it inside C) = alpha * Ap Bp + beta C.
-template <class T>
+template <class T, class R>
 [[gnu::always_inline]] inline void micro_kernel(long long kc, const T* __restrict__ ap, const T* __restrict__ bp, T alpha, T beta, T* c,
                                                 long long ldc, long long rows, long long cols) {
-  constexpr int MR = Blocking<T>::MR, NR = Blocking<T>::NR;
+  constexpr int MR = R::MR, NR = R::NR;
   T acc[NR][MR] = {};
   for (long long p = 0; p < kc; ++p) {
     for (int j = 0; j < NR; ++j) {
@@ -91,13 +105,13 @@ template <class T>
 }
 
 // The products of one packed A block with every sliver of the packed B panel.
-template <class T>
+template <class T, class R>
 [[gnu::always_inline]] inline void macro_kernel(long long mc, long long nc, long long kc, const T* ap, const T* bp, T alpha, T beta,
                                                 const DenseView<T>& c, long long i0, long long j0) {
-  constexpr int MR = Blocking<T>::MR, NR = Blocking<T>::NR;
+  constexpr int MR = R::MR, NR = R::NR;
   for (long long js = 0; js < nc; js += NR) {
     for (long long is = 0; is < mc; is += MR) {
-      micro_kernel<T>(kc, ap + is * kc, bp + js * kc, alpha, beta, &c(i0 + is, j0 + js), c.ld, std::min<long long>(MR, mc - is),
+      micro_kernel<T, R>(kc, ap + is * kc, bp + js * kc, alpha, beta, &c(i0 + is, j0 + js), c.ld, std::min<long long>(MR, mc - is),
                       std::min<long long>(NR, nc - js));
     }
   }
@@ -106,48 +120,27 @@ template <class T>
 template <class T>
 __attribute__((target("avx512f"))) void macro_avx512(long long mc, long long nc, long long kc, const T* ap, const T* bp, T alpha, T beta,
                                                      const DenseView<T>& c, long long i0, long long j0) {
-  macro_kernel<T>(mc, nc, kc, ap, bp, alpha, beta, c, i0, j0);
+  macro_kernel<T, Avx512Block<T>>(mc, nc, kc, ap, bp, alpha, beta, c, i0, j0);
 }
 template <class T>
 __attribute__((target("avx2,fma"))) void macro_avx2(long long mc, long long nc, long long kc, const T* ap, const T* bp, T alpha, T beta,
                                                     const DenseView<T>& c, long long i0, long long j0) {
-  macro_kernel<T>(mc, nc, kc, ap, bp, alpha, beta, c, i0, j0);
+  macro_kernel<T, Avx2Block<T>>(mc, nc, kc, ap, bp, alpha, beta, c, i0, j0);
 }
 template <class T>
 void macro_baseline(long long mc, long long nc, long long kc, const T* ap, const T* bp, T alpha, T beta, const DenseView<T>& c, long long i0,
                     long long j0) {
-  macro_kernel<T>(mc, nc, kc, ap, bp, alpha, beta, c, i0, j0);
+  macro_kernel<T, Avx2Block<T>>(mc, nc, kc, ap, bp, alpha, beta, c, i0, j0);
 }
 
 template <class T>
 using MacroFn = void (*)(long long, long long, long long, const T*, const T*, T, T, const DenseView<T>&, long long, long long);
 
-template <class T>
-MacroFn<T> choose_macro() {
-  if constexpr (is_complex_v<T>) {
-    return macro_baseline<T>;
-  } else {
-    if (__builtin_cpu_supports("avx512f")) return macro_avx512<T>;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return macro_avx2<T>;
-    return macro_baseline<T>;
-  }
-}
-
-}  // namespace
-
-template <class T>
-void gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta, const DenseView<T>& c) {
-  const GemmShape s = check_gemm_shapes<T>(ta, tb, a, b, c);
-  using B = Blocking<T>;
-  if (s.m == 0 || s.n == 0) return;
-  if (s.k == 0 || alpha == T(0)) {  // C = beta C (beta == 0: zeros, C not read)
-#pragma omp parallel for schedule(static)
-    for (long long j = 0; j < s.n; ++j) {
-      for (long long i = 0; i < s.m; ++i) c(i, j) = beta == T(0) ? T(0) : beta * c(i, j);
-    }
-    return;
-  }
-  static const MacroFn<T> macro = choose_macro<T>();
+// The blocked product with register block R and its macro-kernel.
+template <class T, class R>
+void gemm_blocked(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta, const DenseView<T>& c, const GemmShape& s,
+                  MacroFn<T> macro) {
+  using B = CacheBlocking<T>;
   // Packing buffers kept per calling thread and reused: allocating (and
   // faulting in) a few hundred KiB per call cost ~1.4 ms on a 2-core VM,
   // more than a whole 300 x 200 x 77 product.
@@ -157,31 +150,55 @@ void gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseVie
   thread_local std::vector<std::vector<T>> apacks_cache;
   std::vector<T>& bpack = bpack_cache;
   std::vector<std::vector<T>>& apacks = apacks_cache;
-  bpack.resize(std::max(bpack.size(), static_cast<std::size_t>(B::KC * ((std::min(B::NC, s.n) + B::NR - 1) / B::NR * B::NR))));
+  bpack.resize(std::max(bpack.size(), static_cast<std::size_t>(B::KC * ((std::min(B::NC, s.n) + R::NR - 1) / R::NR * R::NR))));
   const auto threads = static_cast<std::size_t>(omp_get_max_threads());
   if (apacks.size() < threads) apacks.resize(threads);
-  for (auto& ap : apacks) ap.resize(static_cast<std::size_t>(B::KC * ((B::MC + B::MR - 1) / B::MR * B::MR)));
+  for (auto& ap : apacks) ap.resize(std::max(ap.size(), static_cast<std::size_t>(B::KC * ((B::MC + R::MR - 1) / R::MR * R::MR))));
   for (long long j0 = 0; j0 < s.n; j0 += B::NC) {
     const long long nc = std::min(B::NC, s.n - j0);
     for (long long p0 = 0; p0 < s.k; p0 += B::KC) {
       const long long kc = std::min(B::KC, s.k - p0);
       const T beta_here = p0 == 0 ? beta : T(1);  // later depth blocks accumulate
-      pack_b(tb, b, p0, kc, j0, nc, bpack.data());
+      pack_b<T, R>(tb, b, p0, kc, j0, nc, bpack.data());
       const long long blocks = (s.m + B::MC - 1) / B::MC;
 #pragma omp parallel for schedule(dynamic, 1)
       for (long long ib = 0; ib < blocks; ++ib) {
         const long long i0 = ib * B::MC, mc = std::min(B::MC, s.m - i0);
         T* ap = apacks[static_cast<std::size_t>(omp_get_thread_num())].data();
-        pack_a(ta, a, i0, mc, p0, kc, ap);
+        pack_a<T, R>(ta, a, i0, mc, p0, kc, ap);
         macro(mc, nc, kc, ap, bpack.data(), alpha, beta_here, c, i0, j0);
       }
     }
   }
 }
 
+}  // namespace
+
+template <class T>
+void gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta, const DenseView<T>& c) {
+  const GemmShape s = check_gemm_shapes<T>(ta, tb, a, b, c);
+  if (s.m == 0 || s.n == 0) return;
+  if (s.k == 0 || alpha == T(0)) {  // C = beta C (beta == 0: zeros, C not read)
+#pragma omp parallel for schedule(static)
+    for (long long j = 0; j < s.n; ++j) {
+      for (long long i = 0; i < s.m; ++i) c(i, j) = beta == T(0) ? T(0) : beta * c(i, j);
+    }
+    return;
+  }
+  // The instruction set, and with it the register block, once per process.
+  if constexpr (is_complex_v<T>) {
+    gemm_blocked<T, Avx2Block<T>>(ta, tb, alpha, a, b, beta, c, s, macro_baseline<T>);
+  } else {
+    static const bool avx512 = __builtin_cpu_supports("avx512f");
+    static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    if (avx512) gemm_blocked<T, Avx512Block<T>>(ta, tb, alpha, a, b, beta, c, s, macro_avx512<T>);
+    else gemm_blocked<T, Avx2Block<T>>(ta, tb, alpha, a, b, beta, c, s, avx2 ? macro_avx2<T> : macro_baseline<T>);
+  }
+}
+
 template <class T>
 GemmBlocks gemm_blocks() {
-  return {Blocking<T>::MC, Blocking<T>::NC, Blocking<T>::KC};
+  return {CacheBlocking<T>::MC, CacheBlocking<T>::NC, CacheBlocking<T>::KC};
 }
 
 #define HSPARSE_INSTANTIATE(T) \
