@@ -48,36 +48,53 @@ struct RegisterBlock {
 template <class T> using Avx512Block = RegisterBlock<T, 64, 8>;
 template <class T> using Avx2Block = RegisterBlock<T, 32, 6>;
 
-// op(A)(i, p) and op(B)(p, j).
-template <class T>
-T at_a(Op t, const ConstDenseView<T>& a, long long i, long long p) { return t == Op::none ? a(i, p) : a(p, i); }
-template <class T>
-T at_b(Op t, const ConstDenseView<T>& b, long long p, long long j) { return t == Op::none ? b(p, j) : b(j, p); }
-
-// A block (rows i0.., depth p0..) into MR-row slivers: sliver s holds, for each p, MR consecutive rows.
-template <class T, class R>
-void pack_a(Op t, const ConstDenseView<T>& a, long long i0, long long mc, long long p0, long long kc, T* out) {
-  constexpr int MR = R::MR;
-  for (long long s = 0; s < mc; s += MR) {
-    const long long rows = std::min<long long>(MR, mc - s);
+// One sliver of a packed operand: W rows (of op(A)) or columns (of op(B))
+// by kc depths, stored depth by depth (out[p * W + r]); element (r, p) of
+// the sliver is src[r * width_stride + p * depth_stride], and rows past
+// `width` are zeros. Either stride is 1 (column-major storage): the loops
+// read along it, so every load is contiguous.
+template <class T, int W>
+void pack_sliver(const T* src, long long width_stride, long long depth_stride, long long width, long long kc, T* out) {
+  if (width == W && width_stride == 1) {
     for (long long p = 0; p < kc; ++p) {
-      for (long long r = 0; r < MR; ++r) *out++ = r < rows ? at_a(t, a, i0 + s + r, p0 + p) : T(0);
+#pragma omp simd
+      for (int r = 0; r < W; ++r) out[p * W + r] = src[p * depth_stride + r];
+    }
+    return;
+  }
+  for (long long r = 0; r < W; ++r) {
+    T* o = out + r;
+    if (r >= width) {
+      for (long long p = 0; p < kc; ++p) o[p * W] = T(0);
+    } else {
+      const T* in = src + r * width_stride;
+      for (long long p = 0; p < kc; ++p) o[p * W] = in[p * depth_stride];
     }
   }
 }
 
-// A panel of B (depth p0.., columns j0..) into NR-column slivers.
+// A block (rows i0.. of op(A), depth p0..) into MR-row slivers.
+template <class T, class R>
+void pack_a(Op t, const ConstDenseView<T>& a, long long i0, long long mc, long long p0, long long kc, T* out) {
+  // op(A)(i, p) is a(i, p) (rows contiguous) or a(p, i) (depths contiguous).
+  const long long row_stride = t == Op::none ? 1 : a.ld, depth_stride = t == Op::none ? a.ld : 1;
+  const T* base = a.data + i0 * row_stride + p0 * depth_stride;
+  for (long long s = 0; s < mc; s += R::MR, out += R::MR * kc) {
+    pack_sliver<T, R::MR>(base + s * row_stride, row_stride, depth_stride, std::min<long long>(R::MR, mc - s), kc, out);
+  }
+}
+
+// A panel of op(B) (depth p0.., columns j0..) into NR-column slivers.
 template <class T, class R>
 void pack_b(Op t, const ConstDenseView<T>& b, long long p0, long long kc, long long j0, long long nc, T* out) {
-  constexpr int NR = R::NR;
-  const long long slivers = (nc + NR - 1) / NR;
+  // op(B)(p, j) is b(p, j) (depths contiguous) or b(j, p) (columns contiguous).
+  const long long column_stride = t == Op::none ? b.ld : 1, depth_stride = t == Op::none ? 1 : b.ld;
+  const T* base = b.data + j0 * column_stride + p0 * depth_stride;
+  const long long slivers = (nc + R::NR - 1) / R::NR;
 #pragma omp parallel for schedule(static)
   for (long long s = 0; s < slivers; ++s) {
-    T* o = out + s * NR * kc;
-    const long long cols = std::min<long long>(NR, nc - s * NR);
-    for (long long p = 0; p < kc; ++p) {
-      for (long long c = 0; c < NR; ++c) *o++ = c < cols ? at_b(t, b, p0 + p, j0 + s * NR + c) : T(0);
-    }
+    pack_sliver<T, R::NR>(base + s * R::NR * column_stride, column_stride, depth_stride, std::min<long long>(R::NR, nc - s * R::NR), kc,
+                          out + s * R::NR * kc);
   }
 }
 
