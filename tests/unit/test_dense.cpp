@@ -159,8 +159,44 @@ void check_tall_skinny(long long n, long long k, long long l) {
 
 TYPED_TEST(GemmTyped, TallSkinnyProductsMatchTheReference) {
   for (long long n : {0LL, 1LL, 777LL, 100001LL}) {
-    for (const auto& [k, l] : std::vector<std::pair<long long, long long>>{{1, 1}, {3, 1}, {8, 8}, {2, 5}, {32, 32}, {33, 3}}) {
+    // 4 x 4 register tiles with every edge (1 to 3 columns left on a side), and one column (mdot).
+    for (const auto& [k, l] : std::vector<std::pair<long long, long long>>{{1, 1}, {3, 1}, {8, 8}, {2, 5}, {5, 7}, {4, 9}, {32, 32}, {33, 3}}) {
       check_tall_skinny<TypeParam>(n, k, l);
+    }
+  }
+}
+
+// V, W and Y inside buffers of n + 3 rows (the kernels must step by the
+// leading dimension), with n a few rows past whole vectors of rows: the
+// padding rows of Y stay as they were.
+TYPED_TEST(GemmTyped, TallSkinnyProductsFollowTheLeadingDimension) {
+  using T = TypeParam;
+  const ExecutorPtr cpu = make_executor(Backend::cpu);
+  const double tol = (std::is_same_v<real_type_t<T>, float> ? 1e-5 : 1e-12) * 100;
+  for (const long long n : {35LL, 1029LL}) {
+    const long long ld = n + 3, k = 6, l = 5;
+    const auto vh = filled<T>(ld * k, 4), wh = filled<T>(ld * l, 5), sh = filled<T>(k * l, 6);
+    std::vector<T> expect(static_cast<std::size_t>(k * l)), s(expect.size(), T(0));
+    reference::gemm<T>(Op::transpose, Op::none, T(1), {vh.data(), n, k, ld}, {wh.data(), n, l, ld}, T(0), {expect.data(), k, l, k});
+    openmp::tall_skinny_dot<T>(T(1), {vh.data(), n, k, ld}, {wh.data(), n, l, ld}, T(0), {s.data(), k, l, k});
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      ASSERT_LE(std::abs(std::complex<double>(s[i]) - std::complex<double>(expect[i])), tol * std::max(1.0, std::abs(std::complex<double>(expect[i]))))
+          << "V^T W n " << n << " entry " << i;
+    }
+    const auto y0 = filled<T>(ld * l, 7);
+    std::vector<T> y = y0, yexp = y0;
+    reference::gemm<T>(Op::none, Op::none, T(-1), {vh.data(), n, k, ld}, {sh.data(), k, l, k}, T(0.5), {yexp.data(), n, l, ld});
+    openmp::tall_skinny_update<T>(T(-1), {vh.data(), n, k, ld}, {sh.data(), k, l, k}, T(0.5), {y.data(), n, l, ld});
+    for (long long j = 0; j < l; ++j) {
+      for (long long i = 0; i < ld; ++i) {
+        const auto at = static_cast<std::size_t>(i + j * ld);
+        if (i >= n) {
+          ASSERT_EQ(y[at], y0[at]) << "V S wrote padding row " << i << " of column " << j;
+          continue;
+        }
+        ASSERT_LE(std::abs(std::complex<double>(y[at]) - std::complex<double>(yexp[at])), tol * std::max(1.0, std::abs(std::complex<double>(yexp[at]))))
+            << "V S n " << n << " at (" << i << ", " << j << ")";
+      }
     }
   }
 }
