@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -241,6 +242,34 @@ const HostTopology& host_topology() {
 }
 
 std::size_t last_level_cache_bytes() { return host_topology().last_level_cache_bytes(); }
+
+const char* to_string(SimdLevel level) {
+  switch (level) {
+    case SimdLevel::avx512: return "avx512";
+    case SimdLevel::avx2: return "avx2";
+    case SimdLevel::baseline: break;
+  }
+  return "baseline";
+}
+
+SimdLevel simd_level() {
+  static const SimdLevel level = [] {
+#if defined(__x86_64__) || defined(__i386__)
+    SimdLevel cpu = SimdLevel::baseline;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) cpu = SimdLevel::avx2;
+    if (cpu == SimdLevel::avx2 && __builtin_cpu_supports("avx512f")) cpu = SimdLevel::avx512;
+#else
+    const SimdLevel cpu = SimdLevel::baseline;
+#endif
+    const char* cap = std::getenv("HSPARSE_SIMD");
+    if (!cap || !*cap) return cpu;
+    for (SimdLevel l : {SimdLevel::baseline, SimdLevel::avx2, SimdLevel::avx512}) {
+      if (std::string(cap) == to_string(l)) return std::min(cpu, l);
+    }
+    throw Error(ErrorCode::invalid_argument, std::string("HSPARSE_SIMD=") + cap + ": valid values are baseline, avx2 and avx512");
+  }();
+  return level;
+}
 
 HostMemory host_memory() {
   HostMemory m;

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
@@ -75,7 +76,8 @@ void print_generators() {
 void print_system() {
   std::printf("hsparse       %s\n", version_string());
   const HostTopology& t = host_topology();
-  std::printf("CPU           %d cores for this process, %d OpenMP threads\n", t.cores, omp_get_max_threads());
+  std::printf("CPU           %d cores for this process, %d OpenMP threads, SIMD kernels %s%s\n", t.cores, omp_get_max_threads(), to_string(simd_level()),
+              std::getenv("HSPARSE_SIMD") ? " (capped by HSPARSE_SIMD)" : "");
   std::printf("caches        ");
   for (const auto& c : t.caches) {
     std::printf("L%d %s (%d x %s)%s  ", c.level, format_bytes(static_cast<double>(c.bytes)).c_str(), c.instances,

@@ -41,6 +41,18 @@ inline constexpr std::size_t kMaxCacheBytesPerCore = std::size_t{16} << 20;
 // The last-level cache this process's cores see (host_topology's figure).
 std::size_t last_level_cache_bytes();
 
+// The widest SIMD instruction set the CPU kernels use: every kernel compiled
+// per instruction set (GEMM, tall-skinny, SELL, CSR SpMM) asks here, so one
+// setting moves them all. The CPU's own level, capped by the environment
+// variable HSPARSE_SIMD (baseline, avx2 or avx512) when it is set: to test
+// and compare the narrower kernels on a wider CPU. avx2 means AVX2 with FMA.
+// Read once per process; an HSPARSE_SIMD value that is not one of the three
+// throws Error(invalid_argument) naming it and the valid ones.
+enum class SimdLevel { baseline, avx2, avx512 };
+SimdLevel simd_level();
+// "baseline", "avx2", "avx512".
+const char* to_string(SimdLevel level);
+
 struct HostMemory {
   std::size_t available = 0;  // min(MemAvailable, cgroup limit - cgroup usage)
   std::size_t total = 0;      // MemTotal

@@ -8,6 +8,7 @@
 #include <complex>
 #include <vector>
 
+#include "hsparse/core/host_system.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/kernels/csr_spmm.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
@@ -60,8 +61,8 @@ void spmm_pass(V alpha, const Csr<V, I>& a, const V* xr, int kc, V beta, V* ys, 
     if constexpr (is_complex_v<V>) {
       return static_cast<Fn>(rows_baseline<KC, V, I>);
     } else {
-      if (__builtin_cpu_supports("avx512f")) return static_cast<Fn>(rows_avx512<KC, V, I>);
-      if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return static_cast<Fn>(rows_avx2<KC, V, I>);
+      if (simd_level() == SimdLevel::avx512) return static_cast<Fn>(rows_avx512<KC, V, I>);
+      if (simd_level() == SimdLevel::avx2) return static_cast<Fn>(rows_avx2<KC, V, I>);
       return static_cast<Fn>(rows_baseline<KC, V, I>);
     }
   }();

@@ -24,6 +24,7 @@
 #include <complex>
 #include <vector>
 
+#include "hsparse/core/host_system.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/kernels/dense_ops.hpp"
 
@@ -202,14 +203,13 @@ void gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseVie
     }
     return;
   }
-  // The instruction set, and with it the register block, once per process.
+  // The instruction set (simd_level), and with it the register block.
   if constexpr (is_complex_v<T>) {
     gemm_blocked<T, Avx2Block<T>>(ta, tb, alpha, a, b, beta, c, s, macro_baseline<T>);
   } else {
-    static const bool avx512 = __builtin_cpu_supports("avx512f");
-    static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    if (avx512) gemm_blocked<T, Avx512Block<T>>(ta, tb, alpha, a, b, beta, c, s, macro_avx512<T>);
-    else gemm_blocked<T, Avx2Block<T>>(ta, tb, alpha, a, b, beta, c, s, avx2 ? macro_avx2<T> : macro_baseline<T>);
+    const SimdLevel simd = simd_level();
+    if (simd == SimdLevel::avx512) gemm_blocked<T, Avx512Block<T>>(ta, tb, alpha, a, b, beta, c, s, macro_avx512<T>);
+    else gemm_blocked<T, Avx2Block<T>>(ta, tb, alpha, a, b, beta, c, s, simd == SimdLevel::avx2 ? macro_avx2<T> : macro_baseline<T>);
   }
 }
 

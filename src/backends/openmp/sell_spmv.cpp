@@ -9,6 +9,7 @@
 
 #include "hsparse/formats/row_statistics.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse/core/host_system.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/format_spmv.hpp"
 #include "sell_chunk.hpp"
@@ -48,8 +49,8 @@ void sell_portable(V alpha, const SellCSigma<V, I>& a, const V* __restrict x, V 
   }
 }
 
-bool cpu_has_avx2() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
-bool cpu_has_avx512() { return __builtin_cpu_supports("avx512f"); }
+bool cpu_has_avx2() { return simd_level() >= SimdLevel::avx2; }
+bool cpu_has_avx512() { return simd_level() == SimdLevel::avx512; }
 
 template <class V, class I>
 bool avx2_fits(const SellCSigma<V, I>& a) {

@@ -6,6 +6,7 @@
 #include "../common/spmv_plan_builders.hpp"
 
 #include "hsparse/core/error.hpp"
+#include "hsparse/core/host_system.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/formats/format_storage.hpp"
 #include "hsparse/kernels/csr_spmm.hpp"
@@ -55,7 +56,7 @@ Built<V> simple(const Csr<V, I>& a, const FormatOptions& layout, const std::stri
 template <class V>
 int default_chunk(const std::string& kernel) {
   if (is_complex_v<V>) return 4;  // the portable kernel; a complex value is two lanes
-  const bool avx512 = kernel == "avx512" || (kernel != "avx2" && __builtin_cpu_supports("avx512f"));
+  const bool avx512 = kernel == "avx512" || (kernel != "avx2" && simd_level() == SimdLevel::avx512);
   return std::is_same_v<V, double> ? (avx512 ? 8 : 4) : (avx512 ? 16 : 8);
 }
 
