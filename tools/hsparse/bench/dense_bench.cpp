@@ -21,6 +21,7 @@
 #include "dense_baselines.hpp"
 #include "gemm_samples.hpp"
 #include "gnuplot.hpp"
+#include "number_format.hpp"
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/host_system.hpp"
 #include "hsparse/core/timer.hpp"
@@ -61,12 +62,6 @@ struct Context {
   const std::atomic<bool>* stop = nullptr;
   void sync() const { ex->synchronize(); }
 };
-
-std::string fmt(const char* f, double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
 
 // The peak a GEMM kernel is held to: the unit it runs on (cuBLAS's DGEMM
 // uses the FP64 tensor cores on Hopper, its SGEMM the FP32 units).

@@ -18,7 +18,7 @@
 #include "../default_vector.hpp"
 #include "../option_checks.hpp"
 #include "gnuplot.hpp"
-#include "report_parts.hpp"
+#include "number_format.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/executor.hpp"
 #include "hsparse/fem/element_operators.hpp"
@@ -34,7 +34,6 @@ namespace hsparse::bench {
 
 namespace {
 
-using detail::fmt;
 
 struct FemRow {
   std::string precision, op, solver;  // solver: cg, or pipecg (our pipelined CG)

@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "bench.hpp"
+#include "number_format.hpp"
 
 namespace hsparse::bench::detail {
 
 using json = nlohmann::json;
 
-std::string fmt(const char* f, double v);
 const char* baseline_name(const Report& r);
 
 // Per matrix: the best hsparse result and the best baselines.

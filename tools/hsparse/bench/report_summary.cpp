@@ -15,12 +15,6 @@
 
 namespace hsparse::bench::detail {
 
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
 const char* baseline_name(const Report& r) { return r.env.backend == "cuda" ? "cuSPARSE" : "Eigen/librsb"; }
 
 

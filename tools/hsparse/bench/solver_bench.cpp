@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hsparse/backends/cuda/device.hpp"
+#include "number_format.hpp"
 #include "option_checks.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
@@ -71,12 +72,6 @@ SolverRow time_solves(long long unknowns, const std::string& variant, int repeti
   }
   row.us_per_iteration = per.empty() ? 0 : summarize_times(per).median_s;
   return row;
-}
-
-std::string fmt(const char* f, double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hsparse/backends/cuda/device.hpp"
+#include "number_format.hpp"
 #include "option_checks.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/generators/tridiagonal_batch.hpp"
@@ -46,12 +47,6 @@ std::vector<Cell> grid(bool quick) {
     for (long long total : {1LL << 20, 1LL << 24}) cells.push_back({size, total / size});
   }
   return cells;
-}
-
-std::string fmt(const char* f, double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
 }
 
 double max_relative_error(const std::vector<V>& x, const std::vector<V>& ref) {
