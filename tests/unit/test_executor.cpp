@@ -138,6 +138,11 @@ TEST(SpmvPlan, SpmmMatchesTheReferenceForEveryFormat) {
   test::check_plan_spmm<std::complex<float>>(ex, Format::bcsr, {1, 5, 33});
   test::check_plan_spmm<float>(ex, Format::bcsr, {2, 17});
   for (int block : {2, 3, 5, 8}) test::check_plan_spmm<double>(ex, Format::bcsr, {1, 4, 33}, block);  // blocks not dividing the shape
+  // Every vector width of the CPU row kernels (16 to 64 bytes of packed X per row): float k = 3, 5, 9 and double k = 2, 3.
+  for (Format f : {Format::csr, Format::sell}) {
+    test::check_plan_spmm<float>(ex, f, {3, 5, 9});
+    test::check_plan_spmm<double>(ex, f, {2, 3});
+  }
   const auto a = io::load_matrix<double, std::int32_t>("stencil2d:n=10");
   const SpmvPlan<double, std::int32_t> plan(ex, a);
   const DenseMatrix<double> x(ex, 100, 3);

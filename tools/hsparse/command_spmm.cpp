@@ -3,6 +3,7 @@
 // as k separate SpMVs of the same plan, with the byte model of each and
 // the achieved GB/s; --check compares Y against the reference SpMM.
 #include <cstdio>
+#include <limits>
 
 #include "bench/call_timing.hpp"
 #include "bench/cusparse_spmm_best.hpp"
@@ -40,25 +41,32 @@ int run_spmm(const SpmmCommandOptions& o, const Csr<V, I>& a) {
   std::vector<V> xh(static_cast<std::size_t>(a.cols * k));
   for (std::size_t i = 0; i < xh.size(); ++i) xh[i] = static_cast<V>(1.0 + static_cast<double>((i * 7919) % 1000) / 1000.0);
   const DenseMatrix<V> x(ex, a.cols, k, std::span<const V>(xh));
-  DenseMatrix<V> y(ex, a.rows, k);
-  const TimingSummary t_spmm = bench::time_calls(*ex, [&] { plan.apply(V(1), x, V(0), y); }, o.min_time_s, o.repetitions);
+  // Y starts as NaN: an entry the SpMM does not write fails --check.
+  DenseMatrix<V> y(ex, a.rows, k,
+                   std::span<const V>(std::vector<V>(static_cast<std::size_t>(a.rows * k), V(std::numeric_limits<real_type_t<V>>::quiet_NaN()))));
+  const double nnz = static_cast<double>(a.nnz()), flops = 2.0 * nnz * static_cast<double>(k);
+  const double bytes_spmm = spmm_bytes(a.rows, a.cols, nnz, static_cast<double>(k), sizeof(V), sizeof(I), false);
+  const double bytes_cols = static_cast<double>(k) * spmm_bytes(a.rows, a.cols, nnz, 1, sizeof(V), sizeof(I), false);
+  // Each line as soon as it is measured: on a large matrix the whole run takes tens of seconds.
+  std::printf("%s: %lld x %lld, %zu nonzeros, %s, k = %lld, %s/%s\n", o.source.c_str(), static_cast<long long>(a.rows), static_cast<long long>(a.cols),
+              a.nnz(), type_name<V>(), k, to_string(ex->backend()), plan.description().c_str());
+  std::fflush(stdout);
+  plan.apply(V(1), x, V(0), y);  // the checked product: the first, into the NaN
   const std::vector<V> result = y.to_host();
+  const TimingSummary t_spmm = bench::time_calls(*ex, [&] { plan.apply(V(1), x, V(0), y); }, o.min_time_s, o.repetitions);
+  std::printf("  spmm (%s)       %9.3f ms  %8.1f GFLOP/s  model %.3g bytes, %7.1f GB/s\n", plan.has_spmm() ? "one pass per 32 columns" : "column by column",
+              t_spmm.median_s * 1e3, flops / t_spmm.median_s * 1e-9, bytes_spmm, bytes_spmm / t_spmm.median_s * 1e-9);
+  std::fflush(stdout);
   const TimingSummary t_cols = bench::time_calls(
       *ex,
       [&] {
         for (long long j = 0; j < k; ++j) plan.apply(V(1), x.column(j), V(0), y.column(j));
       },
       o.min_time_s, o.repetitions);
-  const double nnz = static_cast<double>(a.nnz()), flops = 2.0 * nnz * static_cast<double>(k);
-  const double bytes_spmm = spmm_bytes(a.rows, a.cols, nnz, static_cast<double>(k), sizeof(V), sizeof(I), false);
-  const double bytes_cols = static_cast<double>(k) * spmm_bytes(a.rows, a.cols, nnz, 1, sizeof(V), sizeof(I), false);
-  std::printf("%s: %lld x %lld, %zu nonzeros, %s, k = %lld, %s/%s\n", o.source.c_str(), static_cast<long long>(a.rows), static_cast<long long>(a.cols),
-              a.nnz(), type_name<V>(), k, to_string(ex->backend()), plan.description().c_str());
-  std::printf("  spmm (%s)       %9.3f ms  %8.1f GFLOP/s  model %.3g bytes, %7.1f GB/s\n", plan.has_spmm() ? "one pass per 32 columns" : "column by column",
-              t_spmm.median_s * 1e3, flops / t_spmm.median_s * 1e-9, bytes_spmm, bytes_spmm / t_spmm.median_s * 1e-9);
   std::printf("  %lld separate SpMVs          %9.3f ms  %8.1f GFLOP/s  model %.3g bytes, %7.1f GB/s\n", k, t_cols.median_s * 1e3,
               flops / t_cols.median_s * 1e-9, bytes_cols, bytes_cols / t_cols.median_s * 1e-9);
   std::printf("  spmm / separate SpMVs: %.2fx\n", t_cols.median_s / t_spmm.median_s);
+  std::fflush(stdout);
   std::vector<V> expect(result.size());
   reference::csr_spmm<V, I>(V(1), a, {xh.data(), a.cols, k, std::max<long long>(1, a.cols)}, V(0), {expect.data(), a.rows, k, std::max<long long>(1, a.rows)});
 #ifdef HSPARSE_HAVE_CUDA

@@ -27,42 +27,16 @@
 #include "hsparse/core/host_system.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/kernels/dense_ops.hpp"
+#include "simd_vector.hpp"
 #include "tall_skinny.hpp"
-
-// Vec values passed between inlined helpers: no ABI is involved.
-#pragma GCC diagnostic ignored "-Wpsabi"
 
 namespace hsparse::openmp {
 
 namespace {
+using detail::Vec;
+using detail::load_vec;
+using detail::store_vec;
 constexpr long long kRows = 512;
-
-// GCC's generic vectors: Vec<T, BYTES> is BYTES of T, one register of the
-// instruction set the kernel is compiled for (64 bytes: a zmm in the
-// AVX-512 copy; 32: a ymm in the AVX2 copy; 16: an xmm in the baseline;
-// a vector wider than the set's registers spills: V S with 64-byte vectors
-// in the AVX2 copy took 40x as long). Written out because the
-// auto-vectoriser assembled V^T W's loads from scalar pieces and spilled
-// the tile's sums, and split V S's tile into scalar operations (2026-11-26:
-// 0.8x and 0.3x OpenBLAS at k = 32 on a 2-core Zen 4).
-template <class T, int BYTES> struct SimdVector;
-template <> struct SimdVector<double, 16> { typedef double type __attribute__((vector_size(16))); };
-template <> struct SimdVector<double, 32> { typedef double type __attribute__((vector_size(32))); };
-template <> struct SimdVector<double, 64> { typedef double type __attribute__((vector_size(64))); };
-template <> struct SimdVector<float, 8> { typedef float type __attribute__((vector_size(8))); };
-template <> struct SimdVector<float, 16> { typedef float type __attribute__((vector_size(16))); };
-template <> struct SimdVector<float, 32> { typedef float type __attribute__((vector_size(32))); };
-template <> struct SimdVector<float, 64> { typedef float type __attribute__((vector_size(64))); };
-template <class T, int BYTES> using Vec = typename SimdVector<T, BYTES>::type;
-
-template <class T, int BYTES>
-[[gnu::always_inline]] inline Vec<T, BYTES> load_vec(const T* p) {
-  Vec<T, BYTES> r;
-  std::memcpy(&r, p, sizeof r);
-  return r;
-}
-template <class T, int BYTES>
-[[gnu::always_inline]] inline void store_vec(T* p, const Vec<T, BYTES>& x) { std::memcpy(p, &x, sizeof x); }
 
 // N values from p (any alignment) as a vector of N doubles.
 template <int N, class T>
