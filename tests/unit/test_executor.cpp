@@ -143,6 +143,11 @@ TEST(SpmvPlan, SpmmMatchesTheReferenceForEveryFormat) {
     test::check_plan_spmm<float>(ex, f, {3, 5, 9});
     test::check_plan_spmm<double>(ex, f, {2, 3});
   }
+  // BCSR's vector kernel for each block size it is compiled for (2, 3, 4, 6, 8), and one it is not (5).
+  for (int block : {2, 3, 4, 5, 6, 8}) {
+    test::check_plan_spmm<float>(ex, Format::bcsr, {5, 9}, block);
+    test::check_plan_spmm<double>(ex, Format::bcsr, {2, 7}, block);
+  }
   const auto a = io::load_matrix<double, std::int32_t>("stencil2d:n=10");
   const SpmvPlan<double, std::int32_t> plan(ex, a);
   const DenseMatrix<double> x(ex, 100, 3);
