@@ -22,6 +22,7 @@
 #include "hsparse/kernels/block_format_spmm.hpp"
 #include "hsparse/kernels/csr_spmm.hpp"
 #include "packed_passes.hpp"
+#include "simd_dispatch.hpp"
 #include "simd_vector.hpp"
 
 namespace hsparse::openmp {
@@ -62,7 +63,7 @@ template <int B, int KC, class V, class I>
           for (int ii = 0; ii < B; ++ii) sums[ii] += values[jj * B + ii] * xv;
         }
       }
-      std::array<V, static_cast<std::size_t>(B) * KC> out;
+      std::array<V, static_cast<std::size_t>(B) * KC> out{};
       for (int ii = 0; ii < B; ++ii) detail::store_vec<V, kBytes>(out.data() + ii * KC, sums[ii]);
       write_block_row<KC>(a, alpha, beta, ys, ldy, kc, br, out.data());
     } else {
@@ -99,19 +100,6 @@ template <int KC, class V, class I>
   }
 }
 
-template <int KC, class V, class I>
-__attribute__((target("avx512f"))) void rows_avx512(V al, const Bcsr<V, I>& a, const V* xr, int kc, V be, V* ys, long long ldy, long long r0, long long r1) {
-  block_rows_any<KC>(al, a, xr, kc, be, ys, ldy, r0, r1);
-}
-template <int KC, class V, class I>
-__attribute__((target("avx2,fma"))) void rows_avx2(V al, const Bcsr<V, I>& a, const V* xr, int kc, V be, V* ys, long long ldy, long long r0, long long r1) {
-  block_rows_any<KC>(al, a, xr, kc, be, ys, ldy, r0, r1);
-}
-template <int KC, class V, class I>
-void rows_baseline(V al, const Bcsr<V, I>& a, const V* xr, int kc, V be, V* ys, long long ldy, long long r0, long long r1) {
-  block_rows_any<KC>(al, a, xr, kc, be, ys, ldy, r0, r1);
-}
-
 constexpr long long kBlockRowsPerTask = 16;
 
 }  // namespace
@@ -122,17 +110,15 @@ void bcsr_spmm(V alpha, const Bcsr<V, I>& a, const ConstDenseView<V>& x, V beta,
   const long long block_rows_total = a.block_rows;
   detail::for_each_packed_pass(x, [&](auto width, const V* packed, int kc, long long j0) {
     constexpr int KC = decltype(width)::value;
-    using Fn = void (*)(V, const Bcsr<V, I>&, const V*, int, V, V*, long long, long long, long long);
-    Fn fn = rows_baseline<KC, V, I>;
-    if constexpr (!is_complex_v<V>) {
-      if (simd_level() == SimdLevel::avx512) fn = rows_avx512<KC, V, I>;
-      else if (simd_level() == SimdLevel::avx2) fn = rows_avx2<KC, V, I>;
-    }
+    const SimdLevel level = is_complex_v<V> ? SimdLevel::baseline : simd_level();
     V* const ys = y.data + j0 * y.ld;
     const long long tasks = (block_rows_total + kBlockRowsPerTask - 1) / kBlockRowsPerTask;
 #pragma omp parallel for schedule(static)
-    for (long long t = 0; t < tasks; ++t)
-      fn(alpha, a, packed, kc, beta, ys, y.ld, t * kBlockRowsPerTask, std::min(block_rows_total, (t + 1) * kBlockRowsPerTask));
+    for (long long t = 0; t < tasks; ++t) {
+      detail::with_simd_level(level, [&](auto) __attribute__((always_inline)) {
+        block_rows_any<KC>(alpha, a, packed, kc, beta, ys, y.ld, t * kBlockRowsPerTask, std::min(block_rows_total, (t + 1) * kBlockRowsPerTask));
+      });
+    }
   });
 }
 

@@ -13,6 +13,7 @@
 #include "hsparse/kernels/csr_spmm.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "packed_passes.hpp"
+#include "simd_dispatch.hpp"
 #include "simd_vector.hpp"
 
 namespace hsparse::openmp {
@@ -61,36 +62,18 @@ template <int KC, class V, class I>
   }
 }
 
-// The row loop compiled for AVX-512, AVX2 + FMA and the baseline, chosen by
-// the CPU's features (as the GEMM's micro-kernel): the KC-wide updates are
-// vector FMAs only where the compiler may use them.
-template <int KC, class V, class I>
-__attribute__((target("avx512f"))) void rows_avx512(V al, const Csr<V, I>& a, const V* xr, int kc, V be, V* ys, long long ldy, long long r0, long long r1) {
-  spmm_rows<KC>(al, a, xr, kc, be, ys, ldy, r0, r1);
-}
-template <int KC, class V, class I>
-__attribute__((target("avx2,fma"))) void rows_avx2(V al, const Csr<V, I>& a, const V* xr, int kc, V be, V* ys, long long ldy, long long r0, long long r1) {
-  spmm_rows<KC>(al, a, xr, kc, be, ys, ldy, r0, r1);
-}
-template <int KC, class V, class I>
-void rows_baseline(V al, const Csr<V, I>& a, const V* xr, int kc, V be, V* ys, long long ldy, long long r0, long long r1) {
-  spmm_rows<KC>(al, a, xr, kc, be, ys, ldy, r0, r1);
-}
-
+// The rows compiled for the SIMD level (simd_dispatch.hpp; complex types:
+// the baseline): the KC-wide updates are vector FMAs only where the
+// compiler may use them.
 template <int KC, class V, class I>
 void spmm_pass(V alpha, const Csr<V, I>& a, const V* xr, int kc, V beta, V* ys, long long ldy, bool guided) {
-  using Fn = void (*)(V, const Csr<V, I>&, const V*, int, V, V*, long long, long long, long long);
-  static const Fn fn = [] {
-    if constexpr (is_complex_v<V>) {
-      return static_cast<Fn>(rows_baseline<KC, V, I>);
-    } else {
-      if (simd_level() == SimdLevel::avx512) return static_cast<Fn>(rows_avx512<KC, V, I>);
-      if (simd_level() == SimdLevel::avx2) return static_cast<Fn>(rows_avx2<KC, V, I>);
-      return static_cast<Fn>(rows_baseline<KC, V, I>);
-    }
-  }();
+  const SimdLevel level = is_complex_v<V> ? SimdLevel::baseline : simd_level();
   const long long chunks = (static_cast<long long>(a.rows) + kRowChunk - 1) / kRowChunk;
-  auto chunk = [&](long long c) { fn(alpha, a, xr, kc, beta, ys, ldy, c * kRowChunk, std::min<long long>(a.rows, (c + 1) * kRowChunk)); };
+  auto chunk = [&](long long c) {
+    detail::with_simd_level(level, [&](auto) __attribute__((always_inline)) {
+      spmm_rows<KC>(alpha, a, xr, kc, beta, ys, ldy, c * kRowChunk, std::min<long long>(a.rows, (c + 1) * kRowChunk));
+    });
+  };
   if (guided) {
 #pragma omp parallel for schedule(guided, 1)
     for (long long c = 0; c < chunks; ++c) chunk(c);

@@ -27,6 +27,7 @@
 #include "hsparse/core/host_system.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/kernels/dense_ops.hpp"
+#include "simd_dispatch.hpp"
 
 namespace hsparse::openmp {
 
@@ -135,29 +136,11 @@ template <class T, class R>
   }
 }
 
-template <class T>
-__attribute__((target("avx512f"))) void macro_avx512(long long mc, long long nc, long long kc, const T* ap, const T* bp, T alpha, T beta,
-                                                     const DenseView<T>& c, long long i0, long long j0) {
-  macro_kernel<T, Avx512Block<T>>(mc, nc, kc, ap, bp, alpha, beta, c, i0, j0);
-}
-template <class T>
-__attribute__((target("avx2,fma"))) void macro_avx2(long long mc, long long nc, long long kc, const T* ap, const T* bp, T alpha, T beta,
-                                                    const DenseView<T>& c, long long i0, long long j0) {
-  macro_kernel<T, Avx2Block<T>>(mc, nc, kc, ap, bp, alpha, beta, c, i0, j0);
-}
-template <class T>
-void macro_baseline(long long mc, long long nc, long long kc, const T* ap, const T* bp, T alpha, T beta, const DenseView<T>& c, long long i0,
-                    long long j0) {
-  macro_kernel<T, Avx2Block<T>>(mc, nc, kc, ap, bp, alpha, beta, c, i0, j0);
-}
-
-template <class T>
-using MacroFn = void (*)(long long, long long, long long, const T*, const T*, T, T, const DenseView<T>&, long long, long long);
-
-// The blocked product with register block R and its macro-kernel.
+// The blocked product with register block R, its macro-kernel compiled
+// for the SIMD level `simd` (simd_dispatch.hpp; R is the level's block).
 template <class T, class R>
 void gemm_blocked(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta, const DenseView<T>& c, const GemmShape& s,
-                  MacroFn<T> macro) {
+                  SimdLevel simd) {
   using B = CacheBlocking<T>;
   // Packing buffers kept per calling thread and reused: allocating (and
   // faulting in) a few hundred KiB per call cost ~1.4 ms on a 2-core VM,
@@ -184,7 +167,10 @@ void gemm_blocked(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const Const
         const long long i0 = ib * B::MC, mc = std::min(B::MC, s.m - i0);
         T* ap = apacks[static_cast<std::size_t>(omp_get_thread_num())].data();
         pack_a<T, R>(ta, a, i0, mc, p0, kc, ap);
-        macro(mc, nc, kc, ap, bpack.data(), alpha, beta_here, c, i0, j0);
+        detail::with_simd_level(simd, [&](auto set) __attribute__((always_inline)) {
+          // Only the level's own block is compiled into its copy.
+          if constexpr ((set == SimdLevel::avx512) == std::is_same_v<R, Avx512Block<T>>) macro_kernel<T, R>(mc, nc, kc, ap, bpack.data(), alpha, beta_here, c, i0, j0);
+        });
       }
     }
   }
@@ -204,13 +190,9 @@ void gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseVie
     return;
   }
   // The instruction set (simd_level), and with it the register block.
-  if constexpr (is_complex_v<T>) {
-    gemm_blocked<T, Avx2Block<T>>(ta, tb, alpha, a, b, beta, c, s, macro_baseline<T>);
-  } else {
-    const SimdLevel simd = simd_level();
-    if (simd == SimdLevel::avx512) gemm_blocked<T, Avx512Block<T>>(ta, tb, alpha, a, b, beta, c, s, macro_avx512<T>);
-    else gemm_blocked<T, Avx2Block<T>>(ta, tb, alpha, a, b, beta, c, s, simd == SimdLevel::avx2 ? macro_avx2<T> : macro_baseline<T>);
-  }
+  const SimdLevel simd = is_complex_v<T> ? SimdLevel::baseline : simd_level();
+  if (simd == SimdLevel::avx512) gemm_blocked<T, Avx512Block<T>>(ta, tb, alpha, a, b, beta, c, s, simd);
+  else gemm_blocked<T, Avx2Block<T>>(ta, tb, alpha, a, b, beta, c, s, simd);
 }
 
 template <class T>

@@ -18,6 +18,7 @@
 #include "hsparse/core/types.hpp"
 #include "hsparse/kernels/block_format_spmm.hpp"
 #include "packed_passes.hpp"
+#include "simd_dispatch.hpp"
 #include "simd_vector.hpp"
 
 namespace hsparse::openmp {
@@ -56,9 +57,10 @@ template <int KC, class V, class I>
         long long e = 0;
         for (; e + 1 < len; e += 2) even += at(e), odd += at(e + 1);
         if (e < len) even += at(e);
-        std::array<V, KC> acc;
-        detail::store_vec<V, kBytes>(acc.data(), even + odd);
-        write_row(a, alpha, beta, ys, ldy, kc, c * C + j, acc.data());
+        const Row total = even + odd;
+        V acc[KC];
+        for (int q = 0; q < KC; ++q) acc[q] = total[q];
+        write_row(a, alpha, beta, ys, ldy, kc, c * C + j, acc);
       }
     } else if (C <= kChunkInRegisters) {
       // Entry-major (section 3's SIMD order): the chunk's values and
@@ -94,21 +96,6 @@ template <int KC, class V, class I>
   }
 }
 
-template <int KC, class V, class I>
-__attribute__((target("avx512f"))) void chunks_avx512(V al, const SellCSigma<V, I>& a, const V* xr, int kc, V be, V* ys, long long ldy, long long c0,
-                                                      long long c1) {
-  sell_chunks<KC>(al, a, xr, kc, be, ys, ldy, c0, c1);
-}
-template <int KC, class V, class I>
-__attribute__((target("avx2,fma"))) void chunks_avx2(V al, const SellCSigma<V, I>& a, const V* xr, int kc, V be, V* ys, long long ldy, long long c0,
-                                                     long long c1) {
-  sell_chunks<KC>(al, a, xr, kc, be, ys, ldy, c0, c1);
-}
-template <int KC, class V, class I>
-void chunks_baseline(V al, const SellCSigma<V, I>& a, const V* xr, int kc, V be, V* ys, long long ldy, long long c0, long long c1) {
-  sell_chunks<KC>(al, a, xr, kc, be, ys, ldy, c0, c1);
-}
-
 constexpr long long kChunksPerTask = 16;
 
 }  // namespace
@@ -119,16 +106,15 @@ void sell_spmm(V alpha, const SellCSigma<V, I>& a, const ConstDenseView<V>& x, V
   const long long chunks = static_cast<long long>(a.chunks());
   detail::for_each_packed_pass(x, [&](auto width, const V* packed, int kc, long long j0) {
     constexpr int KC = decltype(width)::value;
-    using Fn = void (*)(V, const SellCSigma<V, I>&, const V*, int, V, V*, long long, long long, long long);
-    Fn fn = chunks_baseline<KC, V, I>;
-    if constexpr (!is_complex_v<V>) {
-      if (simd_level() == SimdLevel::avx512) fn = chunks_avx512<KC, V, I>;
-      else if (simd_level() == SimdLevel::avx2) fn = chunks_avx2<KC, V, I>;
-    }
+    const SimdLevel level = is_complex_v<V> ? SimdLevel::baseline : simd_level();
     V* const ys = y.data + j0 * y.ld;
     const long long tasks = (chunks + kChunksPerTask - 1) / kChunksPerTask;
 #pragma omp parallel for schedule(static)
-    for (long long t = 0; t < tasks; ++t) fn(alpha, a, packed, kc, beta, ys, y.ld, t * kChunksPerTask, std::min(chunks, (t + 1) * kChunksPerTask));
+    for (long long t = 0; t < tasks; ++t) {
+      detail::with_simd_level(level, [&](auto) __attribute__((always_inline)) {
+        sell_chunks<KC>(alpha, a, packed, kc, beta, ys, y.ld, t * kChunksPerTask, std::min(chunks, (t + 1) * kChunksPerTask));
+      });
+    }
   });
 }
 

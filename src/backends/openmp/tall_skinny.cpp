@@ -27,6 +27,7 @@
 #include "hsparse/core/host_system.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/kernels/dense_ops.hpp"
+#include "simd_dispatch.hpp"
 #include "simd_vector.hpp"
 #include "tall_skinny.hpp"
 
@@ -111,20 +112,6 @@ template <int N, int TILE, class T>
   }
 }
 
-template <class T>
-__attribute__((target("avx512f"))) void block_tiles_avx512(const T* const* v, long long k, const T* const* w, long long l, long long i0, long long i1,
-                                                          double* acc) {
-  block_tiles<8, 4, T>(v, k, w, l, i0, i1, acc);
-}
-template <class T>
-__attribute__((target("avx2,fma"))) void block_tiles_avx2(const T* const* v, long long k, const T* const* w, long long l, long long i0, long long i1,
-                                                         double* acc) {
-  block_tiles<4, 3, T>(v, k, w, l, i0, i1, acc);
-}
-template <class T>
-void block_tiles_baseline(const T* const* v, long long k, const T* const* w, long long l, long long i0, long long i1, double* acc) {
-  block_tiles<2, 3, T>(v, k, w, l, i0, i1, acc);
-}
 
 // Y's columns b .. b + TB - 1 over rows [i0, i1): y = V coef + beta y with
 // coef = alpha S (k x l, column-major, formed once per call). Real types:
@@ -186,20 +173,6 @@ template <int BYTES, class T>
   }
 }
 
-template <class T>
-__attribute__((target("avx512f"))) void update_block_avx512(const ConstDenseView<T>& v, const T* coef, T beta, const DenseView<T>& y, long long i0,
-                                                           long long i1) {
-  update_block<64, T>(v, coef, beta, y, i0, i1);
-}
-template <class T>
-__attribute__((target("avx2,fma"))) void update_block_avx2(const ConstDenseView<T>& v, const T* coef, T beta, const DenseView<T>& y, long long i0,
-                                                          long long i1) {
-  update_block<32, T>(v, coef, beta, y, i0, i1);
-}
-template <class T>
-void update_block_baseline(const ConstDenseView<T>& v, const T* coef, T beta, const DenseView<T>& y, long long i0, long long i1) {
-  update_block<16, T>(v, coef, beta, y, i0, i1);
-}
 
 }  // namespace
 
@@ -224,12 +197,13 @@ void block_dots(const T* const* v, long long k, const T* const* w, long long l, 
             acc[a + b * k] += sum;
           }
         }
-      } else if (simd == SimdLevel::avx512) {
-        block_tiles_avx512<T>(v, k, w, l, i0, i1, acc);
-      } else if (simd == SimdLevel::avx2) {
-        block_tiles_avx2<T>(v, k, w, l, i0, i1, acc);
       } else {
-        block_tiles_baseline<T>(v, k, w, l, i0, i1, acc);
+        // The lanes and the tile per instruction set (block_tiles).
+        detail::with_simd_level(simd, [&](auto set) __attribute__((always_inline)) {
+          if constexpr (set == SimdLevel::avx512) block_tiles<8, 4, T>(v, k, w, l, i0, i1, acc);
+          else if constexpr (set == SimdLevel::avx2) block_tiles<4, 3, T>(v, k, w, l, i0, i1, acc);
+          else block_tiles<2, 3, T>(v, k, w, l, i0, i1, acc);
+        });
       }
     }
   }
@@ -274,10 +248,11 @@ void tall_skinny_update(T alpha, const ConstDenseView<T>& v, const ConstDenseVie
 #pragma omp parallel for schedule(static)
   for (long long blk = 0; blk < blocks; ++blk) {
     const long long i0 = blk * rows, i1 = std::min(n, i0 + rows);
-    if constexpr (is_complex_v<T>) update_block_baseline<T>(v, coef.data(), beta, y, i0, i1);
-    else if (simd == SimdLevel::avx512) update_block_avx512<T>(v, coef.data(), beta, y, i0, i1);
-    else if (simd == SimdLevel::avx2) update_block_avx2<T>(v, coef.data(), beta, y, i0, i1);
-    else update_block_baseline<T>(v, coef.data(), beta, y, i0, i1);
+    // One register of the instruction set per vector (update_columns); complex types one row at a time, on the baseline.
+    detail::with_simd_level(is_complex_v<T> ? SimdLevel::baseline : simd, [&](auto set) __attribute__((always_inline)) {
+      constexpr int kBytes = set == SimdLevel::avx512 ? 64 : set == SimdLevel::avx2 ? 32 : 16;
+      update_block<kBytes, T>(v, coef.data(), beta, y, i0, i1);
+    });
   }
 }
 
