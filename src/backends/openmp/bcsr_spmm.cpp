@@ -107,19 +107,10 @@ constexpr long long kBlockRowsPerTask = 16;
 template <class V, class I>
 void bcsr_spmm(V alpha, const Bcsr<V, I>& a, const ConstDenseView<V>& x, V beta, const DenseView<V>& y) {
   check_spmm_shapes<V>(a.rows, a.cols, x, y);
-  const long long block_rows_total = a.block_rows;
-  detail::for_each_packed_pass(x, [&](auto width, const V* packed, int kc, long long j0) {
-    constexpr int KC = decltype(width)::value;
-    const SimdLevel level = is_complex_v<V> ? SimdLevel::baseline : simd_level();
-    V* const ys = y.data + j0 * y.ld;
-    const long long tasks = (block_rows_total + kBlockRowsPerTask - 1) / kBlockRowsPerTask;
-#pragma omp parallel for schedule(static)
-    for (long long t = 0; t < tasks; ++t) {
-      detail::with_simd_level(level, [&](auto) __attribute__((always_inline)) {
-        block_rows_any<KC>(alpha, a, packed, kc, beta, ys, y.ld, t * kBlockRowsPerTask, std::min(block_rows_total, (t + 1) * kBlockRowsPerTask));
-      });
-    }
-  });
+  detail::for_each_pass_in_tasks(x, y, a.block_rows, kBlockRowsPerTask,
+                                 [&](auto width, const V* packed, int kc, V* ys, long long first, long long last) __attribute__((always_inline)) {
+                                   block_rows_any<decltype(width)::value>(alpha, a, packed, kc, beta, ys, y.ld, first, last);
+                                 });
 }
 
 #define HSPARSE_INSTANTIATE(V, I) template void bcsr_spmm(V, const Bcsr<V, I>&, const ConstDenseView<V>&, V, const DenseView<V>&);

@@ -4,11 +4,13 @@
 // (x_r[c * KC + j] = X(c, j0 + j), KC = kc rounded up to a power of two,
 // the padding columns zero), so a nonzero's KC products read one
 // contiguous run instead of KC values ld apart.
+#include <algorithm>
 #include <type_traits>
 #include <vector>
 
 #include "hsparse/dense/dense_matrix.hpp"
 #include "hsparse/kernels/csr_spmm.hpp"
+#include "simd_dispatch.hpp"
 
 namespace hsparse::openmp::detail {
 
@@ -39,6 +41,24 @@ void for_each_packed_pass(const ConstDenseView<V>& x, F&& f) {
       default: f(std::integral_constant<int, 32>{}, packed, kc, j0); break;
     }
   }
+}
+
+// For each pass: items [0, count) (block rows, chunks) in tasks of
+// per_task, in parallel, rows(width, packed, kc, ys, first, last) on each
+// task's range, compiled for the SIMD level (simd_dispatch.hpp; complex
+// types the baseline). ys is the pass's first column of Y. rows must be an
+// always_inline lambda.
+template <class V, class Rows>
+void for_each_pass_in_tasks(const ConstDenseView<V>& x, const DenseView<V>& y, long long count, long long per_task, const Rows& rows) {
+  const SimdLevel level = is_complex_v<V> ? SimdLevel::baseline : simd_level();
+  for_each_packed_pass(x, [&](auto width, const V* packed, int kc, long long j0) {
+    V* const ys = y.data + j0 * y.ld;
+    const long long tasks = (count + per_task - 1) / per_task;
+#pragma omp parallel for schedule(static)
+    for (long long t = 0; t < tasks; ++t) {
+      with_simd_level(level, [&](auto) __attribute__((always_inline)) { rows(width, packed, kc, ys, t * per_task, std::min(count, (t + 1) * per_task)); });
+    }
+  });
 }
 
 }  // namespace hsparse::openmp::detail

@@ -103,19 +103,10 @@ constexpr long long kChunksPerTask = 16;
 template <class V, class I>
 void sell_spmm(V alpha, const SellCSigma<V, I>& a, const ConstDenseView<V>& x, V beta, const DenseView<V>& y) {
   check_spmm_shapes<V>(a.rows, a.cols, x, y);
-  const long long chunks = static_cast<long long>(a.chunks());
-  detail::for_each_packed_pass(x, [&](auto width, const V* packed, int kc, long long j0) {
-    constexpr int KC = decltype(width)::value;
-    const SimdLevel level = is_complex_v<V> ? SimdLevel::baseline : simd_level();
-    V* const ys = y.data + j0 * y.ld;
-    const long long tasks = (chunks + kChunksPerTask - 1) / kChunksPerTask;
-#pragma omp parallel for schedule(static)
-    for (long long t = 0; t < tasks; ++t) {
-      detail::with_simd_level(level, [&](auto) __attribute__((always_inline)) {
-        sell_chunks<KC>(alpha, a, packed, kc, beta, ys, y.ld, t * kChunksPerTask, std::min(chunks, (t + 1) * kChunksPerTask));
-      });
-    }
-  });
+  detail::for_each_pass_in_tasks(x, y, static_cast<long long>(a.chunks()), kChunksPerTask,
+                                 [&](auto width, const V* packed, int kc, V* ys, long long first, long long last) __attribute__((always_inline)) {
+                                   sell_chunks<decltype(width)::value>(alpha, a, packed, kc, beta, ys, y.ld, first, last);
+                                 });
 }
 
 #define HSPARSE_INSTANTIATE(V, I) template void sell_spmm(V, const SellCSigma<V, I>&, const ConstDenseView<V>&, V, const DenseView<V>&);
