@@ -67,7 +67,7 @@ template <int B, int KC, class V, class I>
       for (int ii = 0; ii < B; ++ii) detail::store_vec<V, kBytes>(out.data() + ii * KC, sums[ii]);
       write_block_row<KC>(a, alpha, beta, ys, ldy, kc, br, out.data());
     } else {
-      std::array<std::array<V, KC>, kMaxBlock> acc{};
+      std::array<V, static_cast<std::size_t>(kMaxBlock) * KC> acc{};  // row ii's sums at ii * KC (write_block_row's layout)
       for (auto blk = first; blk < last; ++blk) {
         const V* values = a.values.data() + static_cast<std::size_t>(blk) * a.block_stride;
         const long long c0 = static_cast<long long>(a.col_idx[static_cast<std::size_t>(blk)]) * b;
@@ -75,13 +75,13 @@ template <int B, int KC, class V, class I>
           const V* xc = packed + (c0 + jj) * KC;
           for (long long ii = 0; ii < b; ++ii) {
             const V v = values[jj * b + ii];
-            auto& s = acc[static_cast<std::size_t>(ii)];
+            V* s = acc.data() + ii * KC;
 #pragma omp simd
-            for (int q = 0; q < KC; ++q) s[static_cast<std::size_t>(q)] += v * xc[q];
+            for (int q = 0; q < KC; ++q) s[q] += v * xc[q];
           }
         }
       }
-      write_block_row<KC>(a, alpha, beta, ys, ldy, kc, br, acc[0].data());
+      write_block_row<KC>(a, alpha, beta, ys, ldy, kc, br, acc.data());
     }
   }
 }

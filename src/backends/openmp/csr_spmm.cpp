@@ -39,14 +39,13 @@ template <int KC, class V, class I>
     const auto begin = a.row_ptr[static_cast<std::size_t>(i)], end = a.row_ptr[static_cast<std::size_t>(i) + 1];
     if constexpr (!is_complex_v<V> && kBytes >= 16 && kBytes <= 64) {
       using Row = detail::Vec<V, kBytes>;
+      const auto at = [&](auto p) __attribute__((always_inline)) {  // entry p times X's packed row of its column
+        return a.values[static_cast<std::size_t>(p)] * detail::load_vec<V, kBytes>(xr + static_cast<long long>(a.col_idx[static_cast<std::size_t>(p)]) * KC);
+      };
       Row even{}, odd{};
       auto p = begin;
-      for (; p + 1 < end; p += 2) {
-        even += a.values[static_cast<std::size_t>(p)] * detail::load_vec<V, kBytes>(xr + static_cast<long long>(a.col_idx[static_cast<std::size_t>(p)]) * KC);
-        odd += a.values[static_cast<std::size_t>(p) + 1] *
-               detail::load_vec<V, kBytes>(xr + static_cast<long long>(a.col_idx[static_cast<std::size_t>(p) + 1]) * KC);
-      }
-      if (p < end) even += a.values[static_cast<std::size_t>(p)] * detail::load_vec<V, kBytes>(xr + static_cast<long long>(a.col_idx[static_cast<std::size_t>(p)]) * KC);
+      for (; p + 1 < end; p += 2) even += at(p), odd += at(p + 1);
+      if (p < end) even += at(p);
       detail::store_vec<V, kBytes>(acc.data(), even + odd);
     } else {
       for (auto p = begin; p < end; ++p) {

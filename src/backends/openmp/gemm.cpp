@@ -15,9 +15,8 @@
 //    SGEMM 69% of OpenBLAS on a 16-core Xeon, 2026-11-23).
 // The packing zero-fills partial slivers, so edges cost a little padding,
 // not a second code path. Threads split the mc blocks of each panel. The
-// macro-kernel is compiled three times (AVX-512, AVX2+FMA, baseline) and
-// chosen by the CPU's features, with the packing of its MR x NR. Complex
-// types take the baseline path.
+// macro-kernel is compiled for the SIMD level (simd_dispatch.hpp), the
+// packing for that level's MR x NR. Complex types take the baseline path.
 #include <omp.h>
 
 #include <algorithm>

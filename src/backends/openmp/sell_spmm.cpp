@@ -50,7 +50,7 @@ template <int KC, class V, class I>
       for (long long j = 0; j < rows; ++j) {
         const long long len = a.row_len[static_cast<std::size_t>(c * C + j)];
         Row even{}, odd{};
-        const auto at = [&](long long e) {
+        const auto at = [&](long long e) __attribute__((always_inline)) {
           const auto p = static_cast<std::size_t>(base + e * C + j);
           return a.values[p] * detail::load_vec<V, kBytes>(packed + static_cast<long long>(a.col_idx[p]) * KC);
         };
