@@ -16,7 +16,8 @@
 #   RUN_SOLVER_BENCH=1 (hsparse bench --solvers), RUN_TRIDIAG_BENCH=1 (hsparse bench --tridiag),
 #   RUN_FEM_BENCH=1 (hsparse bench --fem; FEM_TIMEOUT, default 400),
 #   RUN_DENSE_BENCH=1 (hsparse bench --dense; DENSE_TIMEOUT, default 400; DENSE_PARTS="tall-skinny,spmm" to run only those),
-#   RUN_DENSE_CPU=1 (hsparse bench --dense on the host CPU, every core: GEMM and tall-skinny vs OpenBLAS; DENSE_CPU_TIMEOUT, default 300),
+#   RUN_DENSE_CPU=1 (hsparse bench --dense on the host CPU, every core: GEMM and tall-skinny vs OpenBLAS; DENSE_CPU_TIMEOUT, default 300;
+#   DENSE_CPU_PARTS like DENSE_PARTS, default all),
 #   RUN_GEMM=1 (hsparse gemm: every GPU kernel and tile at GEMM_SIZES, default "4096 8192", float and double;
 #   GEMM_SIMPLE, default "tiled untiled", the slow first steps: set it empty to skip them; GEMM_TENSOR_TILES,
 #   GEMM_REGISTER_TILES, GEMM_PRECISIONS ("double single") likewise narrow the sweep),
@@ -311,7 +312,7 @@ bench_mode() {
 if [ "${RUN_DENSE_CPU:-0}" = 1 ]; then
   log "hsparse bench --dense --backend cpu (host CPU, all cores; OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto})"
   OMP_PROC_BIND=close OMP_PLACES=cores timeout -s INT "${DENSE_CPU_TIMEOUT:-300}" $BUILD_DIR/bin/hsparse bench --dense --backend cpu \
-    ${DENSE_PARTS:+--dense-parts "$DENSE_PARTS"} --out "$OUT/dense-cpu" > "$OUT/dense-cpu.log" 2>&1
+    ${DENSE_CPU_PARTS:+--dense-parts "$DENSE_CPU_PARTS"} --out "$OUT/dense-cpu" > "$OUT/dense-cpu.log" 2>&1
   echo "dense cpu bench rc=$?" | tee -a "$OUT/summary.txt"
   sed -n "/^## Against the goals/,/^## Plots/p" "$OUT/dense-cpu/dense.md" | tee -a "$OUT/summary.txt"
   tar czf "$OUT/dense-cpu.tar.gz" -C "$OUT" dense-cpu && rm -rf "${OUT:?}/dense-cpu"

@@ -70,6 +70,8 @@ void write_dense_report(const DenseResults& c, const std::string& dir, const std
     md << "\n## SpMM Y = A X (CSR, SELL-C-sigma, BCSR; double)\n\nGB/s under the byte model `spmm_bytes` (A's CSR bytes once per call, X read and Y "
           "written once; k SpMVs: A k times). Each format's SpMM next to k SpMVs of the same plan; cuSPARSE SpMM on CSR, the fastest correct "
           "of its algorithms (default, ALG1, ALG2) and orders of X and Y (column- and row-major), named in brackets.\n\n";
+    for (const auto& note : c.spmm_notes) md << "- " << note << "\n";
+    if (!c.spmm_notes.empty()) md << "\n";
     md << "| matrix, k | algorithm | library | ms | GFLOP/s | GB/s | status |\n|---|---|---|---:|---:|---:|---|\n";
   }
   for (const auto& r : c.rows) {

@@ -28,6 +28,7 @@ struct DenseResults {
   std::string timing_mode;      // call_timing.hpp's, for the report
   long long largest_gemm_n = 0;  // the GEMM goals are at this n
   std::vector<DenseRow> rows;
+  std::vector<std::string> spmm_notes;  // formats the SpMM part stopped timing, and why
 };
 
 // V S's ceiling on the GPU: a device-to-device copy of V's bytes into Y.
