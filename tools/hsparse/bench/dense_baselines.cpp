@@ -60,6 +60,16 @@ std::string openblas_core() {
 #endif
 }
 
+std::string openblas_handicap() {
+#ifdef HSPARSE_HAVE_OPENBLAS
+  if (openblas_get_corename() == std::string("Prescott")) return "OpenBLAS runs its generic Prescott (SSE3) kernels here (CPU model hidden?): set OPENBLAS_CORETYPE (e.g. Haswell, SkylakeX)";
+  if (omp_get_proc_bind() != omp_proc_bind_false && omp_get_max_threads() > 1) {
+    return "OMP_PROC_BIND is set: OpenBLAS's own threads inherit the main thread's binding to one place and share it; unset OMP_PROC_BIND to compare with OpenBLAS";
+  }
+#endif
+  return "";
+}
+
 template <class T>
 void openblas_gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta, const DenseView<T>& c) {
   const GemmShape s = check_gemm_shapes<T>(ta, tb, a, b, c);

@@ -19,6 +19,12 @@ bool have_openblas_gemm();
 // "Prescott" (SSE3: measured 119 against 597 GFLOP/s with SkylakeX on the
 // GPU host's 16 cores): set OPENBLAS_CORETYPE before running then.
 std::string openblas_core();
+// Why OpenBLAS's figures here would not be its own, "" if nothing is known
+// against them: with OMP_PROC_BIND set, OpenMP binds the main thread to one
+// place and OpenBLAS's threads (pthreads, not OpenMP) inherit that binding,
+// all of them on one core: DGEMM n = 2048 at 70 GFLOP/s on the GPU host's
+// 16 Xeon cores against 597 unbound (2026-11-26 / 2026-11-23).
+std::string openblas_handicap();
 template <class T>
 void openblas_gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta, const DenseView<T>& c);
 

@@ -249,6 +249,7 @@ void drop_hopeless_formats(Context& c, const std::string& spec, long long k, con
 void bench_spmm(Context& c, const std::string& spec) {
   using V = double;
   using I = std::int32_t;
+  Stopwatch clock;  // progress lines: where a long run spends its time
   const auto a = io::load_matrix<V, I>(spec);
   const double nnz = static_cast<double>(a.nnz());
   std::vector<std::pair<Format, SpmvPlan<V, I>>> plans;
@@ -265,11 +266,14 @@ void bench_spmm(Context& c, const std::string& spec) {
   std::optional<cuda::DeviceCsr<V, I>> dev;  // cuSPARSE's copy of A, uploaded once for every k
   if (c.gpu) dev = cuda::DeviceCsr<V, I>::upload(a);
 #endif
-  // The quick run (CI, CPU) keeps the goals' k = 8: three formats' SpMVs at six k doubled its time.
+  std::printf("    %lld x %lld, %.0f nonzeros; loaded, uploaded and planned in %.1f s\n", static_cast<long long>(a.rows), static_cast<long long>(a.cols), nnz,
+              clock.seconds());
   std::set<Format> dropped;  // formats no longer timed on this matrix (drop_hopeless_formats)
+  // The quick run (CI, CPU) keeps the goals' k = 8: three formats' SpMVs at six k doubled its time.
   const std::vector<long long> ks = c.quick ? std::vector<long long>{8} : std::vector<long long>{1, 2, 4, 8, 16, 32};
   for (long long k : ks) {
     if (*c.stop) return;
+    clock.restart();
     require_host_memory(static_cast<std::size_t>(3 * (a.rows + a.cols) * k * sizeof(V)), "bench --dense SpMM vectors");
     const auto xh = generated_values<V>(a.cols * k, 7);
     const DenseMatrix<V> x(c.ex, a.cols, k, std::span<const V>(xh));
@@ -313,12 +317,16 @@ void bench_spmm(Context& c, const std::string& spec) {
                      static_cast<double>(k) * spmm_bytes(a.rows, a.cols, nnz, 1, sizeof(V), sizeof(I), false)));
     }
     drop_hopeless_formats(c, spec, k, spmm_seconds, dropped);
+    Stopwatch baseline_clock;
 #ifdef HSPARSE_HAVE_CUDA
     if (c.gpu) {  // the fastest correct variant of cuSPARSE's SpMM
       const auto best = fastest_cusparse_spmm<V, I>(*c.ex, *dev, a, xh, x, y, expect, c.min_time, 5, c.stop);
       if (best) add_row(c, row("cusparse-spmm (" + best->variant + ")", "cusparse", best->timing, model));
     }
 #endif
+    if (c.gpu) std::printf("    k = %lld: %.1f s (cuSPARSE's variants %.1f s)\n", k, clock.seconds(), baseline_clock.seconds());
+    else std::printf("    k = %lld: %.1f s\n", k, clock.seconds());
+    std::fflush(stdout);
   }
 }
 
@@ -351,9 +359,7 @@ int run_dense_benchmark(const DenseBenchOptions& opt, const std::atomic<bool>& s
 #endif
   if (!c.gpu) c.read_bandwidth = measure_read_bandwidth(opt.quick ? std::size_t(64) << 20 : 0, opt.quick ? 3 : 10).read_bytes_per_s;
   std::printf("bench --dense on %s (read bandwidth %.0f GB/s)\n", device.c_str(), c.read_bandwidth * 1e-9);
-  if (!c.gpu && have_openblas_gemm() && openblas_core() == "Prescott") {
-    std::fprintf(stderr, "hsparse bench --dense: OpenBLAS runs its generic Prescott kernels here (CPU model hidden?): set OPENBLAS_CORETYPE (e.g. Haswell, SkylakeX) for a fair baseline\n");
-  }
+  if (const std::string why = c.gpu ? "" : openblas_handicap(); !why.empty()) std::fprintf(stderr, "hsparse bench --dense: %s\n", why.c_str());
   const auto runs = [&](const char* part) { return opt.parts.count(part) > 0; };
   if (runs("gemm")) {
     std::printf("[gemm] GEMM\n");

@@ -40,7 +40,8 @@ void write_dense_report(const DenseResults& c, const std::string& dir, const std
     md << " Peaks: " << c.peaks.basis << ".";
   }
   if (!c.gpu && have_openblas_gemm()) {
-    md << " OpenBLAS kernels: " << openblas_core() << (openblas_core() == "Prescott" ? " (a generic SSE3 fallback: set OPENBLAS_CORETYPE, see dense_baselines.hpp)" : "") << ".";
+    const std::string why = openblas_handicap();
+    md << " OpenBLAS kernels: " << openblas_core() << "." << (why.empty() ? "" : " **The OpenBLAS figures are not its own: " + why + ".**");
   }
   md << " Read bandwidth measured at the start: " << fmt("%.0f", c.read_bandwidth * 1e-9) << " GB/s.\n\n";
   // A part that did not run (--dense-parts) has no section.
