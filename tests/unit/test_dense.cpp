@@ -91,7 +91,10 @@ TYPED_TEST_SUITE(GemmTyped, GemmTypes);
 TYPED_TEST(GemmTyped, OpenmpMatchesTheReferenceOnEdgeShapes) {
   using T = TypeParam;
   const std::vector<std::array<long long, 3>> shapes = {{1, 1, 1},   {1, 37, 5},   {37, 1, 5},  {17, 13, 1}, {0, 5, 3},  {5, 0, 3},
-                                                        {5, 3, 0},   {8, 6, 256},  {9, 7, 257}, {97, 50, 33}, {200, 13, 300}, {130, 70, 70}};
+                                                        {5, 3, 0},   {8, 6, 256},  {9, 7, 257}, {97, 50, 33}, {200, 13, 300}, {130, 70, 70},
+                                                        // B panels split between threads (fewer row blocks than threads), the last part and the
+                                                        // second panel (NC = 3072) partial
+                                                        {40, 1100, 20}, {300, 3100, 9}};
   for (const auto& [m, n, k] : shapes) {
     for (Op ta : {Op::none, Op::transpose}) {
       for (Op tb : {Op::none, Op::transpose}) {

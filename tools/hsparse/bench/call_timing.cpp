@@ -14,7 +14,13 @@ TimingSummary time_calls(const Executor& ex, const std::function<void()>& fn, do
 #ifdef HSPARSE_HAVE_CUDA
   if (ex.backend() == Backend::cuda) {
     const cuda::Executor& gpu = cuda_executor(ex, "the timing of a call");
-    const double per_call = std::max(cuda::time_on_device(gpu, fn, 3, 1).median_s, 1e-7);  // a warm-up and an estimate
+    // A warm-up and an estimate. The repetitions fill min_time_s of wall-clock
+    // time, not of device time: cuSPARSE's SpMM spends milliseconds on the host
+    // per call around a 0.1 ms kernel, and 0.2 s of device time took 7 s per
+    // variant, a third of the SpMM bench (H100, 2026-11-26).
+    Stopwatch wall;
+    const double device_per_call = cuda::time_on_device(gpu, fn, 3, 1).median_s;
+    const double per_call = std::max({device_per_call, wall.seconds() / 4, 1e-7});
     const int repetitions = static_cast<int>(std::clamp(min_time_s / per_call, static_cast<double>(min_repetitions), 100000.0));
     return cuda::time_on_device(gpu, fn, repetitions, 0);
   }

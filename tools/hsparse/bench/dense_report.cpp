@@ -105,6 +105,7 @@ void write_dense_report(const DenseResults& c, const std::string& dir, const std
     }
   } else {
     ratio_line("DGEMM blocked vs OpenBLAS,", find("gemm", "double", big, "blocked"), find("gemm", "double", big, "openblas"), 0.80);
+    ratio_line("SGEMM blocked vs OpenBLAS,", find("gemm", "float", big, "blocked"), find("gemm", "float", big, "openblas"), 0.80);
   }
   for (const char* product : {"V^T W", "V S"}) {  // tall-skinny (issue 35): >= 85% of the read bandwidth at every k, never behind the baseline
     int faster = 0, total = 0, at_bandwidth = 0;
