@@ -90,6 +90,12 @@ class DenseMatrix {
   /// Column-major host copy with leading dimension rows.
   std::vector<T> to_host() const {
     std::vector<T> h(static_cast<std::size_t>(rows_ * cols_));
+    // One copy where the columns are contiguous: a copy per column of a wide
+    // matrix (X^T of k x 10^6) took 3.5 s on the GPU, a cudaMemcpy per column.
+    if (ld_ == rows_ && !h.empty()) {
+      storage_.executor()->copy_to_host(h.data(), storage_.data(), h.size() * sizeof(T));
+      return h;
+    }
     for (long long j = 0; j < cols_ && rows_ > 0; ++j) {
       storage_.executor()->copy_to_host(h.data() + j * rows_, storage_.data() + j * ld_, static_cast<std::size_t>(rows_) * sizeof(T));
     }
