@@ -166,8 +166,8 @@ void gemm_blocked(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const Const
       // 16 threads (SGEMM 62% of OpenBLAS on the GPU host's 16 cores,
       // 2026-11-26). Each item packs its own A block: MC x KC copies
       // against MC x KC x (NC / parts) x 2 flops, under 1% at parts of
-      // 256 columns and more.
-      const long long parts = std::clamp<long long>((2 * static_cast<long long>(threads) + blocks - 1) / blocks, 1, std::max<long long>(1, nc / 256));
+      // 64 columns and more.
+      const long long parts = std::clamp<long long>((2 * static_cast<long long>(threads) + blocks - 1) / blocks, 1, std::max<long long>(1, nc / 64));
       const long long part_cols = (nc / parts + R::NR - 1) / R::NR * R::NR;
 #pragma omp parallel for schedule(dynamic, 1)
       for (long long item = 0; item < blocks * parts; ++item) {
