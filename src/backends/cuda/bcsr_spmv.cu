@@ -8,13 +8,11 @@
 //  - by-column (bs <= 32): lane l takes block-row columns l, l+32, ...,
 //    each a contiguous column of bs values, accumulating bs row sums; the
 //    warp then reduces each row's sums with shuffles.
-//  - flat (ours, bs <= 8): by-column's work per lane (a block column, its
-//    one x), but the warp reads the 32 columns' values as one coalesced run
-//    into shared memory (by-column's lanes read 24-byte columns side by
-//    side, each load instruction touching three times the sectors it uses at
-//    bs = 3). A first version, a lane per entry with its own x and column
-//    index, was slower than by-column: 516 against 596 GFLOP/s at bs = 3,
-//    578 against 717 at bs = 6 (H100, c3024c7): three loads per value.
+//  - flat (ours, bs <= 8): the warp reads its block row's values as one run,
+//    32 consecutive entries per step, every lane busy (by-block leaves
+//    32 mod bs^2 lanes idle: 5 of 32 at bs = 3), with the next step's loads
+//    issued before this step's sums; each lane keeps bs row sums, reduced
+//    by shuffles at the end.
 //  - row-per-thread (best for bs >= 16): lane i owns row i of the block row
 //    and reads values[k * stride + j * bs + i] (consecutive lanes,
 //    consecutive values); the block's bs x entries are staged in shared memory.
@@ -131,43 +129,41 @@ template <int BS, class D, class I>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock)
     bcsr_flat_kernel(I block_rows, long long stride, I rows, I cols, const I* __restrict__ row_ptr, const I* __restrict__ col_idx,
                      const D* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y) {
-  // 32 block columns of values per warp and step (real types; complex ones get raw storage, as shared_rows).
-  constexpr int per_step = 32 * BS;
-  __shared__ alignas(16) unsigned char bytes[kWarpsPerBlock * per_step * sizeof(D)];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  D* stage = reinterpret_cast<D*>(bytes) + warp * per_step;
   const long long br = static_cast<long long>(blockIdx.x) * kWarpsPerBlock + warp;
   constexpr int bb = BS * BS;
+  constexpr int U = 2;  // steps whose loads are in flight together
   D acc[BS];
 #pragma unroll
   for (int i = 0; i < BS; ++i) acc[i] = D(0);
   if (br < block_rows) {
     const long long first = row_ptr[br];
-    const int columns = static_cast<int>((static_cast<long long>(row_ptr[br + 1]) - first) * BS);
-    for (int c0 = 0; c0 < columns; c0 += 32) {
-      // This lane's column: its x first (independent of the staging below, so both are in flight together).
-      const int c = c0 + lane;
-      D xv(0);
-      if (c < columns) {
-        const int b = c / BS, j = c - b * BS;
-        const long long xc = static_cast<long long>(col_idx[first + b]) * BS + j;
-        if (xc < cols) xv = x[xc];
-      }
-      // The step's values, coalesced: entry t of the run is entry (t % bb) of block (t / bb) from column c0's block.
-      const int run = min(32, columns - c0) * BS, base = c0 * BS;
+    // Entries of the block row, counted from its first block (int: a block row of 2^31 entries would not fit the GPU's memory per warp anyway).
+    const int entries = static_cast<int>((static_cast<long long>(row_ptr[br + 1]) - first) * bb);
+    for (int t0 = lane; t0 < entries; t0 += 32 * U) {
+      D v[U], xv[U];
+      int row[U];
 #pragma unroll
-      for (int t = lane; t < per_step; t += 32) {
-        D v(0);
-        if (t < run) {
-          const int flat = base + t, b = flat / bb;
-          v = values[(first + b) * stride + (flat - b * bb)];
+      for (int u = 0; u < U; ++u) {
+        const int t = t0 + 32 * u;
+        v[u] = D(0);
+        xv[u] = D(0);
+        row[u] = 0;
+        if (t < entries) {
+          const int b = t / bb, e = t - b * bb, j = e / BS;  // entry e of block b: row e % BS, column e / BS (column-major blocks)
+          const long long k = first + b;
+          const long long c = static_cast<long long>(col_idx[k]) * BS + j;
+          row[u] = e - j * BS;
+          v[u] = values[k * stride + e];
+          if (c < cols) xv[u] = x[c];
         }
-        stage[t] = v;
       }
-      __syncwarp();
 #pragma unroll
-      for (int i = 0; i < BS; ++i) acc[i] += stage[lane * BS + i] * xv;
-      __syncwarp();
+      for (int u = 0; u < U; ++u) {
+        const D p = v[u] * xv[u];
+#pragma unroll
+        for (int i = 0; i < BS; ++i) acc[i] += row[u] == i ? p : D(0);
+      }
     }
   }
 #pragma unroll
