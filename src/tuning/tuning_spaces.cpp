@@ -14,7 +14,7 @@ namespace {
 
 const std::vector<int> kCpuChunks = {4, 8, 16, 32};
 const std::vector<int> kCpuSigmas = {1, 32, 256, 4096, 1 << 30};
-const std::vector<std::string> kBcsrAlgorithms = {"by-block", "by-column", "row-per-thread", "flat"};
+const std::vector<std::string> kBcsrAlgorithms = {"by-block", "by-column", "row-per-thread"};
 const std::vector<int> kSellThreads = {1, 2, 4, 8, 16, 32};
 // Sigma at most C (32) sorts rows inside one chunk, which changes nothing:
 // the first step past 1 must already span several chunks.
@@ -60,7 +60,7 @@ std::vector<TunerAxis> cuda_sell_tuning_axes(int threads_per_row, long long sigm
 
 std::vector<TunerAxis> cuda_bcsr_tuning_axes(int block, int algorithm) {
   std::vector<int> blocks = {1, 2, 3, 4, 5, 6, 7, 8};
-  return {{"block", blocks, index_of(blocks, block), +1}, {"algorithm", {0, 1, 2, 3}, static_cast<std::size_t>(std::clamp(algorithm, 0, 3)), -1}};
+  return {{"block", blocks, index_of(blocks, block), +1}, {"algorithm", {0, 1, 2}, static_cast<std::size_t>(std::clamp(algorithm, 0, 2)), -1}};
 }
 
 int bcsr_algorithm_index(const std::string& kernel) {

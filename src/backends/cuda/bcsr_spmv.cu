@@ -8,11 +8,6 @@
 //  - by-column (bs <= 32): lane l takes block-row columns l, l+32, ...,
 //    each a contiguous column of bs values, accumulating bs row sums; the
 //    warp then reduces each row's sums with shuffles.
-//  - flat (ours, bs <= 8): the warp reads its block row's values as one run,
-//    32 consecutive entries per step, every lane busy (by-block leaves
-//    32 mod bs^2 lanes idle: 5 of 32 at bs = 3), with the next step's loads
-//    issued before this step's sums; each lane keeps bs row sums, reduced
-//    by shuffles at the end.
 //  - row-per-thread (best for bs >= 16): lane i owns row i of the block row
 //    and reads values[k * stride + j * bs + i] (consecutive lanes,
 //    consecutive values); the block's bs x entries are staged in shared memory.
@@ -125,58 +120,6 @@ __global__ void bcsr_by_column_kernel(I block_rows, long long stride, I rows, I 
   }
 }
 
-template <int BS, class D, class I>
-__global__ void __launch_bounds__(32 * kWarpsPerBlock)
-    bcsr_flat_kernel(I block_rows, long long stride, I rows, I cols, const I* __restrict__ row_ptr, const I* __restrict__ col_idx,
-                     const D* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y) {
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const long long br = static_cast<long long>(blockIdx.x) * kWarpsPerBlock + warp;
-  constexpr int bb = BS * BS;
-  constexpr int U = 2;  // steps whose loads are in flight together
-  D acc[BS];
-#pragma unroll
-  for (int i = 0; i < BS; ++i) acc[i] = D(0);
-  if (br < block_rows) {
-    const long long first = row_ptr[br];
-    // Entries of the block row, counted from its first block (int: a block row of 2^31 entries would not fit the GPU's memory per warp anyway).
-    const int entries = static_cast<int>((static_cast<long long>(row_ptr[br + 1]) - first) * bb);
-    for (int t0 = lane; t0 < entries; t0 += 32 * U) {
-      D v[U], xv[U];
-      int row[U];
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const int t = t0 + 32 * u;
-        v[u] = D(0);
-        xv[u] = D(0);
-        row[u] = 0;
-        if (t < entries) {
-          const int b = t / bb, e = t - b * bb, j = e / BS;  // entry e of block b: row e % BS, column e / BS (column-major blocks)
-          const long long k = first + b;
-          const long long c = static_cast<long long>(col_idx[k]) * BS + j;
-          row[u] = e - j * BS;
-          v[u] = values[k * stride + e];
-          if (c < cols) xv[u] = x[c];
-        }
-      }
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const D p = v[u] * xv[u];
-#pragma unroll
-        for (int i = 0; i < BS; ++i) acc[i] += row[u] == i ? p : D(0);
-      }
-    }
-  }
-#pragma unroll
-  for (int i = 0; i < BS; ++i) acc[i] = detail::group_sum<32>(acc[i]);  // the whole warp takes part
-  if (br < block_rows && lane == 0) {
-#pragma unroll
-    for (int i = 0; i < BS; ++i) {
-      const long long r = br * BS + i;
-      if (r < rows) detail::write_output(y, r, alpha, acc[i], beta, read_y);
-    }
-  }
-}
-
 template <class D, class I>
 __global__ void bcsr_row_per_thread_kernel(I block_rows, int bs, long long stride, I rows, I cols, const I* __restrict__ row_ptr,
                                            const I* __restrict__ col_idx, const D* __restrict__ values, const D* __restrict__ x,
@@ -204,14 +147,6 @@ template <int BS, class V, class I>
 void launch_by_block(const Executor& ex, unsigned grid, const DeviceBcsr<V, I>& a, const V* x, V alpha, V beta, bool read_y, V* y) {
   using D = detail::device_t<V>;
   bcsr_by_block_kernel<BS, D, I><<<grid, 32 * kWarpsPerBlock, 0, detail::stream_of(ex)>>>(
-      a.block_rows, static_cast<long long>(a.block_stride), a.rows, a.cols, a.row_ptr.data(), a.col_idx.data(),
-      detail::dev(a.values.data()), detail::dev(x), detail::dev_value(alpha), detail::dev_value(beta), read_y, detail::dev(y));
-}
-
-template <int BS, class V, class I>
-void launch_flat(const Executor& ex, unsigned grid, const DeviceBcsr<V, I>& a, const V* x, V alpha, V beta, bool read_y, V* y) {
-  using D = detail::device_t<V>;
-  bcsr_flat_kernel<BS, D, I><<<grid, 32 * kWarpsPerBlock, 0, detail::stream_of(ex)>>>(
       a.block_rows, static_cast<long long>(a.block_stride), a.rows, a.cols, a.row_ptr.data(), a.col_idx.data(),
       detail::dev(a.values.data()), detail::dev(x), detail::dev_value(alpha), detail::dev_value(beta), read_y, detail::dev(y));
 }
@@ -258,18 +193,6 @@ void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const Devic
         default:
           throw Error(ErrorCode::invalid_argument, "BCSR by-column is compiled for block sizes 1-6, 8, 16 and 32; use row-per-thread for " +
                                                        std::to_string(bs));
-      }
-      break;
-    case BcsrAlgorithm::flat:
-      switch (bs) {
-        case 1: launch_flat<1>(ex, grid, a, x, alpha, beta, read_y, y); break;
-        case 2: launch_flat<2>(ex, grid, a, x, alpha, beta, read_y, y); break;
-        case 3: launch_flat<3>(ex, grid, a, x, alpha, beta, read_y, y); break;
-        case 4: launch_flat<4>(ex, grid, a, x, alpha, beta, read_y, y); break;
-        case 5: launch_flat<5>(ex, grid, a, x, alpha, beta, read_y, y); break;
-        case 6: launch_flat<6>(ex, grid, a, x, alpha, beta, read_y, y); break;
-        case 8: launch_flat<8>(ex, grid, a, x, alpha, beta, read_y, y); break;
-        default: throw Error(ErrorCode::invalid_argument, "BCSR flat is compiled for block sizes 1-6 and 8; use by-column or row-per-thread for " + std::to_string(bs));
       }
       break;
     case BcsrAlgorithm::row_per_thread:

@@ -54,7 +54,6 @@ BackendFormat make(Format format) {
                {"by-block", "a warp per block row, a thread per block entry (Eberhardt and Hoemmen; b <= 5)"},
                {"by-column", "a thread per block column (Eberhardt and Hoemmen; b in 1-6, 8, 16, 32)"},
                {"row-per-thread", "a thread per row of a block row, x in shared memory (Eberhardt and Hoemmen)"},
-               {"flat", "a warp per block row reading its values as one run, every lane busy (b in 1-6, 8)"},
                {"cusparse", "cuSPARSE BSR, column-major blocks (baseline)"}},
               {[](int b) { return b >= 6 ? 0.90 : b >= 2 ? 0.67 : 0.30; }, bcsr_units, kOnHost, 0}};
     case Format::sell:

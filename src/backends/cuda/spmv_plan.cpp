@@ -177,15 +177,11 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     const BcsrAlgorithm algorithm = kernel == "by-block"                     ? BcsrAlgorithm::by_block
                                     : kernel == "by-column"                  ? BcsrAlgorithm::by_column
                                     : kernel == "row-per-thread"             ? BcsrAlgorithm::row_per_thread
-                                    : kernel == "flat"                       ? BcsrAlgorithm::flat
                                     : block < 16 && by_column_compiled ? BcsrAlgorithm::by_column
                                                                              : BcsrAlgorithm::row_per_thread;
     // Refuse here, not at the first product, what the kernels cannot run.
     if (algorithm == BcsrAlgorithm::by_block && block > 5) {
       throw Error(ErrorCode::invalid_argument, "BCSR by-block handles block sizes up to 5 (Eberhardt and Hoemmen), not " + std::to_string(block));
-    }
-    if (algorithm == BcsrAlgorithm::flat && !by_column_compiled) {
-      throw Error(ErrorCode::invalid_argument, "BCSR flat is compiled for block sizes 1-6 and 8, not " + std::to_string(block));
     }
     if (algorithm == BcsrAlgorithm::by_column && !(by_column_compiled || block == 16 || block == 32)) {
       throw Error(ErrorCode::invalid_argument, "BCSR by-column is compiled for block sizes 1-6, 8, 16 and 32, not " + std::to_string(block));

@@ -92,7 +92,7 @@ void sell_spmv_threads_per_row(const Executor& ex, V alpha, const DeviceSell<V, 
 
 // BCSR (Eberhardt and Hoemmen): by-block (bs <= 5), by-column (bs in 1-6,
 // 8, 16, 32), row-per-thread (any bs <= 32; x staged in shared memory).
-enum class BcsrAlgorithm { by_block, by_column, row_per_thread, flat };
+enum class BcsrAlgorithm { by_block, by_column, row_per_thread };
 template <class V, class I>
 void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const DeviceBcsr<V, I>& a, const V* x, V beta, V* y);
 
