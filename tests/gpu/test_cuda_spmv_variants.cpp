@@ -197,5 +197,24 @@ void check_far_diagonals() {
 TEST(CudaDiaStaged, WindowsOverSeveralPhasesMatchTheReferenceDouble) { check_far_diagonals<double>(); }
 TEST(CudaDiaStaged, WindowsOverSeveralPhasesMatchTheReferenceComplexDouble) { check_far_diagonals<std::complex<double>>(); }
 
+// A BCSR kernel that is not compiled for the block size is refused when
+// the plan is made, with the kernel and the sizes it has in the message.
+TEST(CudaBcsrKernels, UncompiledBlockSizesAreRefusedByName) {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  const ExecutorPtr ex = make_cuda_executor();
+  const auto a = generators::stencil_2d<double, std::int32_t>(30, 30, 5);
+  for (const char* kernel : {"by-column", "by-block"}) {
+    SpmvOptions o{Format::bcsr, kernel};
+    o.layout.block = 7;
+    try {
+      SpmvPlan<double, std::int32_t> plan(ex, a, o);
+      ADD_FAILURE() << kernel << " accepted block size 7";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+      EXPECT_NE(std::string(e.what()).find(kernel), std::string::npos) << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hsparse::cuda
