@@ -85,23 +85,14 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
   const long long row_begin = b[0], row_end = b[1], k0 = b[2], k1 = b[3];
   if (row_end < 0 || row_end - row_begin == 1) {  // one row or one piece of a split row (row_begin is its row)
     const D* xr = x + columns.base(row_begin);
-    // kChains independent chains: each thread keeps that many gathers of x
-    // in flight. A long row's block is short-lived (2600 entries: a few
-    // strides of 256), so its time is the gathers' latency; two chains left
-    // short-wide at 0.97x and power law at 0.94x cuSPARSE's CSR (H100,
-    // 6dab97e, back to back).
-    constexpr int kChains = 4;
-    D sums[kChains];
-#pragma unroll
-    for (int u = 0; u < kChains; ++u) sums[u] = D(0);
+    D sum(0), sum2(0);  // two chains in flight
     long long k = k0 + threadIdx.x;
-    for (; k + (kChains - 1) * kThreads < k1; k += kChains * kThreads) {
-#pragma unroll
-      for (int u = 0; u < kChains; ++u) sums[u] += D(values[k + u * kThreads]) * xr[columns.at(k + u * kThreads)];
+    for (; k + kThreads < k1; k += 2 * kThreads) {
+      sum += D(values[k]) * xr[columns.at(k)];
+      sum2 += D(values[k + kThreads]) * xr[columns.at(k + kThreads)];
     }
-    for (; k < k1; k += kThreads) sums[0] += D(values[k]) * xr[columns.at(k)];  // at most kChains - 1 left (a constant index: no local memory)
-    static_assert(kChains == 4, "the sum below names four chains");
-    D sum = (sums[0] + sums[1]) + (sums[2] + sums[3]);
+    if (k < k1) sum += D(values[k]) * xr[columns.at(k)];
+    sum += sum2;
     sum = block_sum(sum, warp_sums);
     if (threadIdx.x == 0) {
       if (row_end < 0) partials[-row_end - 1] = sum;
