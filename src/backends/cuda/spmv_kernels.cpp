@@ -9,8 +9,15 @@
 // at 0.53: its tail is the long rows' overflow, fewer entries in scattered
 // rows, and at 0.72 the advisor chose HYB on the circuit matrix where it ran
 // at 0.86x CSR adaptive (8d3520e, docs/results/2026-11-24-issue18-coo-h200).
-// Conversions: on the device (COO, ELL, HYB) ~0.02 ns per byte, on the host
-// then uploaded (DIA, SELL, BCSR) ~0.6 ns per byte on the 16-core host.
+// Conversions: on the host then uploaded (DIA, SELL, BCSR) ~0.6 ns per byte
+// on the 16-core host; on the device (COO, ELL, HYB) 0.004 ns per byte. The
+// device figure was 0.02 until 2026-11-26, when the bench at f2a05e5 (H200)
+// showed ELL's and HYB's setup (upload plus conversion) within the noise
+// (+-20 ms) of CSR's own upload on every matrix, e.g. FEM bs = 6 (1.9 GB):
+// ELL 206-207 ms, HYB 211, CSR 207; the conversion reads CSR and writes the
+// format once, ~1 ms per GB at the device's bandwidth. At 0.02 the advisor
+// charged ELL 39 ms there and kept CSR adaptive at N = 1000, 94% of the best
+// measured total (CSR vector / ELL, docs/results/2026-11-26-issue37-bcsr-h100).
 #include "hsparse/plans/spmv_kernels.hpp"
 
 #include <algorithm>
@@ -26,7 +33,7 @@ double rows(const FormatFootprint& f) { return static_cast<double>(f.rows); }
 double coo_units(const FormatFootprint& f) { return static_cast<double>(f.nnz) / 8; }
 double csr_units(const FormatFootprint& f) { return std::max(static_cast<double>(f.nnz) / 8, static_cast<double>(f.rows)); }
 double bcsr_units(const FormatFootprint& f) { return 32.0 * static_cast<double>(f.rows) / std::max(f.bcsr.block, 1); }
-constexpr double kOnDevice = 0.02e-9, kOnHost = 0.6e-9;
+constexpr double kOnDevice = 0.004e-9, kOnHost = 0.6e-9;
 
 BackendFormat make(Format format) {
   const SpmvKernel thread{"thread", "one thread per row"};
