@@ -311,8 +311,8 @@ bench_mode() {
 
 if [ "${RUN_DENSE_CPU:-0}" = 1 ]; then
   log "hsparse bench --dense --backend cpu (host CPU, all cores; OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto})"
-  # No OMP_PROC_BIND here: OpenBLAS's pthreads inherit the main thread's binding to one core (DGEMM 70 against 597
-  # GFLOP/s, 2026-11-26 / 2026-11-23); the bench warns where it is set (dense_baselines.hpp, openblas_handicap).
+  # No OMP_PROC_BIND here: OpenBLAS's pthreads inherit the main thread's binding to one core (DGEMM 70 against 684
+  # GFLOP/s unbound, 2026-11-26); the bench warns where it is set (dense_baselines.hpp, openblas_handicap).
   timeout -s INT "${DENSE_CPU_TIMEOUT:-300}" $BUILD_DIR/bin/hsparse bench --dense --backend cpu \
     ${DENSE_CPU_PARTS:+--dense-parts "$DENSE_CPU_PARTS"} --out "$OUT/dense-cpu" > "$OUT/dense-cpu.log" 2>&1
   echo "dense cpu bench rc=$?" | tee -a "$OUT/summary.txt"

@@ -15,9 +15,10 @@ TimingSummary time_calls(const Executor& ex, const std::function<void()>& fn, do
   if (ex.backend() == Backend::cuda) {
     const cuda::Executor& gpu = cuda_executor(ex, "the timing of a call");
     // A warm-up and an estimate. The repetitions fill min_time_s of wall-clock
-    // time, not of device time: cuSPARSE's SpMM spends milliseconds on the host
-    // per call around a 0.1 ms kernel, and 0.2 s of device time took 7 s per
-    // variant, a third of the SpMM bench (H100, 2026-11-26).
+    // time, not of device time alone: a call whose host work outlasts its
+    // kernel (a launch-bound call, a library's host-side set-up) would repeat
+    // for many times min_time_s. (Suspected, not found, when the SpMM bench
+    // ran long on 2026-11-26: that was DenseMatrix::to_host's copy per column.)
     Stopwatch wall;
     const double device_per_call = cuda::time_on_device(gpu, fn, 3, 1).median_s;
     const double per_call = std::max({device_per_call, wall.seconds() / 4, 1e-7});
