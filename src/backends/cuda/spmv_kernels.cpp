@@ -9,15 +9,21 @@
 // at 0.53: its tail is the long rows' overflow, fewer entries in scattered
 // rows, and at 0.72 the advisor chose HYB on the circuit matrix where it ran
 // at 0.86x CSR adaptive (8d3520e, docs/results/2026-11-24-issue18-coo-h200).
-// Conversions: on the host then uploaded (DIA, SELL, BCSR) ~0.6 ns per byte
-// on the 16-core host; on the device (COO, ELL, HYB) 0.004 ns per byte. The
-// device figure was 0.02 until 2026-11-26, when the bench at f2a05e5 (H200)
-// showed ELL's and HYB's setup (upload plus conversion) within the noise
-// (+-20 ms) of CSR's own upload on every matrix, e.g. FEM bs = 6 (1.9 GB):
-// ELL 206-207 ms, HYB 211, CSR 207; the conversion reads CSR and writes the
-// format once, ~1 ms per GB at the device's bandwidth. At 0.02 the advisor
-// charged ELL 39 ms there and kept CSR adaptive at N = 1000, 94% of the best
-// measured total (CSR vector / ELL, docs/results/2026-11-26-issue37-bcsr-h100).
+// Conversions, seconds per byte of the converted matrix: the setup (upload
+// plus conversion) the bench measured on the H200 and its 16-core host at
+// f2a05e5 minus CSR's own upload, median over the default suite (circuit
+// left out: it had no plain CSR row to subtract;
+// docs/results/2026-11-26-issue37-bcsr-h100, "conversion costs").
+//  - on the device (COO, ELL, HYB): within the noise (+-20 ms) of CSR's
+//    upload, -0.02..+0.03 ns per byte; 0.004 (about 1 ms per GB, a read and
+//    a write at the device's bandwidth). At the 0.02 used until 2026-11-26
+//    the advisor charged ELL 39 ms on FEM bs = 6 and kept CSR adaptive at
+//    N = 1000, 94% of the best measured total.
+//  - on the host, then uploaded: DIA 0.57 ns (0.53-0.59), SELL 0.12
+//    (0.07-0.30), BCSR 0.41 (0.22-1.18, fill-dependent), CSR16 1.2
+//    (0.63-1.27), csr16-single 2.1 (1.34-2.36). One 0.6 for all of them
+//    until 2026-11-26 overcharged SELL 5x and undercharged CSR16 2x and
+//    csr16-single 3.5x.
 #include "hsparse/plans/spmv_kernels.hpp"
 
 #include <algorithm>
@@ -33,7 +39,8 @@ double rows(const FormatFootprint& f) { return static_cast<double>(f.rows); }
 double coo_units(const FormatFootprint& f) { return static_cast<double>(f.nnz) / 8; }
 double csr_units(const FormatFootprint& f) { return std::max(static_cast<double>(f.nnz) / 8, static_cast<double>(f.rows)); }
 double bcsr_units(const FormatFootprint& f) { return 32.0 * static_cast<double>(f.rows) / std::max(f.bcsr.block, 1); }
-constexpr double kOnDevice = 0.004e-9, kOnHost = 0.6e-9;
+constexpr double kOnDevice = 0.004e-9;
+constexpr double kDiaOnHost = 0.57e-9, kSellOnHost = 0.12e-9, kBcsrOnHost = 0.41e-9, kCsr16OnHost = 1.2e-9, kCsr16SingleOnHost = 2.1e-9;
 
 BackendFormat make(Format format) {
   const SpmvKernel thread{"thread", "one thread per row"};
@@ -55,30 +62,30 @@ BackendFormat make(Format format) {
     case Format::hyb: return {{thread}, {[](int) { return 0.90; }, rows, kOnDevice, 0.53}};
     case Format::dia:
       return {{thread, {"staged", "one thread per row, x read from shared-memory windows per run of nearby diagonals"}},
-              {[](int) { return 0.76; }, rows, kOnHost, 0}};
+              {[](int) { return 0.76; }, rows, kDiaOnHost, 0}};
     case Format::bcsr:
       return {{{"auto", "by-column below block size 16, row-per-thread from 16"},
                {"by-block", "a warp per block row, a thread per block entry (Eberhardt and Hoemmen; b <= 5)"},
                {"by-column", "a thread per block column (Eberhardt and Hoemmen; b in 1-6, 8, 16, 32)"},
                {"row-per-thread", "a thread per row of a block row, x in shared memory (Eberhardt and Hoemmen)"},
                {"cusparse", "cuSPARSE BSR, column-major blocks (baseline)"}},
-              {[](int b) { return b >= 6 ? 0.90 : b >= 2 ? 0.67 : 0.30; }, bcsr_units, kOnHost, 0}};
+              {[](int b) { return b >= 6 ? 0.90 : b >= 2 ? 0.67 : 0.30; }, bcsr_units, kBcsrOnHost, 0}};
     case Format::sell:
       return {{{"thread", "one thread per row, a warp per chunk at C = 32 (Kreutzer et al.)", {"", "sigma=256"}},
                {"threads", "T threads per row (Sliced ELLR-T)"},
                {"cusparse", "cuSPARSE SELL (baseline)"}},
-              {[](int) { return 0.83; }, rows, kOnHost, 0}};
+              {[](int) { return 0.83; }, rows, kSellOnHost, 0}};
     // Measured (issue 18, H200, b2e4233, L2 flushed): adaptive at 69% (stencil3d
     // n=155) and 75% (banded) of the read bandwidth under CSR16's bytes,
     // csr16-single at 64% and 68%.
     case Format::csr16:
       return {{{"adaptive", "CSR adaptive's row blocks, columns a row base + 16-bit offsets; wide rows by CSR adaptive"},
                {"vector", "CSR vector's kernel, columns a row base + 16-bit offsets (Reguly and Giles); wide rows by CSR vector"}},
-              {[](int) { return 0.72; }, csr_units, kOnHost, 0}};
+              {[](int) { return 0.72; }, csr_units, kCsr16OnHost, 0}};
     case Format::csr16_single:
       return {{{"adaptive", "CSR16's adaptive kernel, single values widened to the product's precision"},
                {"vector", "CSR16's vector kernel, single values widened to the product's precision"}},
-              {[](int) { return 0.66; }, csr_units, kOnHost, 0}};
+              {[](int) { return 0.66; }, csr_units, kCsr16SingleOnHost, 0}};
   }
   return {};  // unreachable: the switch covers every Format (-Werror=switch)
 }
