@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "csr_from_rows.hpp"
@@ -59,11 +60,20 @@ Csr16<V, I> csr16_from_csr(const Csr<V, I>& a) {
   Csr16<V, I> c;
   c.rows = a.rows;
   c.cols = a.cols;
-  const auto narrow = rows_of(a, true);
+  long long wide_rows = 0;
+#pragma omp parallel for schedule(static) reduction(+ : wide_rows)
+  for (I r = 0; r < a.rows; ++r) wide_rows += narrow_row(a, r) ? 0 : 1;
+  // Without wide rows (every regular matrix) the narrow part is `a` itself:
+  // its offsets and values are copied once, not split into a CSR first
+  // (that split and a second copy of the values made CSR16's setup 1.2 ns
+  // per byte on the GPU host, 3x BCSR's: docs/results/2026-11-26-issue37-bcsr-h100).
+  std::optional<Csr<V, I>> split;
+  if (wide_rows > 0) split = rows_of(a, true);
+  const Csr<V, I>& narrow = split ? *split : a;
   c.row_ptr = narrow.row_ptr;
-  c.values = narrow.values;
+  c.values = split ? std::move(split->values) : a.values;
   c.base.assign(static_cast<std::size_t>(a.rows), 0);
-  c.offset.resize(narrow.nnz());
+  c.offset.resize(narrow.col_idx.size());
 #pragma omp parallel for schedule(static)
   for (I r = 0; r < a.rows; ++r) {
     const auto b = static_cast<std::size_t>(narrow.row_ptr[static_cast<std::size_t>(r)]), e = static_cast<std::size_t>(narrow.row_ptr[static_cast<std::size_t>(r) + 1]);
@@ -71,9 +81,7 @@ Csr16<V, I> csr16_from_csr(const Csr<V, I>& a) {
     c.base[static_cast<std::size_t>(r)] = narrow.col_idx[b];
     for (std::size_t k = b; k < e; ++k) c.offset[k] = static_cast<std::uint16_t>(narrow.col_idx[k] - narrow.col_idx[b]);
   }
-  if (narrow.nnz() < a.nnz()) {
-    c.wide = rows_of(a, false);
-  }
+  if (wide_rows > 0) c.wide = rows_of(a, false);
   return c;
 }
 
