@@ -60,6 +60,7 @@ Action add_bench_command(CLI::App& app) {
   cmd->add_option("--spmv-count", c->options.spmv_count, "Products the 'auto' candidate chooses for (conversion counted)")
       ->check(integer_in(1))
       ->capture_default_str();
+  add_x_in_l2_option(cmd, c->options.x_in_l2);
   cmd->add_flag("--dry-run", c->options.dry_run, "Print the planned suite and its estimated memory, then stop");
   cmd->add_flag("--peer-suite", c->peer_suite, "The six matrices DASP was measured on (H200, back to back): compared with DASP's figures in the report");
   cmd->add_option("--compare", c->compare, "OLD.json NEW.json: per-matrix and per-kernel GFLOP/s ratios")->expected(2);

@@ -30,6 +30,7 @@ struct SpmvCommandOptions {
   double max_fill = 0;  // 0: the format's own limit (formats/format.cpp)
   double value_tolerance = 0;  // --format auto: lossy formats only when allowed
   double min_time_s = 0.2;
+  SpmvOptions::XInL2 x_in_l2 = SpmvOptions::XInL2::automatic;
 };
 
 // --kernel's help, from the plans' own lists (so it cannot drift from them).
@@ -74,6 +75,7 @@ int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
   po.layout.max_fill = o.max_fill;
   po.vector = {o.coop, o.repeat, o.block_threads};
   po.threads_per_row = o.threads_per_row;
+  po.x_in_l2 = o.x_in_l2;
   const Array<V> d_x(ex, std::span<const V>(x));
   Array<V> d_y(ex, std::span<const V>(y));
   const auto sync = [&] { ex->synchronize(); };
@@ -148,6 +150,7 @@ Action add_spmv_command(CLI::App& app) {
   cmd->add_option("--max-fill", o->max_fill,
                   "ELL, DIA, BCSR: accept up to this many stored slots per nonzero (default: the format's limit, hsparse info --formats)")
       ->check(real_above_zero());
+  add_x_in_l2_option(cmd, o->x_in_l2);
   add_backend_option(cmd, o->backend);
   cmd->add_option("--kernel", o->kernel, kernel_help());
   cmd->add_option("--repetitions", o->repetitions, "At least this many timed runs (median reported)")->check(integer_in(1))->capture_default_str();

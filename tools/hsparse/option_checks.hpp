@@ -12,6 +12,7 @@
 #include "hsparse/core/error.hpp"
 #include "hsparse/formats/format.hpp"
 #include "hsparse/plans/backend_choice.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
 #include <vector>
 
 namespace hsparse::tool {
@@ -83,6 +84,19 @@ inline CLI::Option* add_value_tolerance_option(CLI::App* cmd, double& tolerance)
                          "auto/advice: relative rounding of stored values allowed, in [0, 0.01] (0: exact formats only; 1e-7 admits csr16-single)")
       ->check(CLI::Range(0.0, 0.01))
       ->capture_default_str();
+}
+
+// --x-in-l2 (spmv, bench): SpmvOptions::x_in_l2 by name.
+inline CLI::Option* add_x_in_l2_option(CLI::App* cmd, SpmvOptions::XInL2& choice) {
+  return cmd
+      ->add_option_function<std::string>(
+          "--x-in-l2",
+          [&choice](const std::string& v) {
+            choice = v == "on" ? SpmvOptions::XInL2::on : v == "off" ? SpmvOptions::XInL2::off : SpmvOptions::XInL2::automatic;
+          },
+          "CUDA: keep x in L2 during each product, a persisting access-policy window: auto (the backend's rule), on or off")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->default_str("auto");
 }
 
 inline CLI::Option* add_backend_option(CLI::App* cmd, std::string& backend) {

@@ -36,6 +36,11 @@ struct SpmvOptions {
   int threads_per_row = 4;                ///< SELL "threads" kernel
   bool convert_on_device = true;          ///< COO, ELL, HYB: upload the CSR and convert on the GPU
   bool cusparse_preprocess = true;        ///< cuSPARSE CSR ALG1/ALG2: cusparseSpMV_preprocess at setup
+  /// Keep x in L2 during each product (an access-policy window on the
+  /// stream, backends/cuda/l2_window.hpp): `automatic` lets the backend
+  /// decide (cuda::keep_x_in_l2), `on` / `off` force it. Never applied to the
+  /// cuSPARSE baselines, which run as their users run them.
+  enum class XInL2 { automatic, on, off } x_in_l2 = XInL2::automatic;
 };
 
 template <class V, class I>

@@ -9,6 +9,7 @@
 #include "hsparse/backends/cuda/cusparse_spmv.hpp"
 #include "hsparse/backends/cuda/device_conversions.hpp"
 #include "hsparse/backends/cuda/format_spmv.hpp"
+#include "hsparse/backends/cuda/l2_window.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/formats/convert.hpp"
@@ -277,6 +278,14 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
   };
   if (s.csr16) bytes_ = csr16_bytes(*s.csr16);
   if (s.csr16_single) bytes_ = csr16_bytes(*s.csr16_single);
+  const std::size_t x_bytes = static_cast<std::size_t>(a.cols) * sizeof(V);
+  if (!s.cusparse && apply_ && keep_x_in_l2(o.x_in_l2, x_bytes, bytes_)) {
+    desc += " (x in L2)";
+    apply_ = [inner = std::move(apply_), e, x_bytes](V al, const V* x, V be, V* y) {
+      const ScopedL2Window window(*e, x, x_bytes);
+      inner(al, x, be, y);
+    };
+  }
   parts.apply = std::move(apply_);
   parts.apply_block = std::move(apply_block);
   parts.storage = std::move(storage);

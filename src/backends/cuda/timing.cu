@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "device_common.cuh"
+#include "hsparse/backends/cuda/l2_window.hpp"
 #include "hsparse/backends/cuda/timing.hpp"
 #include "hsparse/core/error.hpp"
 
@@ -115,6 +116,7 @@ std::size_t l2_cache_bytes() {
 L2Flusher::L2Flusher(const Executor& ex) : ex_(&ex), buffer_(std::max<std::size_t>(2 * l2_cache_bytes(), 1)) {}
 
 void L2Flusher::operator()() const {
+  reset_persisting_l2();  // persisting lines (an SpMV's x window) survive normal writes
   HSPARSE_CUDA_CHECK(cudaMemsetAsync(const_cast<unsigned char*>(buffer_.data()), 0, buffer_.size(), detail::stream_of(*ex_)));
 }
 

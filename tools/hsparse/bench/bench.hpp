@@ -16,6 +16,7 @@
 #include "hsparse/core/executor.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/formats/csr.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
 #include "hsparse/formats/format.hpp"
 
 namespace hsparse::bench {
@@ -102,6 +103,7 @@ struct Options {
   double min_time_s = 0;  // per kernel; 0: 0.25 s (quick: 0.03 s)
   long long spmv_count = 1000;  // the products "auto" must pay off over (and its goal counts conversion at)
   bool dry_run = false;         // plan the suite (sizes, memory) and stop
+  SpmvOptions::XInL2 x_in_l2 = SpmvOptions::XInL2::automatic;  // every hsparse plan's (the cuSPARSE baselines never get a window)
 };
 
 // The suite's size: nonzeros per generated matrix, so that the matrix data
@@ -153,7 +155,8 @@ std::optional<std::string> shared_matrix_folder();
 // the GPU) and "auto", the advisor's choice for spmv_count products on this
 // machine (its measured bandwidth and cache). x is the input vector in the
 // executor's memory and must outlive them.
-std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, I>& a, const V* x, const Environment& env, long long spmv_count);
+std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, I>& a, const V* x, const Environment& env, long long spmv_count,
+                                            SpmvOptions::XInL2 x_in_l2);
 // The CPU's baseline libraries (Eigen, librsb) where built; x in host memory.
 std::vector<CandidateMaker> cpu_baseline_candidates(const Csr<V, I>& a, const V* x);
 // Library set-up of the CPU baselines (librsb needs rsb_lib_init), once per process.

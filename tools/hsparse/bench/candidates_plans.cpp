@@ -67,18 +67,21 @@ Timers timers_for(const ExecutorPtr& ex) {
 
 }  // namespace
 
-std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, I>& a, const V* x, const Environment& env, long long spmv_count) {
+std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, I>& a, const V* x, const Environment& env, long long spmv_count,
+                                            SpmvOptions::XInL2 x_in_l2) {
   const Timers timers = timers_for(ex);
   std::vector<CandidateMaker> makers;
   // o: the plan's options; automatic: ask the advisor first ("auto").
   auto add = [&](const std::string& label, SpmvOptions o, bool automatic = false) {
-    makers.push_back({label, [&a, x, ex, timers, o, automatic, &env, spmv_count]() mutable {
+    o.x_in_l2 = x_in_l2;
+    makers.push_back({label, [&a, x, ex, timers, o, automatic, &env, spmv_count, x_in_l2]() mutable {
                         if (automatic) {  // the advisor on the bench's own measured machine
                           MachineModel m;
                           m.backend = to_string(ex->backend());
                           m.read_bytes_per_s = env.read_bytes_per_s;
                           m.cache_bytes = static_cast<double>(env.cache_bytes);
                           o = advised_options(a, m, spmv_count);
+                          o.x_in_l2 = x_in_l2;
                         }
                         auto plan = std::make_shared<const SpmvPlan<V, I>>(ex, a, o);
                         auto y = std::make_shared<Array<V>>(ex, static_cast<std::size_t>(a.rows));

@@ -246,7 +246,7 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
     const double kernel_time = mi < suite_size ? min_time : min_time / 10;
     if (backend == "cuda") {
       const Array<V> d_x(executor, std::span<const V>(x));
-      const auto makers = plan_candidates(executor, a, d_x.data(), env, o.spmv_count);
+      const auto makers = plan_candidates(executor, a, d_x.data(), env, o.spmv_count, o.x_in_l2);
       for (std::size_t k = 0; k < makers.size() && !stop; ++k) {
         progress(mi, sources.size(), k, makers.size(), m.name, makers[k].label);
         Result r = base_result(m, env, makers[k].label);
@@ -263,7 +263,7 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
         results.push_back(r);
       }
     } else {
-      auto makers = plan_candidates(executor, a, x.data(), env, o.spmv_count);
+      auto makers = plan_candidates(executor, a, x.data(), env, o.spmv_count, o.x_in_l2);
       for (auto& m : cpu_baseline_candidates(a, x.data())) makers.push_back(std::move(m));
       std::vector<std::unique_ptr<Candidate>> built(makers.size());
       for (std::size_t k = 0; k < makers.size() && !stop; ++k) {

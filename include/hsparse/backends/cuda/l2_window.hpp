@@ -1,0 +1,51 @@
+#pragma once
+// x kept resident in L2 while the matrix streams past it (issue 37,
+// "irregular gathers"). Hopper (and Ampere) let a stream mark an address
+// range as persisting (CUDA C++ Programming Guide, "Device Memory L2 Access
+// Management"): a fraction `hit_ratio` of its lines goes to a set-aside
+// part of L2 that normal and streaming accesses cannot evict. An SpMV reads
+// its matrix once and gathers x many times; without the window, every
+// matrix line that passes through L2 competes with x's lines.
+#include <cstddef>
+
+#include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
+
+namespace hsparse::cuda {
+
+// The device's limits: the largest window a stream may name and the largest
+// set-aside part of L2 (both 0 on devices without L2 access management).
+struct L2WindowLimits {
+  std::size_t max_window_bytes = 0;
+  std::size_t max_persisting_bytes = 0;
+};
+L2WindowLimits l2_window_limits();
+
+// While it lives, kernels launched on ex's stream keep [base, base + bytes)
+// in L2: the first time on a device it sets aside the most L2 the device
+// allows (cudaLimitPersistingL2CacheSize); the window covers min(bytes,
+// max window) and persists the fraction of it the set-aside part holds.
+// The destructor clears the stream's window again, so later kernels on the
+// stream (a flush, a dot product) are unaffected. No-op where the device
+// has no L2 access management or bytes == 0.
+class ScopedL2Window {
+ public:
+  ScopedL2Window(const Executor& ex, const void* base, std::size_t bytes);
+  ~ScopedL2Window();
+  ScopedL2Window(const ScopedL2Window&) = delete;
+  ScopedL2Window& operator=(const ScopedL2Window&) = delete;
+  bool active() const { return stream_ != nullptr; }
+
+ private:
+  void* stream_ = nullptr;
+};
+
+// The one place that decides whether an SpMV plan keeps x in L2: `on` /
+// `off` as asked; `automatic`: see the rule's comment in l2_window.cu.
+bool keep_x_in_l2(SpmvOptions::XInL2 choice, std::size_t x_bytes, std::size_t matrix_bytes);
+
+// Returns every persisting line of L2 to normal status (so an L2 flush
+// evicts x too; L2Flusher calls it).
+void reset_persisting_l2();
+
+}  // namespace hsparse::cuda
