@@ -1,6 +1,7 @@
 // L2 access-policy windows (l2_window.hpp).
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <mutex>
 
 #include "device_common.cuh"
@@ -9,6 +10,8 @@
 namespace hsparse::cuda {
 
 namespace {
+
+std::atomic<bool> any_set_aside{false};  // reset_persisting_l2 has work only after a window opened
 
 int current_device() {
   int device = 0;
@@ -27,6 +30,7 @@ void ensure_set_aside(int device, std::size_t bytes) {
   if (device < 0 || device >= static_cast<int>(done.size()) || done[static_cast<std::size_t>(device)]) return;
   HSPARSE_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, bytes));
   done[static_cast<std::size_t>(device)] = true;
+  any_set_aside = true;
 }
 
 }  // namespace
@@ -86,7 +90,7 @@ bool keep_x_in_l2(SpmvOptions::XInL2 choice, std::size_t x_bytes, std::size_t ma
 }
 
 void reset_persisting_l2() {
-  if (device_available()) HSPARSE_CUDA_CHECK(cudaCtxResetPersistingL2Cache());
+  if (any_set_aside) HSPARSE_CUDA_CHECK(cudaCtxResetPersistingL2Cache());
 }
 
 }  // namespace hsparse::cuda
