@@ -1,6 +1,6 @@
 # A/B of the L2 window: bench off / on, then spmv processes (fresh each)
 B=build-gpu/bin/hsparse
-M="powerlaw:min=2.5,rows=4000000 circuit:n=10000000 stencil3d:points=27,n=100"
+M="${AB_MATRICES:-powerlaw:min=2.5,rows=4000000 circuit:n=10000000 stencil3d:points=27,n=100}"
 for w in off on; do timeout 150 $B bench --backend cuda $M --x-in-l2 $w --min-time 0.08 --out $OUT/b-$w > $OUT/b-$w.log 2> $OUT/b-$w.err; echo "bench $w rc=$?"; done
 python3 - <<'PY'
 import csv, os

@@ -37,6 +37,7 @@ TEST(CudaL2Window, OpenOnlyWhileItLives) {
   std::printf("  L2 access management: window up to %zu bytes, set-aside up to %zu bytes\n", limits.max_window_bytes,
               limits.max_persisting_bytes);
   Executor ex;
+  const L2SetAside set_aside;
   DeviceArray<double> x(std::size_t{1} << 20);
   const std::size_t bytes = x.size() * sizeof(double);
   EXPECT_EQ(stream_window(ex).num_bytes, 0u);
@@ -93,6 +94,37 @@ TEST(CudaL2Window, ProductsWithXInL2MatchTheReference) {
       EXPECT_TRUE(c0.passed) << name << " " << plan->description() << " (beta = 0, y poisoned): " << c0.message;
     }
   }
+}
+
+std::size_t persisting_limit() {
+  std::size_t bytes = 0;
+  EXPECT_EQ(cudaDeviceGetLimit(&bytes, cudaLimitPersistingL2CacheSize), cudaSuccess);
+  return bytes;
+}
+
+// The set-aside slows every kernel while it is configured (l2_window.hpp):
+// a plan with x in L2 holds it, the last such plan gives it back.
+TEST(CudaL2Window, TheSetAsideLivesAsLongAsThePlans) {
+  REQUIRE_CUDA_DEVICE();
+  if (l2_window_limits().max_persisting_bytes == 0) GTEST_SKIP() << "skipped: this device has no L2 access management";
+  const auto exp = make_cuda_executor();
+  const auto a = io::load_matrix<double, std::int32_t>("powerlaw:rows=20000");
+  SpmvOptions o;
+  o.x_in_l2 = SpmvOptions::XInL2::on;
+  EXPECT_EQ(persisting_limit(), 0u);
+  {
+    const SpmvPlan<double, std::int32_t> first(exp, a, o);
+    EXPECT_GT(persisting_limit(), 0u);
+    {
+      const SpmvPlan<double, std::int32_t> second(exp, a, o);
+      EXPECT_GT(persisting_limit(), 0u);
+    }
+    EXPECT_GT(persisting_limit(), 0u) << "the first plan still holds it";
+  }
+  EXPECT_EQ(persisting_limit(), 0u);
+  o.x_in_l2 = SpmvOptions::XInL2::automatic;
+  const SpmvPlan<double, std::int32_t> automatic(exp, a, o);
+  EXPECT_EQ(persisting_limit(), 0u);
 }
 
 TEST(CudaL2Window, NeverForTheCusparseBaselinesAndOffWhenAsked) {

@@ -38,6 +38,7 @@ struct Storage {
   DiaWindows dia_x_windows;  // DIA "staged": x's windows per block
   SpmmWorkspace spmm;  // SpMM: CSR's row bins, and the packing buffer of X
   DeviceArray<unsigned char> workspace;
+  std::unique_ptr<L2SetAside> l2_set_aside;  // x kept in L2: held while the plan lives
 };
 
 }  // namespace
@@ -281,6 +282,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
   const std::size_t x_bytes = static_cast<std::size_t>(a.cols) * sizeof(V);
   if (!s.cusparse && apply_ && keep_x_in_l2(o.x_in_l2, x_bytes, bytes_)) {
     desc += " (x in L2)";
+    s.l2_set_aside = std::make_unique<L2SetAside>();
     apply_ = [inner = std::move(apply_), e, x_bytes](V al, const V* x, V be, V* y) {
       const ScopedL2Window window(*e, x, x_bytes);
       inner(al, x, be, y);

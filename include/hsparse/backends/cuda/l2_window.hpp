@@ -6,7 +6,15 @@
 // part of L2 that normal and streaming accesses cannot evict. An SpMV reads
 // its matrix once and gathers x many times; without the window, every
 // matrix line that passes through L2 competes with x's lines.
+//
+// Measured on an H100 (docs/results/2026-11-26-issue37-l2-window-h100): the
+// set-aside itself costs every kernel of the process 13-25% of its speed
+// while it is configured (cuSPARSE's CSR, with no window, 246.9 -> 192.0
+// GFLOP/s on power law, 348.9 -> 298.0 on a stencil), so it is held only
+// while a plan that uses a window lives (L2SetAside), and `auto` never
+// opens one (keep_x_in_l2).
 #include <cstddef>
+#include <memory>
 
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
@@ -21,10 +29,24 @@ struct L2WindowLimits {
 };
 L2WindowLimits l2_window_limits();
 
+// The set-aside part of the current device's L2, counted: the first holder
+// sets it to the most the device allows (cudaLimitPersistingL2CacheSize),
+// the last one returns it to 0 after the device has finished its work and
+// every persisting line is normal again. Plans with x in L2 hold one.
+class L2SetAside {
+ public:
+  L2SetAside();
+  ~L2SetAside();
+  L2SetAside(const L2SetAside&) = delete;
+  L2SetAside& operator=(const L2SetAside&) = delete;
+
+ private:
+  int device_ = -1;
+};
+
 // While it lives, kernels launched on ex's stream keep [base, base + bytes)
-// in L2: the first time on a device it sets aside the most L2 the device
-// allows (cudaLimitPersistingL2CacheSize); the window covers min(bytes,
-// max window) and persists the fraction of it the set-aside part holds.
+// in L2: the window covers min(bytes, max window) and persists the
+// fraction of it the set-aside part holds (an L2SetAside must be held).
 // The destructor clears the stream's window again, so later kernels on the
 // stream (a flush, a dot product) are unaffected. No-op where the device
 // has no L2 access management or bytes == 0.
@@ -41,11 +63,11 @@ class ScopedL2Window {
 };
 
 // The one place that decides whether an SpMV plan keeps x in L2: `on` /
-// `off` as asked; `automatic`: see the rule's comment in l2_window.cu.
+// `off` as asked; `automatic`: never (the set-aside's cost above).
 bool keep_x_in_l2(SpmvOptions::XInL2 choice, std::size_t x_bytes, std::size_t matrix_bytes);
 
 // Returns every persisting line of L2 to normal status (so an L2 flush
-// evicts x too; L2Flusher calls it).
+// evicts x too; L2Flusher calls it). No-op while no set-aside is held.
 void reset_persisting_l2();
 
 }  // namespace hsparse::cuda
