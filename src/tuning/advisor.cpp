@@ -111,6 +111,26 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
     if (x.possible != y.possible) return x.possible;
     return x.total_seconds < y.total_seconds;
   });
+  // A conversion must be predicted to gain more than kConversionMargin on
+  // the total, or the matrix stays in CSR: a converted copy costs device
+  // memory and setup, and the model's ranking of two formats within a few
+  // percent is not reliable (2026-11-26, H100, circuit n = 1e7: HYB
+  // predicted 0.8% ahead of CSR adaptive, measured 12% behind, 0.570 against
+  // 0.507 ms). With a right prediction, CSR is then within 1 / 1.05 of the
+  // best, inside issue 37's 95% goal for `auto`. On the suite the margins
+  // of the conversions the advisor takes are 6-12% (ELL on the stencil,
+  // FEM, banded and random matrices), which the rule keeps.
+  constexpr double kConversionMargin = 0.05;
+  const auto csr = std::find_if(advice.ranked.begin(), advice.ranked.end(),
+                                [](const FormatPrediction& p) { return p.possible && p.format == Format::csr; });
+  if (csr != advice.ranked.end() && csr != advice.ranked.begin() &&
+      csr->total_seconds <= advice.ranked.front().total_seconds * (1 + kConversionMargin)) {
+    char why[200];
+    std::snprintf(why, sizeof why, "within %.0f%% of %s's predicted total (%.1f%% behind): a conversion must gain more", kConversionMargin * 100,
+                  to_string(advice.ranked.front().format), (csr->total_seconds / advice.ranked.front().total_seconds - 1) * 100);
+    csr->why = why;
+    std::rotate(advice.ranked.begin(), csr, csr + 1);
+  }
   return advice;
 }
 

@@ -244,8 +244,9 @@ TEST(Advisor, RhsReuseAlphaFollowsTheColumnPattern) {
 }
 
 TEST(Advisor, PicksByTotalTimeOverTheProducts) {
-  MachineModel gpu;  // H200-like, but a small cache so these test matrices count as streamed
+  MachineModel gpu;  // H200-like, but a small cache and few threads, so these test matrices count as large
   gpu.cache_bytes = 256 * 1024;
+  gpu.resident_threads = 16 * 1024;
   const auto stencil = io::load_matrix<double, std::int32_t>("stencil3d:n=60,points=27");
   const auto once = advise(stencil, gpu, 1);
   EXPECT_EQ(once.choice().format, Format::csr);  // one product: no conversion pays back
@@ -266,6 +267,41 @@ TEST(Advisor, PicksByTotalTimeOverTheProducts) {
     if (p.format == Format::dia) EXPECT_FALSE(p.possible);  // refused, ranked last
   }
   EXPECT_FALSE(advise(random, gpu, 100000).ranked.back().possible);
+}
+
+// A conversion is taken only when predicted to gain more than 5% on the
+// total; otherwise CSR, with the reason. Over a range of product counts the
+// stencil's conversions go from not paying back, through the margin, to
+// paying back: both outcomes must occur, and the rule must hold at each.
+TEST(Advisor, ConvertsOnlyForMoreThanTheMargin) {
+  MachineModel gpu;
+  gpu.cache_bytes = 256 * 1024;
+  gpu.resident_threads = 16 * 1024;
+  const auto stencil = io::load_matrix<double, std::int32_t>("stencil3d:n=60,points=27");
+  int kept_by_margin = 0, converted = 0;
+  for (long long n = 1; n <= 100000; n = n * 5 / 4 + 1) {
+    const Advice a = advise(stencil, gpu, n);
+    const FormatPrediction* csr = nullptr;
+    const FormatPrediction* best = nullptr;  // the fastest total of any possible format
+    for (const auto& p : a.ranked) {
+      if (!p.possible) continue;
+      if (p.format == Format::csr && csr == nullptr) csr = &p;
+      if (best == nullptr || p.total_seconds < best->total_seconds) best = &p;
+    }
+    ASSERT_NE(csr, nullptr);
+    if (best->format != Format::csr && csr->total_seconds > best->total_seconds * 1.05) {
+      EXPECT_EQ(a.choice().format, best->format) << "N = " << n;
+      ++converted;
+    } else {
+      EXPECT_EQ(a.choice().format, Format::csr) << "N = " << n;
+      if (best->format != Format::csr) {
+        EXPECT_NE(a.choice().why.find("within 5%"), std::string::npos) << "N = " << n << ": " << a.choice().why;
+        ++kept_by_margin;
+      }
+    }
+  }
+  EXPECT_GT(kept_by_margin, 0);
+  EXPECT_GT(converted, 0);
 }
 
 }  // namespace

@@ -63,7 +63,9 @@ int print_advice(const AdviseOptions& o, const Csr<V, std::int32_t>& a) {
   const auto& c = advice.choice();
   std::printf("\nadvice: --format %s --kernel %s%s (predicted %.1f GFLOP/s; %s)\n", to_string(c.format), c.kernel.c_str(),
               block_text(c.format, c.block, " --block-size ").c_str(), c.predicted_gflops,
-              c.format == Format::csr ? "no conversion pays back over these products" : "its conversion pays back within these products");
+              c.format != Format::csr ? "its conversion pays back within these products"
+              : c.why.empty()         ? "no conversion pays back over these products"
+                                      : c.why.c_str());
   return 0;
 }
 
