@@ -189,6 +189,28 @@ TEST(CudaSpmvErrors, BadParametersAndUnsortedCooAreErrors) {
 // The one plan and the one handle on a CUDA executor: Arrays in device
 // memory, the same products as the CPU executor's plan, and clear errors
 // when host memory meets a GPU plan.
+// Uploads of 32 MB and more go through pinned staging buffers in 16 MB
+// chunks (staged_upload.cpp): sizes that end mid-chunk and mid-piece arrive
+// exactly, and the executor's stream sees them (a copy on it right after).
+TEST(CudaExecutor, LargeUploadsArriveExactlyAndInOrder) {
+  REQUIRE_CUDA_DEVICE();
+  const auto ex = make_cuda_executor();
+  for (std::size_t n : {std::size_t{4} << 20, (std::size_t{33} << 20) / 8 + 3, (std::size_t{80} << 20) / 8 + 131071}) {
+    std::vector<double> host(n);
+    for (std::size_t i = 0; i < n; ++i) host[i] = static_cast<double>(i % 100003) * 0.5 - static_cast<double>(n % 7);
+    for (int round = 0; round < 2; ++round) {  // the second reuses the buffers
+      const Array<double> up(ex, std::span<const double>(host));
+      const Array<double> copy = up.copy_of();  // on the executor's stream
+      const std::vector<double> back = copy.to_host();
+      ASSERT_EQ(back.size(), n);
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < n; ++i) wrong += back[i] != host[i];
+      EXPECT_EQ(wrong, 0u) << n << " doubles, round " << round;
+      host[n / 2] += 1;  // the next round must see new data
+    }
+  }
+}
+
 TEST(CudaExecutor, ArraysPlansAndHandlesOnTheDevice) {
   REQUIRE_CUDA_DEVICE();
   const ExecutorPtr gpu = make_executor("cuda");

@@ -129,9 +129,7 @@ void release(void* p) noexcept {
   if (p != nullptr) cudaFree(p);
 }
 
-void copy_to_device(void* dst, const void* src, std::size_t bytes) {
-  if (bytes) HSPARSE_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
-}
+// copy_to_device: staged_upload.cpp.
 
 void copy_to_host(void* dst, const void* src, std::size_t bytes) {
   if (bytes) HSPARSE_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
