@@ -12,6 +12,7 @@
 #include "hsparse/backends/cuda/device_formats.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/formats/convert.hpp"
+#include "hsparse/formats/dia.hpp"
 #include "hsparse/formats/ell.hpp"
 #include "hsparse/formats/hyb.hpp"
 #include "hsparse/generators/generators.hpp"
@@ -62,6 +63,16 @@ TEST(CudaConversions, DeviceConversionsEqualTheHostOnes) {
       EXPECT_EQ(d_hyb.coo.row_idx.download(), hyb.coo.row_idx) << name;
       EXPECT_EQ(d_hyb.coo.col_idx.download(), hyb.coo.col_idx) << name;
       EXPECT_EQ(d_hyb.coo.values.download(), hyb.coo.values) << name;
+    }
+    for (double max_fill : {3.0, 1e9}) {  // DIA: refused alike at the default limit, equal where stored
+      try {
+        const auto dia = dia_from_csr(a, max_fill);
+        const auto d_dia = dia_from_device_csr(ex, a, staged, max_fill);
+        EXPECT_EQ(d_dia.offsets.download(), dia.offsets) << name;
+        EXPECT_EQ(d_dia.values.download(), dia.values) << name;
+      } catch (const Error&) {
+        EXPECT_THROW(dia_from_device_csr(ex, a, staged, max_fill), Error) << name;
+      }
     }
   }
 }

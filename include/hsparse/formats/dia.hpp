@@ -33,6 +33,10 @@ struct Dia {
 /// (cusp's rule: scattered matrices would explode; small ones are always allowed).
 template <class V, class I>
 Dia<V, I> dia_from_csr(const Csr<V, I>& a, double max_fill = 3.0);
+/// The diagonals dia_from_csr stores (ascending offsets), with its refusal:
+/// the one place both the host and the GPU conversion decide them.
+template <class V, class I>
+std::vector<I> dia_offsets(const Csr<V, I>& a, double max_fill = 3.0);
 /// Slots holding exact zeros are dropped (DIA cannot tell padding from an
 /// explicit zero), so the round trip is exact for matrices without explicit zeros.
 template <class V, class I>

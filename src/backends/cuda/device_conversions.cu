@@ -1,4 +1,4 @@
-// CSR -> COO / ELL / HYB on the device (see device_conversions.hpp).
+// CSR -> COO / ELL / HYB / DIA on the device (see device_conversions.hpp).
 // COO: a warp per row writes the row index over the row's entries; columns
 // and values are device-to-device copies. ELL: a thread per (padded) row
 // writes slot k of its row at k * padded_rows + r, so a warp's writes are
@@ -14,6 +14,7 @@
 
 #include "device_common.cuh"
 #include "hsparse/backends/cuda/device_conversions.hpp"
+#include "hsparse/formats/dia.hpp"
 
 namespace hsparse::cuda {
 
@@ -75,6 +76,25 @@ __global__ void hyb_long_tail_kernel(const long long* __restrict__ pieces, long 
     coo_row[j + shift] = static_cast<I>(r);
     coo_col[j + shift] = col_idx[j];
     coo_val[j + shift] = values[j];
+  }
+}
+
+// DIA: the slot of each present diagonal, then a thread per row scatters
+// its entries into its column of every diagonal (values zeroed first).
+template <class I>
+__global__ void dia_index_kernel(long long count, long long rows, const I* __restrict__ offsets, I* __restrict__ diagonal_of) {
+  const long long d = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (d < count) diagonal_of[offsets[d] + rows] = static_cast<I>(d);
+}
+
+template <class V, class I>
+__global__ void dia_fill_kernel(long long rows, const I* __restrict__ row_ptr, const I* __restrict__ col_idx, const V* __restrict__ values,
+                                const I* __restrict__ diagonal_of, V* __restrict__ dia_values) {
+  const long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (r >= rows) return;
+  for (long long k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
+    const long long d = diagonal_of[static_cast<long long>(col_idx[k]) - r + rows];
+    dia_values[d * rows + r] = values[k];
   }
 }
 
@@ -162,12 +182,31 @@ DeviceHyb<V, I> hyb_from_device_csr(const Executor& ex, const Csr<V, I>& host, c
   return h;
 }
 
+template <class V, class I>
+DeviceDia<V, I> dia_from_device_csr(const Executor& ex, const Csr<V, I>& host, const DeviceCsr<V, I>& a, double max_fill) {
+  const std::vector<I> offsets = dia_offsets(host, max_fill);  // the host conversion's diagonals and refusal
+  DeviceDia<V, I> d{a.rows, a.cols, DeviceArray<I>(offsets), DeviceArray<V>(offsets.size() * static_cast<std::size_t>(a.rows))};
+  if (d.values.size() == 0) return d;
+  HSPARSE_CUDA_CHECK(cudaMemsetAsync(d.values.data(), 0, d.values.size() * sizeof(V), detail::stream_of(ex)));  // V(0) is all zero bits
+  // Only the present diagonals' slots are written, and only they are read.
+  DeviceArray<I> diagonal_of(static_cast<std::size_t>(a.rows) + static_cast<std::size_t>(a.cols));
+  dia_index_kernel<I><<<detail::grid_for(static_cast<long long>(offsets.size()), 256), 256, 0, detail::stream_of(ex)>>>(
+      static_cast<long long>(offsets.size()), a.rows, d.offsets.data(), diagonal_of.data());
+  HSPARSE_CUDA_CHECK(cudaGetLastError());
+  dia_fill_kernel<detail::device_t<V>, I><<<detail::grid_for(a.rows, 256), 256, 0, detail::stream_of(ex)>>>(
+      a.rows, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), diagonal_of.data(), detail::dev(d.values.data()));
+  HSPARSE_CUDA_CHECK(cudaGetLastError());
+  ex.synchronize();  // diagonal_of is freed on return
+  return d;
+}
+
 #define HSPARSE_INSTANTIATE_ALL(V, I) template DeviceCoo<V, I> coo_from_device_csr(const Executor&, const DeviceCsr<V, I>&);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE_ALL)
 #undef HSPARSE_INSTANTIATE_ALL
 #define HSPARSE_INSTANTIATE_REAL(V, I)                                                                                  \
   template DeviceEll<V, I> ell_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, I, double); \
-  template DeviceHyb<V, I> hyb_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, std::optional<I>, I);
+  template DeviceHyb<V, I> hyb_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, std::optional<I>, I); \
+  template DeviceDia<V, I> dia_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, double);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE_REAL)
 #undef HSPARSE_INSTANTIATE_REAL
 

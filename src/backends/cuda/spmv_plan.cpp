@@ -1,4 +1,4 @@
-// The CUDA backend's plan builder (plans/spmv_plan.hpp): COO, ELL and HYB
+// The CUDA backend's plan builder (plans/spmv_plan.hpp): COO, ELL, HYB and DIA
 // are converted on the GPU after uploading the CSR (convert_on_device), the
 // other formats on the host by the CPU's conversions, then uploaded. One
 // case per format in a switch without a default (-Werror=switch).
@@ -146,11 +146,16 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     break;
   }
   case Format::dia: {
-    const Dia<V, I> host = FormatStorage<Format::dia>::from_csr(a, layout);
-    s.dia.emplace(DeviceDia<V, I>::upload(host));
+    if (o.convert_on_device) {
+      const auto staged = DeviceCsr<V, I>::upload(a);
+      s.dia.emplace(dia_from_device_csr(ex, a, staged, fill_limit(Format::dia, layout)));
+    } else {
+      s.dia.emplace(DeviceDia<V, I>::upload(FormatStorage<Format::dia>::from_csr(a, layout)));
+    }
     const DeviceDia<V, I>* m = &*s.dia;
     if (kernel == "staged") {
-      s.dia_x_windows = dia_windows(std::span<const I>(host.offsets), sizeof(V));
+      const std::vector<I> offsets = s.dia->offsets.download();
+      s.dia_x_windows = dia_windows(std::span<const I>(offsets), sizeof(V));
       const DiaWindows* w = &s.dia_x_windows;
       apply_ = [e, m, w](V al, const V* x, V be, V* y) { dia_spmv_staged(*e, al, *m, *w, x, be, y); };
     } else {

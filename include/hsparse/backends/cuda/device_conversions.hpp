@@ -1,7 +1,7 @@
 #pragma once
-// CSR to COO, ELL and HYB on the GPU. The host CSR supplies only O(rows)
+// CSR to COO, ELL, HYB and DIA on the GPU. The host CSR supplies only O(rows)
 // facts (row lengths: ELL's width and fill check, HYB's width and tail
-// offsets); the O(nnz) work runs on the device from a DeviceCsr already
+// offsets; DIA's diagonals); the O(nnz) work runs on the device from a DeviceCsr already
 // uploaded. The results are identical, entry for entry, to the host
 // conversions (formats/*.hpp), padding included. Measured against the host
 // path in docs/results/2026-11-22-gpu-kernels.md: uploading CSR and
@@ -20,5 +20,10 @@ DeviceEll<V, I> ell_from_device_csr(const Executor& ex, const Csr<V, I>& host, c
 template <class V, class I>
 DeviceHyb<V, I> hyb_from_device_csr(const Executor& ex, const Csr<V, I>& host, const DeviceCsr<V, I>& a, std::optional<I> width,
                                     I row_alignment);
+
+// DIA: the diagonals (and the refusal beyond max_fill) from the host CSR
+// (dia_offsets), the values scattered on the device.
+template <class V, class I>
+DeviceDia<V, I> dia_from_device_csr(const Executor& ex, const Csr<V, I>& host, const DeviceCsr<V, I>& a, double max_fill);
 
 }  // namespace hsparse::cuda
