@@ -19,7 +19,8 @@
 //    a write at the device's bandwidth). At the 0.02 used until 2026-11-26
 //    the advisor charged ELL 39 ms on FEM bs = 6 and kept CSR adaptive at
 //    N = 1000, 94% of the best measured total.
-//  - on the host, then uploaded: DIA 0.57 ns (0.53-0.59), SELL 0.12
+//  - on the host, then uploaded: DIA 0.57 ns (0.53-0.59; DIA converts on
+//    the device since 755f06d, below), SELL 0.12
 //    (0.07-0.30), BCSR 0.41 (0.22-1.18, fill-dependent), CSR16 1.2
 //    (0.63-1.27), csr16-single 2.1 (1.34-2.36). One 0.6 for all of them
 //    until 2026-11-26 overcharged SELL 5x and undercharged CSR16 2x and
@@ -40,7 +41,11 @@ double coo_units(const FormatFootprint& f) { return static_cast<double>(f.nnz) /
 double csr_units(const FormatFootprint& f) { return std::max(static_cast<double>(f.nnz) / 8, static_cast<double>(f.rows)); }
 double bcsr_units(const FormatFootprint& f) { return 32.0 * static_cast<double>(f.rows) / std::max(f.bcsr.block, 1); }
 constexpr double kOnDevice = 0.004e-9;
-constexpr double kDiaOnHost = 0.57e-9, kSellOnHost = 0.12e-9, kBcsrOnHost = 0.41e-9, kCsr16OnHost = 1.2e-9, kCsr16SingleOnHost = 2.1e-9;
+// DIA on the device (755f06d): setup minus CSR's 0.016-0.030 s for 0.8 GB
+// (banded, stencil; H100 and its 16-core host, 2026-11-26), 0.02-0.04 ns
+// per byte: the host's diagonal pass and the scatter. It was 0.57 on the host.
+constexpr double kDiaOnDevice = 0.03e-9;
+constexpr double kSellOnHost = 0.12e-9, kBcsrOnHost = 0.41e-9, kCsr16OnHost = 1.2e-9, kCsr16SingleOnHost = 2.1e-9;
 
 BackendFormat make(Format format) {
   const SpmvKernel thread{"thread", "one thread per row"};
@@ -62,7 +67,7 @@ BackendFormat make(Format format) {
     case Format::hyb: return {{thread}, {[](int) { return 0.90; }, rows, kOnDevice, 0.53}};
     case Format::dia:
       return {{thread, {"staged", "one thread per row, x read from shared-memory windows per run of nearby diagonals"}},
-              {[](int) { return 0.76; }, rows, kDiaOnHost, 0}};
+              {[](int) { return 0.76; }, rows, kDiaOnDevice, 0}};
     case Format::bcsr:
       return {{{"auto", "by-column below block size 16, row-per-thread from 16"},
                {"by-block", "a warp per block row, a thread per block entry (Eberhardt and Hoemmen; b <= 5)"},
