@@ -246,6 +246,15 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
     const double kernel_time = mi < suite_size ? min_time : min_time / 10;
     if (backend == "cuda") {
       const Array<V> d_x(executor, std::span<const V>(x));
+      // One untimed CSR plan first: the first plan of each matrix paid 40-110
+      // ms more setup than the same plan later (H100, e530f69: "auto", always
+      // first, 61 against 21 ms on power law, 185 against 73 on cage10), a
+      // cost every user pays once whatever the format; without this, the
+      // candidate that happens to come first is charged with it.
+      try {
+        const SpmvPlan<V, I> warm_up(executor, a, SpmvOptions{});
+      } catch (const Error&) {  // the candidates report their own failures
+      }
       const auto makers = plan_candidates(executor, a, d_x.data(), env, o.spmv_count, o.x_in_l2);
       for (std::size_t k = 0; k < makers.size() && !stop; ++k) {
         progress(mi, sources.size(), k, makers.size(), m.name, makers[k].label);
