@@ -152,7 +152,12 @@ def test_advise_ranks_every_format_and_the_plan_follows_it():
     ranked = hsparse.advise(A, spmv_count=1000, device="cpu")
     assert {r["format"] for r in ranked} == set(hsparse.formats())
     possible = [r for r in ranked if r["possible"]]
-    assert possible and all(a["total_seconds"] <= b["total_seconds"] for a, b in zip(possible, possible[1:]))
+    # The choice first; the rest by total. The choice is the least total, or
+    # CSR when no conversion is predicted to gain more than 5% (advisor.cpp).
+    rest = possible[1:]
+    assert possible and all(a["total_seconds"] <= b["total_seconds"] for a, b in zip(rest, rest[1:]))
+    best = min(r["total_seconds"] for r in possible)
+    assert possible[0]["total_seconds"] == best or (possible[0]["format"] == "csr" and possible[0]["total_seconds"] <= best * 1.05)
     assert all(not r["possible"] and r["why"] for r in ranked[len(possible):])
     assert any(r["format"] == "csr16-single" and not r["possible"] for r in ranked)  # lossy: not without a tolerance
     assert any(r["format"] == "csr16-single" and r["possible"] for r in hsparse.advise(A, device="cpu", value_tolerance=1e-6))

@@ -40,7 +40,8 @@ struct SpmvOptions {
   /// stream, backends/cuda/l2_window.hpp): `automatic` lets the backend
   /// decide (cuda::keep_x_in_l2), `on` / `off` force it. Never applied to the
   /// cuSPARSE baselines, which run as their users run them.
-  enum class XInL2 { automatic, on, off } x_in_l2 = XInL2::automatic;
+  enum class XInL2 { automatic, on, off };
+  XInL2 x_in_l2 = XInL2::automatic;  ///< CUDA: x kept in L2 (XInL2)
 };
 
 template <class V, class I>

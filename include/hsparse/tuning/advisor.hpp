@@ -5,7 +5,8 @@
 /// bandwidth, predict each format's SpMV time with the roofline of the
 /// SELL-C-sigma paper (eq. (10): P = b / B_c(alpha)), add its conversion
 /// cost from CSR, and pick the format with the least total time over N
-/// products (Reguly section 7's question: is converting worth it?).
+/// products (Reguly section 7's question: is converting worth it?), unless
+/// that gains less than 5% over CSR, which then stays (advisor.cpp says why).
 ///
 /// Model inputs and where they come from:
 ///  - bytes of each format: analyze_matrix (padding, fill and indices counted);
@@ -57,7 +58,10 @@ struct FormatPrediction {
 
 /// The advisor's ranking for a matrix and a product count.
 struct Advice {
-  std::vector<FormatPrediction> ranked;  ///< possible formats, least total time first, then the refused
+  /// The choice first, then the other possible formats by total time, then
+  /// the refused. The choice is the least total, or CSR when no conversion
+  /// is predicted to gain more than 5% on it (its `why` says so).
+  std::vector<FormatPrediction> ranked;
   long long spmv_count = 1;  ///< the products weighed
   double alpha = 0;  ///< the matrix's x traffic per nonzero (rhs_reuse_alpha)
   /// The chosen format (the first of `ranked`).
