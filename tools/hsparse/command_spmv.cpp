@@ -56,6 +56,14 @@ int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
   std::string kernel = o.kernel, format = o.format;
   const ExecutorPtr ex = make_executor(o.backend);
   const std::string backend = to_string(ex->backend());
+  if (ex->backend() == Backend::cpu) {  // CUDA-only options are refused on the CPU, never ignored
+    const char* given = o.x_in_l2 != SpmvOptions::XInL2::automatic ? "--x-in-l2"
+                        : o.coop != 0                               ? "--coop"
+                        : o.repeat != 0                             ? "--repeat"
+                        : o.block_threads != 0                      ? "--block-threads"
+                                                                    : nullptr;
+    if (given != nullptr) throw Error(ErrorCode::invalid_argument, std::string(given) + ": a CUDA option, and this product runs on the CPU backend");
+  }
   hsparse::SpmvOptions po;
   if (format == "auto") {  // the advisor picks format, kernel and block size for --spmv-count products
     std::string note;
