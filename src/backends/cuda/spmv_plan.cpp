@@ -285,7 +285,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
   if (s.csr16) bytes_ = csr16_bytes(*s.csr16);
   if (s.csr16_single) bytes_ = csr16_bytes(*s.csr16_single);
   const std::size_t x_bytes = static_cast<std::size_t>(a.cols) * sizeof(V);
-  if (!s.cusparse && apply_ && keep_x_in_l2(o.x_in_l2, x_bytes, bytes_)) {
+  if (!s.cusparse && apply_ && keep_x_in_l2(o.x_in_l2)) {
     desc += " (x in L2)";
     s.l2_set_aside = std::make_unique<L2SetAside>();
     apply_ = [inner = std::move(apply_), e, x_bytes](V al, const V* x, V be, V* y) {

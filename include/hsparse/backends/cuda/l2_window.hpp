@@ -64,7 +64,7 @@ class ScopedL2Window {
 
 // The one place that decides whether an SpMV plan keeps x in L2: `on` /
 // `off` as asked; `automatic`: never (the set-aside's cost above).
-bool keep_x_in_l2(SpmvOptions::XInL2 choice, std::size_t x_bytes, std::size_t matrix_bytes);
+bool keep_x_in_l2(SpmvOptions::XInL2 choice);
 
 // Returns every persisting line of L2 to normal status (so an L2 flush
 // evicts x too; L2Flusher calls it). No-op while no set-aside is held.
