@@ -14,6 +14,8 @@
 #include "hsparse/analysis/spmv_check.hpp"
 #include "hsparse/backends/cuda/l2_window.hpp"
 #include "hsparse/formats/convert.hpp"
+#include "hsparse/io/manifest.hpp"
+#include "hsparse/io/matrix_market.hpp"
 #include "hsparse/io/matrix_source.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
 #include "support/test_support.hpp"
@@ -59,12 +61,19 @@ TEST(CudaL2Window, OpenOnlyWhileItLives) {
 
 // Every GPU format's default kernel with x in L2 against the serial
 // reference (y poisoned first), on a power-law matrix (the gathers the
-// window is for) and the edge cases; the window closed after each product.
+// window is for), the edge cases and the shared real matrices; the window
+// closed after each product.
 TEST(CudaL2Window, ProductsWithXInL2MatchTheReference) {
   REQUIRE_CUDA_DEVICE();
   const auto exp = make_cuda_executor();
   auto cases = test::edge_case_matrices();
   cases.push_back({"powerlaw_40k", io::load_matrix<double, std::int64_t>("powerlaw:rows=40000")});
+  const auto dir = test::shared_matrix_dir();
+  if (!dir) std::printf("  shared matrices folder not found: generated matrices only\n");
+  for (const auto& m : dir ? io::read_manifest(*dir) : std::vector<io::ManifestEntry>{}) {
+    if (m.field == "complex") continue;
+    cases.push_back({m.name, io::read_matrix_market_csr<double, std::int64_t>(*dir + "/" + m.name + ".mtx.gz")});
+  }
   for (const auto& [name, a64] : cases) {
     const auto a = convert_types<double, std::int32_t>(a64);
     const auto x = test::test_vector<double>(static_cast<std::size_t>(a.cols), 3);
