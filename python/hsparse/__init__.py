@@ -158,8 +158,8 @@ def info(A: Any) -> dict:
 def advise(A: Any, spmv_count: int = 1000, device: str = "auto", value_tolerance: float = 0.0) -> List[dict]:
     """The format advisor's ranking for ``spmv_count`` products on ``device``
     (what ``hsparse advise`` prints): a dict per format, the choice first
-    (the least predicted total time, products plus conversion, or CSR when
-    no conversion is predicted to gain more than 5%), then the others by
+    (the least predicted total time, products plus conversion, or on the GPU
+    CSR when no conversion is predicted to gain more than 5%), then the others by
     total, the formats that refuse the matrix last with ``why``. Lossy formats (csr16-single) are ranked
     only when ``value_tolerance`` allows their rounding (2**-24)."""
     if device not in ("auto", "cpu", "cuda"):

@@ -302,6 +302,16 @@ TEST(Advisor, ConvertsOnlyForMoreThanTheMargin) {
   }
   EXPECT_GT(kept_by_margin, 0);
   EXPECT_GT(converted, 0);
+  // The CPU keeps the least total (its model underpredicts SELL's gain).
+  MachineModel cpu;
+  cpu.backend = "cpu";
+  cpu.cache_bytes = 256 * 1024;
+  for (long long n : {1LL, 100LL, 1000LL, 100000LL}) {
+    const Advice a = advise(stencil, cpu, n);
+    for (const auto& p : a.ranked) {
+      if (p.possible) EXPECT_LE(a.choice().total_seconds, p.total_seconds) << "N = " << n << ": " << to_string(p.format);
+    }
+  }
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 /// SELL-C-sigma paper (eq. (10): P = b / B_c(alpha)), add its conversion
 /// cost from CSR, and pick the format with the least total time over N
 /// products (Reguly section 7's question: is converting worth it?), unless
-/// that gains less than 5% over CSR, which then stays (advisor.cpp says why).
+/// that gains less than 5% over CSR on the GPU, where CSR then stays (advisor.cpp says why).
 ///
 /// Model inputs and where they come from:
 ///  - bytes of each format: analyze_matrix (padding, fill and indices counted);
@@ -59,8 +59,8 @@ struct FormatPrediction {
 /// The advisor's ranking for a matrix and a product count.
 struct Advice {
   /// The choice first, then the other possible formats by total time, then
-  /// the refused. The choice is the least total, or CSR when no conversion
-  /// is predicted to gain more than 5% on it (its `why` says so).
+  /// the refused. The choice is the least total, or on the GPU CSR when no
+  /// conversion is predicted to gain more than 5% on it (its `why` says so).
   std::vector<FormatPrediction> ranked;
   long long spmv_count = 1;  ///< the products weighed
   double alpha = 0;  ///< the matrix's x traffic per nonzero (rhs_reuse_alpha)
