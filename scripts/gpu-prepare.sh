@@ -17,9 +17,14 @@ mkdir -p third_party/lib && cp /usr/lib/x86_64-linux-gnu/librsb.so.0.0.0 third_p
 cp -L /usr/lib/x86_64-linux-gnu/libhwloc.so.15 third_party/lib/  # librsb's one dependency Ubuntu may lack
 # The CPU GEMM baseline: OpenBLAS (xz-packed: 36 MB would not fit the
 # device tool's 64 MiB carry; gpu-check.sh unpacks it) and its Fortran runtime.
-mkdir -p third_party/include/openblas
-cp /usr/include/x86_64-linux-gnu/openblas-pthread/{cblas.h,openblas_config.h} third_party/include/openblas/
-xz -T2 -c /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so > third_party/lib/libopenblas.so.0.xz
-cp -L /usr/lib/x86_64-linux-gnu/libgfortran.so.5 /usr/lib/x86_64-linux-gnu/libquadmath.so.0 third_party/lib/
+# NO_OPENBLAS=1 leaves them out (7.5 MB): the tree, third_party and the
+# matrices passed 64 MiB on 2026-11-26, and only RUN_DENSE_CPU needs them.
+rm -rf third_party/include/openblas third_party/lib/libopenblas.so.0.xz third_party/lib/libgfortran.so.5 third_party/lib/libquadmath.so.0
+if [ "${NO_OPENBLAS:-0}" != 1 ]; then
+  mkdir -p third_party/include/openblas
+  cp /usr/include/x86_64-linux-gnu/openblas-pthread/{cblas.h,openblas_config.h} third_party/include/openblas/
+  xz -T2 -c /usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblasp-r0.3.21.so > third_party/lib/libopenblas.so.0.xz
+  cp -L /usr/lib/x86_64-linux-gnu/libgfortran.so.5 /usr/lib/x86_64-linux-gnu/libquadmath.so.0 third_party/lib/
+fi
 if [ -d ../shared/matrices ]; then rm -rf matrices && cp -r ../shared/matrices matrices; fi
 du -sh third_party matrices 2>/dev/null

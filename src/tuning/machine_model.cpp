@@ -81,9 +81,26 @@ MachineModel measured_machine(const std::string& backend, std::string* note) {
     it = measured.emplace(backend, std::make_pair(m, why)).first;
   }
   if (note) *note = it->second.second;
-  MachineModel m = it->second.first;
-  m.simd_width = backend == "cuda" ? 32 : 8;  // a warp; AVX-512's doubles
+  MachineModel m = machine_shape(backend);
+  m.read_bytes_per_s = it->second.first.read_bytes_per_s;
+  m.cache_bytes = it->second.first.cache_bytes;
   return m;
+}
+
+// The SM figures are asked of the device at every call (an attribute query,
+// not a measurement), so the tuning cache's machine entry stays two numbers.
+MachineModel machine_shape(const std::string& backend) {
+  MachineModel m;
+  m.backend = backend;
+  m.simd_width = backend == "cuda" ? 32 : 8;  // a warp; AVX-512's doubles
+  if (backend != "cuda") {
+    m.sm_cycles_per_s = 0;
+    return m;
+  }
+#ifdef HSPARSE_HAVE_CUDA
+  if (cuda::device_available()) m.sm_cycles_per_s = cuda::arithmetic_peaks().sm_cycles_per_s;
+#endif
+  return m;  // no device here: the H200's, as for the bandwidth
 }
 
 template <class V, class I>

@@ -3,13 +3,16 @@
 // Skipped with "skipped: no CUDA device" where there is none (CI).
 #include <gtest/gtest.h>
 
+#include <complex>
 #include <cstdio>
+#include <limits>
 #include <filesystem>
 #include <optional>
 
 #include "hsparse/analysis/spmv_check.hpp"
 #include "hsparse/backends/cuda/device_conversions.hpp"
 #include "hsparse/backends/cuda/device_formats.hpp"
+#include "hsparse/backends/cuda/timing.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/formats/convert.hpp"
 #include "hsparse/formats/dia.hpp"
@@ -335,6 +338,39 @@ TEST(CudaFixedRule, KeepsWavesOfResidentBlocks) {
   EXPECT_GT(f.repeat, 10 * p.repeat);
   // Small matrices: repeat 1.
   EXPECT_EQ(csr_vector_fixed_rule(1000, 5000, h200).repeat, 1);
+}
+
+
+// CSR adaptive loads its entries evict-first where x's lines are gathered
+// again after the cache lost them (CsrAdaptiveSchedule::evict_first): a
+// power-law matrix whose x is larger than a quarter of L2, not a stencil.
+// Both kernels against the reference, real and complex, y poisoned.
+template <class V>
+void check_evict_first_choice(const std::string& spec, bool expected) {
+  const auto exp = make_cuda_executor();
+  const auto a = io::load_matrix<V, std::int32_t>(spec);
+  const auto x = test::test_vector<V>(static_cast<std::size_t>(a.cols), 5);
+  const Array<V> d_x(exp, std::span<const V>(x));
+  SpmvOptions o;
+  o.format = Format::csr;
+  o.kernel = "adaptive";
+  const SpmvPlan<V, std::int32_t> plan(exp, a, o);
+  EXPECT_EQ(plan.description().find("evict-first") != std::string::npos, expected) << spec << ": " << plan.description();
+  std::vector<V> poison(static_cast<std::size_t>(a.rows), V(std::numeric_limits<double>::quiet_NaN()));
+  Array<V> d_y(exp, std::span<const V>(poison));
+  plan.apply(V(1), d_x, V(0), d_y);
+  const auto c = check_spmv_result<V, std::int32_t>(a, x, V(1), V(0), {}, d_y.to_host());
+  EXPECT_TRUE(c.passed) << spec << " " << plan.description() << ": " << c.message;
+}
+
+TEST(CudaCsrAdaptive, EvictFirstOnlyWhereXIsGatheredAgain) {
+  REQUIRE_CUDA_DEVICE();
+  // x of 3e6 values (24 MB) passes a quarter of the H100's 50 MiB and the H200's 60 MiB L2.
+  const std::size_t x_bytes = 3000000 * sizeof(double);
+  if (x_bytes <= l2_cache_bytes() / 4) GTEST_SKIP() << "skipped: this device's L2 holds the test's x";
+  check_evict_first_choice<double>("powerlaw:min=2.5,rows=3000000", true);
+  check_evict_first_choice<std::complex<double>>("powerlaw:min=2.5,rows=3000000", true);
+  check_evict_first_choice<double>("stencil3d:points=27,n=150", false);
 }
 
 }  // namespace

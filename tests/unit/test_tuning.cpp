@@ -229,6 +229,7 @@ TEST(TuningCache, StoresFindsAndSurvivesADamagedFile) {
 
 // ---- the advisor ----
 #include "hsparse/tuning/advisor.hpp"
+#include "hsparse/plans/spmv_kernels.hpp"
 
 namespace hsparse {
 namespace {
@@ -289,13 +290,13 @@ TEST(Advisor, ConvertsOnlyForMoreThanTheMargin) {
       if (best == nullptr || p.total_seconds < best->total_seconds) best = &p;
     }
     ASSERT_NE(csr, nullptr);
-    if (best->format != Format::csr && csr->total_seconds > best->total_seconds * 1.05) {
+    if (best->format != Format::csr && csr->total_seconds > best->total_seconds * (1 + kGpuConversionMargin)) {
       EXPECT_EQ(a.choice().format, best->format) << "N = " << n;
       ++converted;
     } else {
       EXPECT_EQ(a.choice().format, Format::csr) << "N = " << n;
       if (best->format != Format::csr) {
-        EXPECT_NE(a.choice().why.find("within 5%"), std::string::npos) << "N = " << n << ": " << a.choice().why;
+        EXPECT_NE(a.choice().why.find("within 3%"), std::string::npos) << "N = " << n << ": " << a.choice().why;
         ++kept_by_margin;
       }
     }
@@ -311,6 +312,35 @@ TEST(Advisor, ConvertsOnlyForMoreThanTheMargin) {
     for (const auto& p : a.ranked) {
       if (p.possible) EXPECT_LE(a.choice().total_seconds, p.total_seconds) << "N = " << n << ": " << to_string(p.format);
     }
+  }
+}
+
+// A kernel limited by its instructions keeps its bytes per SM cycle: on a
+// card with less bandwidth and the same SMs it reaches a larger share of
+// it, up to its memory-bound efficiency (issue 37: DIA at 0.76 of the
+// H200's bandwidth, 0.87-0.95 of the H100's).
+TEST(Advisor, SmBoundKernelsReachMoreOfASlowerMemory) {
+  MachineModel h200;  // the defaults: 4.5 TB/s, 132 SMs x 1.98 GHz
+  MachineModel slower = h200;
+  slower.read_bytes_per_s = h200.read_bytes_per_s / 1.5;
+  const SpmvKernelModel& dia = spmv_registration(Backend::cuda, Format::dia).model;
+  ASSERT_NE(dia.sm_bound, nullptr);
+  const double on_h200 = kernel_efficiency(h200, Format::dia, 1), on_slower = kernel_efficiency(slower, Format::dia, 1);
+  EXPECT_LT(on_h200, dia.efficiency(1));
+  EXPECT_NEAR(on_h200, dia.sm_bound(1) * h200.sm_cycles_per_s / h200.read_bytes_per_s, 1e-12);
+  EXPECT_GT(on_slower, on_h200);
+  EXPECT_LE(on_slower, dia.efficiency(1));
+  // Fewer SMs, same bandwidth: a smaller share.
+  MachineModel fewer_sms = h200;
+  fewer_sms.sm_cycles_per_s = h200.sm_cycles_per_s / 2;
+  EXPECT_NEAR(kernel_efficiency(fewer_sms, Format::dia, 1), on_h200 / 2, 1e-12);
+  // No bound: ELL on the GPU, every CPU kernel.
+  EXPECT_DOUBLE_EQ(kernel_efficiency(slower, Format::ell, 1), spmv_registration(Backend::cuda, Format::ell).model.efficiency(1));
+  MachineModel cpu = machine_shape("cpu");
+  EXPECT_EQ(cpu.sm_cycles_per_s, 0);
+  EXPECT_EQ(cpu.simd_width, 8);
+  for (Format f : all_formats()) {
+    EXPECT_DOUBLE_EQ(kernel_efficiency(cpu, f, 2), spmv_registration(Backend::cpu, f).model.efficiency(2)) << to_string(f);
   }
 }
 

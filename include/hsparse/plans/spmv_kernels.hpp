@@ -35,6 +35,18 @@ struct SpmvKernelModel {
   double conversion_seconds_per_byte;
   // A COO tail (HYB) runs as a second kernel at this efficiency; 0: none.
   double tail_efficiency;
+  // The most bytes of the model's traffic the kernel moves per
+  // multiprocessor clock cycle, whatever the bandwidth (its instructions and
+  // latencies, not the memory, then limit it); nullptr: no such bound
+  // measured. The advisor takes min(efficiency, bound x SM cycles per second
+  // / read bandwidth): a kernel at 0.76 of the H200's 4.5 TB/s reaches 0.87
+  // of the H100's 3.1 TB/s with the same 132 SMs at the same clock.
+  double (*sm_bound)(int block) = nullptr;
+  // Fraction of the read bandwidth at which the kernel moves x's traffic
+  // beyond one read of x (the model's alpha above 1/N_nzc: gathers of lines
+  // the cache no longer holds), measured on a random matrix, where it is
+  // nearly all of the traffic; 0: at the efficiency above, as the rest.
+  double gather_efficiency = 0;
 };
 
 struct BackendFormat {

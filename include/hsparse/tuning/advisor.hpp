@@ -6,7 +6,7 @@
 /// SELL-C-sigma paper (eq. (10): P = b / B_c(alpha)), add its conversion
 /// cost from CSR, and pick the format with the least total time over N
 /// products (Reguly section 7's question: is converting worth it?), unless
-/// that gains less than 5% over CSR on the GPU, where CSR then stays (advisor.cpp says why).
+/// that gains less than kGpuConversionMargin over CSR on the GPU, where CSR then stays (advisor.cpp says why).
 ///
 /// Model inputs and where they come from:
 ///  - bytes of each format: analyze_matrix (padding, fill and indices counted);
@@ -15,8 +15,10 @@
 ///    the previous rows did not, times the line's values per entry; 1/N_nzc
 ///    when x fits in a quarter of the cache;
 ///  - how close each kernel family gets to the bandwidth it is offered
-///    (kernel_efficiency): measured on the H200 and the build machine by
-///    hsparse bench (docs/results/2026-11-22-bench.md), not guessed;
+///    (kernel_efficiency): measured by hsparse bench on the H100, the H200
+///    and the build machine (backends/<backend>/spmv_kernels.cpp says
+///    where), not guessed; on the GPU the lesser of the memory-bound
+///    fraction and the kernel's bytes per SM cycle over the bandwidth;
 ///  - conversion cost: measured setup rates of the same runs.
 #include <string>
 #include <vector>
@@ -25,6 +27,10 @@
 #include "hsparse/plans/spmv_plan.hpp"
 
 namespace hsparse {
+
+/// On the GPU a conversion must be predicted to gain more than this share
+/// of the total over CSR, or CSR stays (advisor.cpp says why).
+inline constexpr double kGpuConversionMargin = 0.03;
 
 /// What the advisor knows of a machine (measured_machine() measures it).
 struct MachineModel {
@@ -35,6 +41,10 @@ struct MachineModel {
   /// with fewer parallel units (a thread per row on 10,000 rows) cannot hide
   /// memory latency, and its efficiency is scaled down in proportion.
   double resident_threads = 132.0 * 2048;
+  /// Multiprocessors x their clock (H200 and H100: 132 x 1.98 GHz): what
+  /// bounds the kernels whose instructions, not the memory, limit them
+  /// (SpmvKernelModel::sm_bound). 0: no such bound (the CPU).
+  double sm_cycles_per_s = 132 * 1.98e9;
   /// SELL-C-sigma's C for this machine, its SIMD width (the paper's choice):
   /// a warp on the GPU, AVX-512's doubles on the CPU.
   int simd_width = 32;
@@ -60,7 +70,7 @@ struct FormatPrediction {
 struct Advice {
   /// The choice first, then the other possible formats by total time, then
   /// the refused. The choice is the least total, or on the GPU CSR when no
-  /// conversion is predicted to gain more than 5% on it (its `why` says so).
+  /// conversion is predicted to gain more than kGpuConversionMargin on it (its `why` says so).
   std::vector<FormatPrediction> ranked;
   long long spmv_count = 1;  ///< the products weighed
   double alpha = 0;  ///< the matrix's x traffic per nonzero (rhs_reuse_alpha)
@@ -73,14 +83,22 @@ struct Advice {
 /// `note`), or the CPU's measured read bandwidth and last-level cache.
 MachineModel measured_machine(const std::string& backend, std::string* note = nullptr);
 
+/// What is known of the machine without a measurement: the backend, its
+/// SIMD width, and the GPU's multiprocessors x clock (queried from the
+/// device; the H200's without one; 0 for the CPU). The bandwidth and cache
+/// are the defaults' until the caller sets its own measured ones (the bench).
+MachineModel machine_shape(const std::string& backend);
+
 /// x traffic per nonzero in units of sizeof V (GHOST's alpha) for a cache of
 /// cache_bytes and 64-byte lines.
 template <class V, class I>
 double rhs_reuse_alpha(const Csr<V, I>& a, double cache_bytes);
 
-/// Fraction of the read bandwidth a kernel family reaches when the model's
-/// traffic is right (measured, see the file comment).
-double kernel_efficiency(const std::string& backend, Format format, int block);
+/// Fraction of machine `m`'s read bandwidth a kernel family reaches when the
+/// model's traffic is right (measured, see the file comment): the
+/// memory-bound fraction, capped on the GPU by the kernel's bytes per SM
+/// cycle (SpmvKernelModel::sm_bound).
+double kernel_efficiency(const MachineModel& m, Format format, int block);
 
 /// value_tolerance: the relative rounding of stored values the caller
 /// accepts (FormatTraits::value_rounding); 0, the default, keeps the lossy

@@ -73,7 +73,7 @@ __device__ __forceinline__ D reduce_staged_row(const DS* values, const Stored* o
 }
 
 // DS: the stored values' device type (D, or single precision widened to D).
-template <class D, class DS, class I, class Columns>
+template <bool EVICT_FIRST, class D, class DS, class I, class Columns>
 __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
                                                const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y,
                                                D* __restrict__ y, D* __restrict__ partials) {
@@ -130,7 +130,7 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
       }
     }
   } else {
-    detail::stage_products<kThreads, kAdaptiveBlockNnz / kThreads>(k0, n, columns.stored(), values, x, products);
+    detail::stage_products<kThreads, kAdaptiveBlockNnz / kThreads, EVICT_FIRST>(k0, n, columns.stored(), values, x, products);
   }
   __syncthreads();
   for (int base = 0; base < rows; base += groups) {  // the same trip count in every lane: the shuffles need them all
@@ -156,19 +156,19 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
 // at 32 and eight 572). CSR keeps the bounds it was tuned with: asked for
 // eight blocks it also gets 32 registers but fell from 607 to 506 GFLOP/s,
 // and with an explicit minimum of one it took 52 registers and fell to 446.
-template <class D, class DS, class I, class Columns>
+template <bool EVICT_FIRST, class D, class DS, class I, class Columns>
 __global__ void __launch_bounds__(kThreads)
     csr_adaptive_kernel(const long long* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
                         const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y,
                         D* __restrict__ partials) {
-  adaptive_block(blocks, row_ptr, columns, values, x, alpha, beta, read_y, y, partials);
+  adaptive_block<EVICT_FIRST>(blocks, row_ptr, columns, values, x, alpha, beta, read_y, y, partials);
 }
-template <class D, class DS, class I, class Columns>
+template <bool EVICT_FIRST, class D, class DS, class I, class Columns>
 __global__ void __launch_bounds__(kThreads, 8)
     csr_adaptive_kernel_8_blocks(const long long* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
                                  const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y,
                                  D* __restrict__ y, D* __restrict__ partials) {
-  adaptive_block(blocks, row_ptr, columns, values, x, alpha, beta, read_y, y, partials);
+  adaptive_block<EVICT_FIRST>(blocks, row_ptr, columns, values, x, alpha, beta, read_y, y, partials);
 }
 
 template <class D>
@@ -211,9 +211,10 @@ void run_adaptive(const Executor& ex, V alpha, const I* row_ptr, Columns columns
   const D al = detail::dev_value(alpha), be = detail::dev_value(beta);
   const bool read_y = beta != V(0);
   D* partials = static_cast<D*>(workspace);
-  const auto kernel = [] {
-    if constexpr (Columns::row_base && std::is_floating_point_v<D> && sizeof(I) == 4) return csr_adaptive_kernel_8_blocks<D, DS, I, Columns>;
-    else return csr_adaptive_kernel<D, DS, I, Columns>;  // complex values or int64 indices would spill at 32 registers
+  const auto kernel = [&schedule] {
+    if constexpr (Columns::row_base && std::is_floating_point_v<D> && sizeof(I) == 4) return csr_adaptive_kernel_8_blocks<false, D, DS, I, Columns>;
+    else if constexpr (Columns::row_base) return csr_adaptive_kernel<false, D, DS, I, Columns>;  // complex values or int64 indices would spill at 32 registers
+    else return schedule.evict_first ? csr_adaptive_kernel<true, D, DS, I, Columns> : csr_adaptive_kernel<false, D, DS, I, Columns>;
   }();
   kernel<<<static_cast<unsigned>(schedule.block_count), kThreads, 0, detail::stream_of(ex)>>>(
       schedule.blocks.data(), row_ptr, columns, detail::dev(values), detail::dev(x), al, be, read_y, detail::dev(y), partials);

@@ -29,6 +29,7 @@ ArithmeticPeaks arithmetic_peaks(int device) {
   char basis[96];
   std::snprintf(basis, sizeof basis, "%d SMs x %.2f GHz (sm_%d%d)", sms, ghz, major, minor);
   p.basis = basis;
+  p.sm_cycles_per_s = per_sm_ghz * 1e9;
   if (major == 9 && minor == 0) {  // Hopper (H100/H200 datasheet rates per SM per clock)
     p.known = true;
     p.fp64 = 128 * per_sm_ghz;

@@ -1,14 +1,36 @@
 // The CUDA backend's kernels per format (plans/spmv_kernels.hpp), compiled
 // in every build so `hsparse info --formats` lists them without a GPU.
-// Efficiencies: fractions of the read bandwidth under each format's own
-// minimum traffic, measured by hsparse bench on the H200
-// (docs/results/2026-11-22-bench.md): DIA 0.76, ELL 0.92, HYB 0.90, SELL
-// 0.83, BCSR 0.67 at bs = 3 and 0.90 at bs = 6, CSR adaptive 0.83; COO 0.72
-// (72-75% on the regular matrices with the lane-per-8-entries kernel,
-// b1b02b4; 0.53 at f2a05e5, 0.37 before issue 18). HYB's COO part stays
-// at 0.53: its tail is the long rows' overflow, fewer entries in scattered
-// rows, and at 0.72 the advisor chose HYB on the circuit matrix where it ran
-// at 0.86x CSR adaptive (8d3520e, docs/results/2026-11-24-issue18-coo-h200).
+// Each kernel family's speed, as fractions of the read bandwidth under the
+// model's own traffic (measured GFLOP/s over the model's roofline, hsparse
+// bench's model_gflops column), has two parts:
+//  - efficiency: where memory limits it, measured on the H100 (3.07 TB/s,
+//    2026-11-26, 9fbd3cc, the regular matrices of the default suite,
+//    docs/results/2026-11-26-issue37-setup-l2-h100): CSR adaptive 0.95-0.99,
+//    ELL 0.93-1.00, DIA 0.87-0.95, SELL 0.81-0.96, COO 0.84-0.98, BCSR 0.77
+//    and 0.85 at bs = 3, 0.96 at bs = 6, CSR16 0.72-0.88, csr16-single
+//    0.63-0.93;
+//  - sm_bound: the bytes per multiprocessor cycle it cannot pass, from the
+//    H200 (4.53 TB/s, same 132 SMs at 1.98 GHz), where the same kernels
+//    reach fewer of the bytes offered (f2a05e5, 2026-11-24,
+//    docs/results/2026-11-24-issue18-merge-h200; docs/results/2026-11-22-bench.md):
+//    DIA 0.76, SELL 0.83, BCSR 0.67 at bs = 3 and 0.90 at bs = 6, CSR
+//    adaptive 0.83, COO 0.72 (the lane-per-8-entries kernel, b1b02b4),
+//    CSR16 0.72, csr16-single 0.66. ELL and HYB run at 0.90-0.98 on both
+//    cards: no bound;
+//  - gather_efficiency: x's traffic beyond one read, from the random matrix
+//    (random:per_row=10,rows=1e7, 80% of its modelled bytes such gathers),
+//    its time less the rest's at the rates above, mean of the two cards
+//    (H100 / H200): ELL 0.97 / 0.90, SELL 0.97 / 0.91, CSR adaptive 0.89 /
+//    0.85, COO 0.92 / 0.84, CSR16 0.91 / 0.85, csr16-single 0.92 / 0.84.
+//    Thread-per-row kernels keep more gathers in flight; without this term
+//    the H100's stream fractions ranked CSR adaptive ahead of ELL there, and
+//    ELL is 7% faster on both cards.
+// With the H200's fractions alone the advisor ranked ELL first on FEM on the
+// H100, where DIA and CSR adaptive were 13-16% faster and ELL's total 91% of
+// the best (issue 37). HYB's COO part stays at 0.53: its tail is the long
+// rows' overflow, fewer entries in scattered rows, and at 0.72 the advisor
+// chose HYB on the circuit matrix where it ran at 0.86x CSR adaptive
+// (8d3520e, docs/results/2026-11-24-issue18-coo-h200).
 // Conversions, seconds per byte of the converted matrix: the setup (upload
 // plus conversion) the bench measured on the H200 and its 16-core host at
 // f2a05e5 minus CSR's own upload, median over the default suite (circuit
@@ -47,13 +69,16 @@ constexpr double kOnDevice = 0.004e-9;
 constexpr double kDiaOnDevice = 0.03e-9;
 constexpr double kSellOnHost = 0.12e-9, kBcsrOnHost = 0.41e-9, kCsr16OnHost = 1.2e-9, kCsr16SingleOnHost = 2.1e-9;
 
+// An H200 fraction as bytes per multiprocessor cycle: x 4.53 TB/s / (132 SMs x 1.98 GHz).
+constexpr double h200_bound(double fraction) { return fraction * 4.526e12 / (132 * 1.98e9); }
+
 BackendFormat make(Format format) {
   const SpmvKernel thread{"thread", "one thread per row"};
   switch (format) {
     case Format::coo:
       return {{{"segmented", "equal shares of entries per thread, segmented carries (deterministic, no atomics)"},
                {"cusparse", "cuSPARSE COO (baseline)"}},
-              {[](int) { return 0.72; }, coo_units, kOnDevice, 0}};
+              {[](int) { return 0.90; }, coo_units, kOnDevice, 0, [](int) { return h200_bound(0.72); }, 0.88}};
     case Format::csr:
       return {{{"adaptive", "row blocks by nonzeros, long rows split (Greathouse and Daga, CSR-Adaptive)"},
                {"vector", "a group of coop threads per row, repeat rows per group (Reguly and Giles)"},
@@ -61,36 +86,38 @@ BackendFormat make(Format format) {
                {"merge", "merge-path split (Merrill and Garland)"},
                {"cusparse-alg1", "cuSPARSE CSR, CUSPARSE_SPMV_CSR_ALG1 (baseline)", {"", "no-preprocess"}},
                {"cusparse-alg2", "cuSPARSE CSR, CUSPARSE_SPMV_CSR_ALG2 (baseline)", {"", "no-preprocess"}}},
-              {[](int) { return 0.83; }, csr_units, 0, 0}};
+              {[](int) { return 0.95; }, csr_units, 0, 0, [](int) { return h200_bound(0.83); }, 0.87}};
     case Format::ell:
-      return {{thread, {"thread2", "two neighbouring rows per thread, vector loads"}}, {[](int) { return 0.92; }, rows, kOnDevice, 0}};
-    case Format::hyb: return {{thread}, {[](int) { return 0.90; }, rows, kOnDevice, 0.53}};
+      return {{thread, {"thread2", "two neighbouring rows per thread, vector loads"}},
+              {[](int) { return 0.92; }, rows, kOnDevice, 0, nullptr, 0.93}};
+    case Format::hyb: return {{thread}, {[](int) { return 0.90; }, rows, kOnDevice, 0.53, nullptr, 0.93}};
     case Format::dia:
       return {{thread, {"staged", "one thread per row, x read from shared-memory windows per run of nearby diagonals"}},
-              {[](int) { return 0.76; }, rows, kDiaOnDevice, 0}};
+              {[](int) { return 0.89; }, rows, kDiaOnDevice, 0, [](int) { return h200_bound(0.76); }}};
     case Format::bcsr:
       return {{{"auto", "by-column below block size 16, row-per-thread from 16"},
                {"by-block", "a warp per block row, a thread per block entry (Eberhardt and Hoemmen; b <= 5)"},
                {"by-column", "a thread per block column (Eberhardt and Hoemmen; b in 1-6, 8, 16, 32)"},
                {"row-per-thread", "a thread per row of a block row, x in shared memory (Eberhardt and Hoemmen)"},
                {"cusparse", "cuSPARSE BSR, column-major blocks (baseline)"}},
-              {[](int b) { return b >= 6 ? 0.90 : b >= 2 ? 0.67 : 0.30; }, bcsr_units, kBcsrOnHost, 0}};
+              {[](int b) { return b >= 6 ? 0.95 : b >= 2 ? 0.80 : 0.30; }, bcsr_units, kBcsrOnHost, 0,
+               [](int b) { return h200_bound(b >= 6 ? 0.90 : b >= 2 ? 0.67 : 0.30); }}};
     case Format::sell:
       return {{{"thread", "one thread per row, a warp per chunk at C = 32 (Kreutzer et al.)", {"", "sigma=256"}},
                {"threads", "T threads per row (Sliced ELLR-T)"},
                {"cusparse", "cuSPARSE SELL (baseline)"}},
-              {[](int) { return 0.83; }, rows, kSellOnHost, 0}};
+              {[](int) { return 0.89; }, rows, kSellOnHost, 0, [](int) { return h200_bound(0.83); }, 0.94}};
     // Measured (issue 18, H200, b2e4233, L2 flushed): adaptive at 69% (stencil3d
     // n=155) and 75% (banded) of the read bandwidth under CSR16's bytes,
     // csr16-single at 64% and 68%.
     case Format::csr16:
       return {{{"adaptive", "CSR adaptive's row blocks, columns a row base + 16-bit offsets; wide rows by CSR adaptive"},
                {"vector", "CSR vector's kernel, columns a row base + 16-bit offsets (Reguly and Giles); wide rows by CSR vector"}},
-              {[](int) { return 0.72; }, csr_units, kCsr16OnHost, 0}};
+              {[](int) { return 0.78; }, csr_units, kCsr16OnHost, 0, [](int) { return h200_bound(0.72); }, 0.87}};
     case Format::csr16_single:
       return {{{"adaptive", "CSR16's adaptive kernel, single values widened to the product's precision"},
                {"vector", "CSR16's vector kernel, single values widened to the product's precision"}},
-              {[](int) { return 0.66; }, csr_units, kCsr16SingleOnHost, 0}};
+              {[](int) { return 0.72; }, csr_units, kCsr16SingleOnHost, 0, [](int) { return h200_bound(0.66); }, 0.87}};
   }
   return {};  // unreachable: the switch covers every Format (-Werror=switch)
 }

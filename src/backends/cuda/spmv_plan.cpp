@@ -15,6 +15,8 @@
 #include "hsparse/formats/convert.hpp"
 #include "hsparse/formats/format_storage.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/backends/cuda/timing.hpp"
+#include "hsparse/tuning/advisor.hpp"
 
 namespace hsparse::cuda {
 
@@ -86,6 +88,9 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
       apply_ = [e, m, w](V al, const V* x, V be, V* y) { csr_spmv_merge(*e, al, *m, x, be, y, w); };
     } else if (kernel == "adaptive") {
       s.adaptive = csr_adaptive_schedule(std::span<const I>(a.row_ptr));
+      s.adaptive.evict_first = rhs_reuse_alpha(a, static_cast<double>(l2_cache_bytes())) >
+                               2 * static_cast<double>(a.cols) / static_cast<double>(std::max<std::size_t>(a.nnz(), 1));
+      if (s.adaptive.evict_first) desc += "-evict-first";
       s.workspace = DeviceArray<unsigned char>(s.adaptive.workspace_bytes(sizeof(V)));
       const CsrAdaptiveSchedule* sched = &s.adaptive;
       void* w = s.workspace.data();

@@ -76,8 +76,7 @@ std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, 
     o.x_in_l2 = x_in_l2;
     makers.push_back({label, [&a, x, ex, timers, o, automatic, &env, spmv_count, x_in_l2]() mutable {
                         if (automatic) {  // the advisor on the bench's own measured machine
-                          MachineModel m;
-                          m.backend = to_string(ex->backend());
+                          MachineModel m = machine_shape(to_string(ex->backend()));
                           m.read_bytes_per_s = env.read_bytes_per_s;
                           m.cache_bytes = static_cast<double>(env.cache_bytes);
                           o = advised_options(a, m, spmv_count);

@@ -65,6 +65,15 @@ struct CsrAdaptiveSchedule {
   DeviceArray<long long> blocks;     // 4 per work block: row_begin, row_end (or -(piece slot + 1)), nnz_begin, nnz_end
   DeviceArray<long long> long_rows;  // 3 per split row: row, first slot, end slot
   long long block_count = 0, long_row_count = 0, slots = 0;
+  // The short rows' column indices and values loaded evict-first
+  // (ld.global.cs, LDG.E.EF as cuSPARSE's csrmv_v3 does): set where x's
+  // lines are gathered again after the cache lost them (the advisor's alpha
+  // over twice one read of x), so the streaming matrix does not push them
+  // out. H100, back to back: +7.6% on powerlaw:min=2.5,rows=4e6 (227.5 ->
+  // 244.9 GFLOP/s), -1.7..-2.8% on the stencil, FEM bs = 3 and bcsstk16
+  // replicated, where x stays cached anyway; circuit, random and short-wide
+  // unchanged (docs/results/2026-11-26-issue37-model-h100).
+  bool evict_first = false;
   std::size_t workspace_bytes(std::size_t value_bytes) const { return static_cast<std::size_t>(slots) * value_bytes + 16; }
 };
 template <class I>

@@ -31,6 +31,7 @@ struct ArithmeticPeaks {
   double fp32 = 0;         ///< FP32 CUDA cores, GFLOP/s
   double tf32_tensor = 0;  ///< TF32 tensor cores, dense, GFLOP/s
   std::string basis;  ///< "132 SMs x 1.98 GHz (sm_90)"
+  double sm_cycles_per_s = 0;  ///< multiprocessors x maximum SM clock (any architecture)
 };
 /// The peaks of `device` (0 when no device: `known` is false).
 ArithmeticPeaks arithmetic_peaks(int device = 0);
