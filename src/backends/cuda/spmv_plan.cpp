@@ -5,6 +5,7 @@
 #include "../common/spmv_plan_builders.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "hsparse/backends/cuda/cusparse_spmv.hpp"
 #include "hsparse/backends/cuda/device_conversions.hpp"
@@ -16,11 +17,37 @@
 #include "hsparse/formats/format_storage.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
 #include "hsparse/backends/cuda/timing.hpp"
-#include "hsparse/tuning/advisor.hpp"
 
 namespace hsparse::cuda {
 
 namespace {
+
+// Whether CSR adaptive should load its entries evict-first
+// (CsrAdaptiveSchedule::evict_first): more than 1 in 32 of 4096 sampled
+// entries lie farther from their row's diagonal than the x values a
+// quarter of L2 holds, so their x lines are gathered again after the
+// streaming matrix pushed them out (each such gather costs a 32-byte
+// sector beside the entry's 12 bytes: at 1 in 32, 8% more traffic). The
+// suite's power-law matrix has 9-11% such entries (a quarter of its
+// columns skewed towards the popular low ones), random matrices ~70%. A sample, not the advisor's alpha
+// (rhs_reuse_alpha): that cost 50-110 ms per plan on the suite's irregular
+// matrices (H100 host, 2026-11-26) and ranked the 27-point stencil's three
+// planes as re-gathers, where plain loads are 2% faster. Power law and
+// random matrices pass it; stencils, FEM and banded matrices do not.
+template <class V, class I>
+bool gathers_far_columns(const Csr<V, I>& a, double cache_bytes) {
+  const std::size_t nnz = a.nnz();
+  const double near = cache_bytes / 4 / sizeof(V);
+  if (nnz == 0 || static_cast<double>(a.cols) <= near) return false;  // x fits: nothing is gathered again
+  constexpr std::size_t kSamples = 4096;
+  std::size_t far = 0, row = 0;
+  for (std::size_t s = 0; s < kSamples; ++s) {
+    const std::size_t k = nnz * s / kSamples;  // increasing: the row only moves forward
+    while (static_cast<std::size_t>(a.row_ptr[row + 1]) <= k) ++row;
+    if (std::abs(static_cast<double>(a.col_idx[k]) - static_cast<double>(row)) > near) ++far;
+  }
+  return far * 32 > kSamples;
+}
 
 // Everything the plan keeps on the device; only the members its format uses are filled.
 template <class V, class I>
@@ -88,8 +115,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
       apply_ = [e, m, w](V al, const V* x, V be, V* y) { csr_spmv_merge(*e, al, *m, x, be, y, w); };
     } else if (kernel == "adaptive") {
       s.adaptive = csr_adaptive_schedule(std::span<const I>(a.row_ptr));
-      s.adaptive.evict_first = rhs_reuse_alpha(a, static_cast<double>(l2_cache_bytes())) >
-                               2 * static_cast<double>(a.cols) / static_cast<double>(std::max<std::size_t>(a.nnz(), 1));
+      s.adaptive.evict_first = gathers_far_columns(a, static_cast<double>(l2_cache_bytes()));
       if (s.adaptive.evict_first) desc += "-evict-first";
       s.workspace = DeviceArray<unsigned char>(s.adaptive.workspace_bytes(sizeof(V)));
       const CsrAdaptiveSchedule* sched = &s.adaptive;

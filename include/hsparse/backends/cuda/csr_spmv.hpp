@@ -67,9 +67,9 @@ struct CsrAdaptiveSchedule {
   long long block_count = 0, long_row_count = 0, slots = 0;
   // The short rows' column indices and values loaded evict-first
   // (ld.global.cs, LDG.E.EF as cuSPARSE's csrmv_v3 does): set where x's
-  // lines are gathered again after the cache lost them (the advisor's alpha
-  // over twice one read of x), so the streaming matrix does not push them
-  // out. H100, back to back: +7.6% on powerlaw:min=2.5,rows=4e6 (227.5 ->
+  // lines are gathered again after the cache lost them (many columns far
+  // from the diagonal: spmv_plan.cpp, gathers_far_columns), so the
+  // streaming matrix does not push them out. H100, back to back: +7.6% on powerlaw:min=2.5,rows=4e6 (227.5 ->
   // 244.9 GFLOP/s), -1.7..-2.8% on the stencil, FEM bs = 3 and bcsstk16
   // replicated, where x stays cached anyway; circuit, random and short-wide
   // unchanged (docs/results/2026-11-26-issue37-model-h100).
