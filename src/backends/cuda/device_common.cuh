@@ -73,9 +73,9 @@ __device__ __forceinline__ D group_sum_n(D v, int width) {
 // lines are gathered again (CsrAdaptiveSchedule::evict_first: on the
 // regular matrices they cost 2-3%, at f2a05e5 4-7%; csr16-single keeps
 // plain loads). It compiles to LDG.E.EF, as ld.global.L1::evict_first does
-// and as cuSPARSE's csrmv_v3 loads its entries (CUDA 13.0). Not where a thread walks its own row (CSR vector with one
-// lane per row, SELL's thread per row: -7-33%, L1 evicts the row's line
-// between iterations). An L2-only evict-first policy (createpolicy +
+// and as cuSPARSE's csrmv_v3 loads its entries (CUDA 13.0). Not where a
+// thread walks its own row (CSR vector with one lane per row, SELL's
+// thread per row: -7-33%, L1 evicts the row's line between iterations). An L2-only evict-first policy (createpolicy +
 // ld.global.nc.L2::cache_hint) was slower still (CSR adaptive 0.74x on the
 // power-law matrix, 5e3eb40).
 template <class T>

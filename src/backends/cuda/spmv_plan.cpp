@@ -29,8 +29,8 @@ namespace {
 // streaming matrix pushed them out (each such gather costs a 32-byte
 // sector beside the entry's 12 bytes: at 1 in 32, 8% more traffic). The
 // suite's power-law matrix has 9-11% such entries (a quarter of its
-// columns skewed towards the popular low ones), random matrices ~70%. A sample, not the advisor's alpha
-// (rhs_reuse_alpha): that cost 50-110 ms per plan on the suite's irregular
+// columns skewed towards the popular low ones), random matrices ~70%. A
+// sample, not the advisor's alpha (rhs_reuse_alpha): that cost 50-110 ms per plan on the suite's irregular
 // matrices (H100 host, 2026-11-26) and ranked the 27-point stencil's three
 // planes as re-gathers, where plain loads are 2% faster. Power law and
 // random matrices pass it; stencils, FEM and banded matrices do not.

@@ -69,10 +69,11 @@ struct CsrAdaptiveSchedule {
   // (ld.global.cs, LDG.E.EF as cuSPARSE's csrmv_v3 does): set where x's
   // lines are gathered again after the cache lost them (many columns far
   // from the diagonal: spmv_plan.cpp, gathers_far_columns), so the
-  // streaming matrix does not push them out. H100, back to back: +7.6% on powerlaw:min=2.5,rows=4e6 (227.5 ->
-  // 244.9 GFLOP/s), -1.7..-2.8% on the stencil, FEM bs = 3 and bcsstk16
-  // replicated, where x stays cached anyway; circuit, random and short-wide
-  // unchanged (docs/results/2026-11-26-issue37-model-h100).
+  // streaming matrix does not push them out. H100, back to back: +7.6% on
+  // powerlaw:min=2.5,rows=4e6 (227.5 -> 244.9 GFLOP/s), -1.7..-2.8% on the
+  // stencil, FEM bs = 3 and bcsstk16 replicated, where x stays cached
+  // anyway; circuit, random and short-wide unchanged
+  // (docs/results/2026-11-26-issue37-model-h100).
   bool evict_first = false;
   std::size_t workspace_bytes(std::size_t value_bytes) const { return static_cast<std::size_t>(slots) * value_bytes + 16; }
 };
