@@ -24,8 +24,21 @@ void Bcsr<V, I>::validate() const {
   }
 }
 
+namespace {
+
+// The entries of block row br, in row order: fn(row, k).
+template <class V, class I, class F>
+void for_each_block_row_entry(const Csr<V, I>& a, int block, I br, F&& fn) {
+  const I r_end = std::min<I>(a.rows, (br + 1) * block);
+  for (I r = br * block; r < r_end; ++r) {
+    for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) fn(r, k);
+  }
+}
+
+}  // namespace
+
 template <class V, class I>
-Bcsr<V, I> bcsr_from_csr(const Csr<V, I>& a, int block, bool align_blocks_64, double max_fill) {
+Bcsr<V, I> bcsr_pattern(const Csr<V, I>& a, int block, bool align_blocks_64, double max_fill) {
   if (block < 1 || block > 32) throw Error(ErrorCode::invalid_argument, "BCSR: block size must be in [1, 32], got " + std::to_string(block));
   Bcsr<V, I> b;
   b.rows = a.rows;
@@ -42,19 +55,13 @@ Bcsr<V, I> bcsr_from_csr(const Csr<V, I>& a, int block, bool align_blocks_64, do
   // Pass 1: count the distinct block columns of each block row (a per-thread
   // "last seen in block row" marker; no allocation per block row).
   std::vector<I> distinct(static_cast<std::size_t>(b.block_rows), 0);
-  auto for_each_entry = [&](I br, auto&& fn) {
-    const I r_end = std::min<I>(a.rows, (br + 1) * block);
-    for (I r = br * block; r < r_end; ++r) {
-      for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) fn(r, k);
-    }
-  };
 #pragma omp parallel
   {
     std::vector<I> seen(static_cast<std::size_t>(b.block_cols), -1);
 #pragma omp for schedule(dynamic, 64)
     for (I br = 0; br < b.block_rows; ++br) {
       I n = 0;
-      for_each_entry(br, [&](I, I k) {
+      for_each_block_row_entry(a, block, br, [&](I, I k) {
         auto& s = seen[static_cast<std::size_t>(a.col_idx[k] / block)];
         if (s != br) { s = br; ++n; }
       });
@@ -71,18 +78,16 @@ Bcsr<V, I> bcsr_from_csr(const Csr<V, I>& a, int block, bool align_blocks_64, do
                     std::to_string(a.nnz()) + " nonzeros (fill " + std::to_string(fill) + " > limit " + std::to_string(max_fill) + ")");
   }
   b.col_idx.resize(static_cast<std::size_t>(b.row_ptr[b.block_rows]));
-  b.values.resize(b.col_idx.size() * b.block_stride);  // not zeroed here: pass 2 zeroes each block row
 
-  // Pass 2, per block row: its sorted block columns, zeroed blocks, then
-  // every entry scattered into its block (column-major inside a block).
+  // Pass 2, per block row: its sorted block columns.
 #pragma omp parallel
   {
     std::vector<I> slot_of(static_cast<std::size_t>(b.block_cols), -1);
 #pragma omp for schedule(dynamic, 64)
     for (I br = 0; br < b.block_rows; ++br) {
-      const I first = b.row_ptr[br], last = b.row_ptr[br + 1];
+      const I first = b.row_ptr[br];
       I n = first;
-      for_each_entry(br, [&](I, I k) {
+      for_each_block_row_entry(a, block, br, [&](I, I k) {
         const I bc = a.col_idx[k] / block;
         auto& slot = slot_of[static_cast<std::size_t>(bc)];
         if (slot < first || slot >= n || b.col_idx[slot] != bc) {
@@ -90,11 +95,28 @@ Bcsr<V, I> bcsr_from_csr(const Csr<V, I>& a, int block, bool align_blocks_64, do
           b.col_idx[n++] = bc;
         }
       });
-      std::sort(b.col_idx.begin() + first, b.col_idx.begin() + last);
+      std::sort(b.col_idx.begin() + first, b.col_idx.begin() + b.row_ptr[br + 1]);
+    }
+  }
+  return b;
+}
+
+template <class V, class I>
+Bcsr<V, I> bcsr_from_csr(const Csr<V, I>& a, int block, bool align_blocks_64, double max_fill) {
+  Bcsr<V, I> b = bcsr_pattern(a, block, align_blocks_64, max_fill);
+  b.values.resize(b.col_idx.size() * b.block_stride);  // not zeroed here: each block row zeroes its own
+  // Per block row: zeroed blocks, then every entry scattered into its block
+  // (column-major inside a block).
+#pragma omp parallel
+  {
+    std::vector<I> slot_of(static_cast<std::size_t>(b.block_cols), -1);
+#pragma omp for schedule(dynamic, 64)
+    for (I br = 0; br < b.block_rows; ++br) {
+      const I first = b.row_ptr[br], last = b.row_ptr[br + 1];
       for (I j = first; j < last; ++j) slot_of[static_cast<std::size_t>(b.col_idx[j])] = j;
       std::fill(b.values.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(first) * b.block_stride),
                 b.values.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(last) * b.block_stride), V(0));
-      for_each_entry(br, [&](I r, I k) {
+      for_each_block_row_entry(a, block, br, [&](I r, I k) {
         const I c = a.col_idx[k];
         const auto blk = static_cast<std::size_t>(slot_of[static_cast<std::size_t>(c / block)]);
         b.values[blk * b.block_stride + static_cast<std::size_t>(c % block) * block + static_cast<std::size_t>(r - br * block)] = a.values[k];
@@ -124,6 +146,7 @@ Csr<V, I> bcsr_to_csr(const Bcsr<V, I>& b) {
 #define HSPARSE_INSTANTIATE(V, I)                                       \
   template struct Bcsr<V, I>;                                           \
   template Bcsr<V, I> bcsr_from_csr(const Csr<V, I>&, int, bool, double);       \
+  template Bcsr<V, I> bcsr_pattern(const Csr<V, I>&, int, bool, double);        \
   template Csr<V, I> bcsr_to_csr(const Bcsr<V, I>&);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE

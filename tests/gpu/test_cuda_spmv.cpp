@@ -14,6 +14,7 @@
 #include "hsparse/backends/cuda/device_formats.hpp"
 #include "hsparse/backends/cuda/timing.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse/formats/bcsr.hpp"
 #include "hsparse/formats/convert.hpp"
 #include "hsparse/formats/dia.hpp"
 #include "hsparse/formats/ell.hpp"
@@ -66,6 +67,21 @@ TEST(CudaConversions, DeviceConversionsEqualTheHostOnes) {
       EXPECT_EQ(d_hyb.coo.row_idx.download(), hyb.coo.row_idx) << name;
       EXPECT_EQ(d_hyb.coo.col_idx.download(), hyb.coo.col_idx) << name;
       EXPECT_EQ(d_hyb.coo.values.download(), hyb.coo.values) << name;
+    }
+    for (int block : {1, 2, 3, 5}) {  // BCSR: the same blocks, padding and refusals
+      for (bool align : {false, true}) {
+        try {
+          const auto bcsr = bcsr_from_csr(a, block, align, 16.0);
+          const auto d_bcsr = bcsr_from_device_csr(ex, a, staged, block, align, 16.0);
+          EXPECT_EQ(d_bcsr.block_stride, bcsr.block_stride) << name << " b" << block;
+          EXPECT_EQ(d_bcsr.row_ptr.download(), bcsr.row_ptr) << name << " b" << block;
+          EXPECT_EQ(d_bcsr.col_idx.download(), bcsr.col_idx) << name << " b" << block;
+          EXPECT_EQ(d_bcsr.values.download(), std::vector<double>(bcsr.values.begin(), bcsr.values.end()))
+              << name << " b" << block << (align ? " aligned" : "");
+        } catch (const Error&) {
+          EXPECT_THROW(bcsr_from_device_csr(ex, a, staged, block, align, 16.0), Error) << name << " b" << block;
+        }
+      }
     }
     for (double max_fill : {3.0, 1e9}) {  // DIA: refused alike at the default limit, equal where stored
       try {

@@ -48,6 +48,11 @@ struct Bcsr {
 /// in 32x32 blocks would store a thousand zeros per nonzero.
 template <class V, class I>
 Bcsr<V, I> bcsr_from_csr(const Csr<V, I>& a, int block, bool align_blocks_64 = false, double max_fill = 16.0);
+/// bcsr_from_csr's blocks without their values (values left empty): the
+/// block row offsets, the sorted block columns and the same refusal beyond
+/// max_fill. The GPU scatters the values itself (bcsr_from_device_csr).
+template <class V, class I>
+Bcsr<V, I> bcsr_pattern(const Csr<V, I>& a, int block, bool align_blocks_64 = false, double max_fill = 16.0);
 /// Stored zeros inside blocks that were not entries are dropped, so the round
 /// trip is exact for matrices without explicit zeros.
 template <class V, class I>

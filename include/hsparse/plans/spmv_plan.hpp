@@ -34,7 +34,7 @@ struct SpmvOptions {
   /// CUDA only (ignored by the CPU, which has no such kernels):
   cuda::CsrVectorParams vector{0, 0, 0};  ///< CSR vector: a zero field is the fixed rule's
   int threads_per_row = 4;                ///< SELL "threads" kernel
-  bool convert_on_device = true;          ///< COO, ELL, HYB, DIA: upload the CSR and convert on the GPU
+  bool convert_on_device = true;          ///< COO, ELL, HYB, DIA, BCSR: upload the CSR and convert on the GPU
   bool cusparse_preprocess = true;        ///< cuSPARSE CSR ALG1/ALG2: cusparseSpMV_preprocess at setup
   /// Keep x in L2 during each product (an access-policy window on the
   /// stream, backends/cuda/l2_window.hpp): `automatic` lets the backend

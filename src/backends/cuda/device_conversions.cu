@@ -14,6 +14,7 @@
 
 #include "device_common.cuh"
 #include "hsparse/backends/cuda/device_conversions.hpp"
+#include "hsparse/formats/bcsr.hpp"
 #include "hsparse/formats/dia.hpp"
 
 namespace hsparse::cuda {
@@ -95,6 +96,29 @@ __global__ void dia_fill_kernel(long long rows, const I* __restrict__ row_ptr, c
   for (long long k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
     const long long d = diagonal_of[static_cast<long long>(col_idx[k]) - r + rows];
     dia_values[d * rows + r] = values[k];
+  }
+}
+
+// BCSR: a thread per row; each entry finds its block among its block row's
+// sorted block columns (binary search) and lands at the host conversion's
+// place (column-major inside the block).
+template <class V, class I>
+__global__ void bcsr_fill_kernel(long long rows, int block, std::size_t block_stride, const I* __restrict__ row_ptr,
+                                 const I* __restrict__ col_idx, const V* __restrict__ values, const I* __restrict__ block_row_ptr,
+                                 const I* __restrict__ block_col, V* __restrict__ block_values) {
+  const long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (r >= rows) return;
+  const long long br = r / block, i = r - br * block;
+  const long long first = block_row_ptr[br], last = block_row_ptr[br + 1];
+  for (long long k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
+    const long long c = col_idx[k], bc = c / block;
+    long long lo = first, hi = last;  // the first block column >= bc: it is bc (the pattern holds every entry's block)
+    while (lo < hi) {
+      const long long mid = (lo + hi) / 2;
+      if (block_col[mid] < bc) lo = mid + 1;
+      else hi = mid;
+    }
+    block_values[static_cast<std::size_t>(lo) * block_stride + static_cast<std::size_t>((c - bc * block) * block + i)] = values[k];
   }
 }
 
@@ -200,13 +224,30 @@ DeviceDia<V, I> dia_from_device_csr(const Executor& ex, const Csr<V, I>& host, c
   return d;
 }
 
+template <class V, class I>
+DeviceBcsr<V, I> bcsr_from_device_csr(const Executor& ex, const Csr<V, I>& host, const DeviceCsr<V, I>& a, int block, bool align_blocks_64,
+                                      double max_fill) {
+  const Bcsr<V, I> pattern = bcsr_pattern(host, block, align_blocks_64, max_fill);  // the host conversion's blocks and refusal
+  DeviceBcsr<V, I> b{pattern.rows, pattern.cols, pattern.block_rows, pattern.block, pattern.block_stride, DeviceArray<I>(pattern.row_ptr),
+                     DeviceArray<I>(pattern.col_idx), DeviceArray<V>(pattern.col_idx.size() * pattern.block_stride)};
+  if (b.values.size() == 0) return b;
+  HSPARSE_CUDA_CHECK(cudaMemsetAsync(b.values.data(), 0, b.values.size() * sizeof(V), detail::stream_of(ex)));  // V(0) is all zero bits
+  bcsr_fill_kernel<detail::device_t<V>, I><<<detail::grid_for(a.rows, 256), 256, 0, detail::stream_of(ex)>>>(
+      a.rows, block, b.block_stride, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), b.row_ptr.data(), b.col_idx.data(),
+      detail::dev(b.values.data()));
+  HSPARSE_CUDA_CHECK(cudaGetLastError());
+  ex.synchronize();  // the caller may free the staged CSR on return
+  return b;
+}
+
 #define HSPARSE_INSTANTIATE_ALL(V, I) template DeviceCoo<V, I> coo_from_device_csr(const Executor&, const DeviceCsr<V, I>&);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE_ALL)
 #undef HSPARSE_INSTANTIATE_ALL
 #define HSPARSE_INSTANTIATE_REAL(V, I)                                                                                  \
   template DeviceEll<V, I> ell_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, I, double); \
   template DeviceHyb<V, I> hyb_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, std::optional<I>, I); \
-  template DeviceDia<V, I> dia_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, double);
+  template DeviceDia<V, I> dia_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, double); \
+  template DeviceBcsr<V, I> bcsr_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, int, bool, double);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE_REAL)
 #undef HSPARSE_INSTANTIATE_REAL
 

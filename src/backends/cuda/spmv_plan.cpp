@@ -1,5 +1,5 @@
-// The CUDA backend's plan builder (plans/spmv_plan.hpp): COO, ELL, HYB and DIA
-// are converted on the GPU after uploading the CSR (convert_on_device), the
+// The CUDA backend's plan builder (plans/spmv_plan.hpp): COO, ELL, HYB, DIA
+// and BCSR are converted on the GPU after uploading the CSR (convert_on_device), the
 // other formats on the host by the CPU's conversions, then uploaded. One
 // case per format in a switch without a default (-Werror=switch).
 #include "../common/spmv_plan_builders.hpp"
@@ -205,7 +205,12 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
       }
     }
     layout.block = block;
-    s.bcsr.emplace(DeviceBcsr<V, I>::upload(FormatStorage<Format::bcsr>::from_csr(a, layout)));
+    if (o.convert_on_device) {
+      const auto staged = DeviceCsr<V, I>::upload(a);
+      s.bcsr.emplace(bcsr_from_device_csr(ex, a, staged, block, layout.align_blocks, fill_limit(Format::bcsr, layout)));
+    } else {
+      s.bcsr.emplace(DeviceBcsr<V, I>::upload(FormatStorage<Format::bcsr>::from_csr(a, layout)));
+    }
     // auto: by-column below block size 16 (measured on the H200, bs = 3: 670
     // GFLOP/s against by-block's 606 and row-per-thread's 152; bs = 1: 196
     // against 217 for by-block, a choice the tuner should avoid anyway), and

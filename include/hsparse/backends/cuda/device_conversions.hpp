@@ -1,7 +1,7 @@
 #pragma once
-// CSR to COO, ELL, HYB and DIA on the GPU. The host CSR supplies only O(rows)
+// CSR to COO, ELL, HYB, DIA and BCSR on the GPU. The host CSR supplies only O(rows)
 // facts (row lengths: ELL's width and fill check, HYB's width and tail
-// offsets; DIA's diagonals); the O(nnz) work runs on the device from a DeviceCsr already
+// offsets; DIA's diagonals; BCSR's block pattern); the O(nnz) work runs on the device from a DeviceCsr already
 // uploaded. The results are identical, entry for entry, to the host
 // conversions (formats/*.hpp), padding included. Measured against the host
 // path in docs/results/2026-11-22-gpu-kernels.md: uploading CSR and
@@ -25,5 +25,13 @@ DeviceHyb<V, I> hyb_from_device_csr(const Executor& ex, const Csr<V, I>& host, c
 // (dia_offsets), the values scattered on the device.
 template <class V, class I>
 DeviceDia<V, I> dia_from_device_csr(const Executor& ex, const Csr<V, I>& host, const DeviceCsr<V, I>& a, double max_fill);
+
+// BCSR: the block pattern (and the refusal beyond max_fill) from the host
+// CSR (bcsr_pattern, O(nnz) index reads on the host's cores), the values
+// zeroed and scattered on the device: the host conversion wrote every
+// block value on one core's page faults and uploaded them.
+template <class V, class I>
+DeviceBcsr<V, I> bcsr_from_device_csr(const Executor& ex, const Csr<V, I>& host, const DeviceCsr<V, I>& a, int block, bool align_blocks_64,
+                                      double max_fill);
 
 }  // namespace hsparse::cuda
