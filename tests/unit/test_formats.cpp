@@ -1,8 +1,12 @@
 // COO and CSR containers: validation, COO <-> CSR conversion, transpose.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "hsparse/core/error.hpp"
 #include "hsparse/formats/convert.hpp"
+#include "hsparse/formats/footprint.hpp"
+#include "hsparse/io/matrix_source.hpp"
 #include "support/test_support.hpp"
 
 namespace hsparse {
@@ -139,6 +143,27 @@ TEST(Convert, TypeConversionChecksIndexOverflow) {
   const auto f = convert_types<float, std::int32_t>(a);
   EXPECT_NO_THROW(f.validate());
   EXPECT_EQ(f.nnz(), a.nnz());
+}
+
+
+// best_bcsr_block samples a sixteenth of the rows on large matrices: its
+// block must store within 0.5% of the fewest bytes of any block size (banded
+// with bandwidth 6 stores nearly as many at b = 2 as at 3: either is right),
+// and exactly the best where one block size is clearly best.
+TEST(BcsrBlock, TheSampledChoiceStoresTheFewestBytes) {
+  for (const char* spec : {"banded:bandwidth=6,n=600000", "stencil3d:points=27,n=80", "fem:block=2,n=64"}) {
+    const auto a = io::load_matrix<double, std::int32_t>(spec);
+    ASSERT_GE(a.nnz(), std::size_t{1} << 22) << spec << ": below the sampling threshold, the test would test nothing";
+    int exact = 1;
+    std::size_t least = bcsr_fill(a, 1).bytes;
+    for (int b = 2; b <= 8; ++b) {
+      const std::size_t bytes = bcsr_fill(a, b).bytes;
+      if (bytes < least) { exact = b; least = bytes; }
+    }
+    const int sampled = best_bcsr_block(a);
+    EXPECT_LE(static_cast<double>(bcsr_fill(a, sampled).bytes), 1.005 * static_cast<double>(least)) << spec << ": " << sampled;
+    if (std::string(spec).rfind("banded", 0) != 0) EXPECT_EQ(sampled, exact) << spec;
+  }
 }
 
 }  // namespace
