@@ -12,6 +12,7 @@
 #include "hsparse/analysis/spmv_check.hpp"
 #include "hsparse/backends/cuda/device_conversions.hpp"
 #include "hsparse/backends/cuda/device_formats.hpp"
+#include "hsparse/backends/cuda/format_spmv.hpp"
 #include "hsparse/backends/cuda/timing.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/formats/bcsr.hpp"
@@ -356,6 +357,21 @@ TEST(CudaFixedRule, KeepsWavesOfResidentBlocks) {
   EXPECT_EQ(csr_vector_fixed_rule(1000, 5000, h200).repeat, 1);
 }
 
+// BCSR by-column's lanes per block row (bcsr_by_column_lanes): about two
+// steps of four block columns per lane on the mean block row, the group
+// sizes measured best on the suite's block matrices (H100, scripts/bcsr-lanes.sh).
+TEST(CudaBcsrByColumn, LanesGiveEachLaneAboutTwoSteps) {
+  EXPECT_EQ(bcsr_by_column_lanes(405224LL * 79 / 3, 405224, 3), 16);  // FEM bs = 3: 79 columns per block row
+  EXPECT_EQ(bcsr_by_column_lanes(32890, 1628, 3), 8);                  // bcsstk16: 61
+  EXPECT_EQ(bcsr_by_column_lanes(166375LL * 26, 166375, 6), 32);       // FEM bs = 6: 156
+  EXPECT_EQ(bcsr_by_column_lanes(3846154LL * 13 / 2, 3846154, 2), 4);   // banded bs = 2: 13
+  EXPECT_EQ(bcsr_by_column_lanes(10000LL * 2600, 10000, 1), 32);       // short-wide bs = 1: 2600
+  EXPECT_EQ(bcsr_by_column_lanes(1000, 100, 16), 32);                  // past 8: the warp (not measured)
+  EXPECT_EQ(bcsr_by_column_lanes(0, 0, 3), 32);                        // empty
+  for (long long columns = 1; columns <= 4096; columns *= 3) {         // more columns never fewer lanes
+    EXPECT_LE(bcsr_by_column_lanes(columns, 1, 1), bcsr_by_column_lanes(columns * 2, 1, 1)) << columns;
+  }
+}
 
 // CSR adaptive loads its entries evict-first where x's lines are gathered
 // again after the cache lost them (CsrAdaptiveSchedule::evict_first): a

@@ -87,6 +87,14 @@ std::vector<Variant> variants() {
     std::replace(name.begin(), name.end(), '-', '_');
     add(name, o);
   }
+  for (int lanes : {4, 8, 16}) {  // smaller groups than the warp; short and long block rows alike
+    for (int block : {1, 3}) {
+      SpmvOptions o{Format::bcsr, "by-column"};
+      o.layout.block = block;
+      o.bcsr_lanes = lanes;
+      add("bcsr_by_column_b" + std::to_string(block) + "_lanes" + std::to_string(lanes), o);
+    }
+  }
   for (auto& x : v) std::replace(x.name.begin(), x.name.end(), '-', '_');
   return v;
 }
@@ -198,7 +206,8 @@ TEST(CudaDiaStaged, WindowsOverSeveralPhasesMatchTheReferenceDouble) { check_far
 TEST(CudaDiaStaged, WindowsOverSeveralPhasesMatchTheReferenceComplexDouble) { check_far_diagonals<std::complex<double>>(); }
 
 // A BCSR kernel that is not compiled for the block size is refused when
-// the plan is made, with the kernel and the sizes it has in the message.
+// the plan is made, with the kernel and the sizes it has in the message;
+// so is a group of lanes by-column lacks.
 TEST(CudaBcsrKernels, UncompiledBlockSizesAreRefusedByName) {
   if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
   const ExecutorPtr ex = make_cuda_executor();
@@ -213,6 +222,16 @@ TEST(CudaBcsrKernels, UncompiledBlockSizesAreRefusedByName) {
       EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
       EXPECT_NE(std::string(e.what()).find(kernel), std::string::npos) << e.what();
     }
+  }
+  SpmvOptions o{Format::bcsr, "by-column"};
+  o.layout.block = 3;
+  o.bcsr_lanes = 12;
+  try {
+    SpmvPlan<double, std::int32_t> plan(ex, a, o);
+    ADD_FAILURE() << "by-column accepted 12 lanes per block row";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("lanes per block row must be 4, 8, 16 or 32"), std::string::npos) << e.what();
   }
 }
 

@@ -25,7 +25,7 @@ struct SpmvCommandOptions {
   std::string x_file, out_file, cache;
   std::string format = "csr", backend = "auto", kernel;
   bool single = false, check = false, align_blocks = false;
-  int repetitions = 10, block = 0, chunk = 0, coop = 0, repeat = 0, block_threads = 0, threads_per_row = 4;
+  int repetitions = 10, block = 0, chunk = 0, coop = 0, repeat = 0, block_threads = 0, threads_per_row = 4, lanes = 0;
   long long sigma = 0, hyb_width = -1, spmv_count = 100;  // 0 / -1: not given, the backend's default
   double max_fill = 0;  // 0: the format's own limit (formats/format.cpp)
   double value_tolerance = 0;  // --format auto: lossy formats only when allowed
@@ -83,6 +83,7 @@ int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
   po.layout.max_fill = o.max_fill;
   po.vector = {o.coop, o.repeat, o.block_threads};
   po.threads_per_row = o.threads_per_row;
+  po.bcsr_lanes = o.lanes;
   po.x_in_l2 = o.x_in_l2;
   const Array<V> d_x(ex, std::span<const V>(x));
   Array<V> d_y(ex, std::span<const V>(y));
@@ -154,6 +155,8 @@ Action add_spmv_command(CLI::App& app) {
   cmd->add_option("--repeat", o->repeat, "CUDA CSR vector: rows per thread group (default: the fixed rule)")->check(integer_in(1));
   cmd->add_option("--block-threads", o->block_threads, "CUDA CSR vector: threads per block (default 128)")->check(integer_in(32, 1024));
   cmd->add_option("--threads-per-row", o->threads_per_row, "CUDA SELL 'threads' kernel: T threads per row")->check(power_of_two_up_to(32))->capture_default_str();
+  cmd->add_option("--lanes", o->lanes, "CUDA BCSR by-column: lanes per block row (default: from the mean block row)")
+      ->check(CLI::IsMember({4, 8, 16, 32}));
   cmd->add_option("--hyb-width", o->hyb_width, "HYB ELL width (default: cusp's histogram rule)")->check(integer_in(0));
   cmd->add_option("--max-fill", o->max_fill,
                   "ELL, DIA, BCSR: accept up to this many stored slots per nonzero (default: the format's limit, hsparse info --formats)")

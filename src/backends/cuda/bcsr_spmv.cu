@@ -5,9 +5,12 @@
 //    each group of 32 / bs^2 blocks, so the warp reads whole blocks
 //    contiguously (coalesced values); per-row partial sums are combined in
 //    shared memory in a fixed order.
-//  - by-column (bs <= 32): lane l takes block-row columns l, l+32, ...,
-//    each a contiguous column of bs values, accumulating bs row sums; the
-//    warp then reduces each row's sums with shuffles.
+//  - by-column (bs <= 32): a group of G lanes (4..32) owns a block row;
+//    lane l of it takes block-row columns l, l+G, ..., each a contiguous
+//    column of bs values, accumulating bs row sums, and the group reduces
+//    each row's sums with shuffles. The paper's warp per block row is
+//    G = 32; a smaller G keeps lanes busy on short block rows (a block row
+//    of 60 columns left 68 of a warp's 128 column slots idle).
 //  - row-per-thread (best for bs >= 16): lane i owns row i of the block row
 //    and reads values[k * stride + j * bs + i] (consecutive lanes,
 //    consecutive values); the block's bs x entries are staged in shared memory.
@@ -21,6 +24,8 @@ namespace hsparse::cuda {
 namespace {
 
 constexpr int kWarpsPerBlock = 4;
+// by-column's U: block columns per lane per step, their x gathers issued together.
+__host__ __device__ constexpr int by_column_unroll(int block) { return block <= 8 ? 4 : 1; }
 
 // 32 values per warp of the block in shared memory. Real types get a typed
 // array (as before complex support: raw storage measured 2% slower in
@@ -68,12 +73,12 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   }
 }
 
-template <int BS, class D, class I>
+template <int BS, int G, class D, class I>
 __global__ void bcsr_by_column_kernel(I block_rows, long long stride, I rows, I cols, const I* __restrict__ row_ptr,
                                       const I* __restrict__ col_idx, const D* __restrict__ values, const D* __restrict__ x,
                                       D alpha, D beta, bool read_y, D* __restrict__ y) {
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const long long br = static_cast<long long>(blockIdx.x) * kWarpsPerBlock + warp;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % G;
+  const long long br = (static_cast<long long>(blockIdx.x) * kWarpsPerBlock + warp) * (32 / G) + static_cast<int>(threadIdx.x % 32) / G;
   D acc[BS];
 #pragma unroll
   for (int i = 0; i < BS; ++i) acc[i] = D(0);
@@ -81,13 +86,13 @@ __global__ void bcsr_by_column_kernel(I block_rows, long long stride, I rows, I 
     const long long first = row_ptr[br], columns = (static_cast<long long>(row_ptr[br + 1]) - first) * BS;
     // U block columns per lane per step, their x gathers issued together
     // (one column at a time was a latency-bound col_idx -> x chain).
-    constexpr int U = BS <= 8 ? 4 : 1;
-    for (long long c0 = lane; c0 < columns; c0 += 32 * U) {
+    constexpr int U = by_column_unroll(BS);
+    for (long long c0 = lane; c0 < columns; c0 += G * U) {
       D xv[U];
       long long offset[U];
 #pragma unroll
       for (int u = 0; u < U; ++u) {
-        const long long c = c0 + 32LL * u;
+        const long long c = c0 + static_cast<long long>(G) * u;
         xv[u] = D(0);
         offset[u] = -1;
         if (c < columns) {
@@ -110,7 +115,7 @@ __global__ void bcsr_by_column_kernel(I block_rows, long long stride, I rows, I 
     }
   }
 #pragma unroll
-  for (int i = 0; i < BS; ++i) acc[i] = detail::group_sum<32>(acc[i]);  // the whole warp takes part
+  for (int i = 0; i < BS; ++i) acc[i] = detail::group_sum<G>(acc[i]);  // the whole warp takes part
   if (br < block_rows && lane == 0) {
 #pragma unroll
     for (int i = 0; i < BS; ++i) {
@@ -151,18 +156,47 @@ void launch_by_block(const Executor& ex, unsigned grid, const DeviceBcsr<V, I>& 
       detail::dev(a.values.data()), detail::dev(x), detail::dev_value(alpha), detail::dev_value(beta), read_y, detail::dev(y));
 }
 
-template <int BS, class V, class I>
-void launch_by_column(const Executor& ex, unsigned grid, const DeviceBcsr<V, I>& a, const V* x, V alpha, V beta, bool read_y, V* y) {
+template <int BS, int G, class V, class I>
+void launch_by_column_group(const Executor& ex, const DeviceBcsr<V, I>& a, const V* x, V alpha, V beta, bool read_y, V* y) {
   using D = detail::device_t<V>;
-  bcsr_by_column_kernel<BS, D, I><<<grid, 32 * kWarpsPerBlock, 0, detail::stream_of(ex)>>>(
+  const long long warps = (static_cast<long long>(a.block_rows) + 32 / G - 1) / (32 / G);
+  bcsr_by_column_kernel<BS, G, D, I><<<detail::grid_for(warps, kWarpsPerBlock), 32 * kWarpsPerBlock, 0, detail::stream_of(ex)>>>(
       a.block_rows, static_cast<long long>(a.block_stride), a.rows, a.cols, a.row_ptr.data(), a.col_idx.data(),
       detail::dev(a.values.data()), detail::dev(x), detail::dev_value(alpha), detail::dev_value(beta), read_y, detail::dev(y));
 }
 
+template <int BS, class V, class I>
+void launch_by_column(const Executor& ex, int lanes, const DeviceBcsr<V, I>& a, const V* x, V alpha, V beta, bool read_y, V* y) {
+  switch (lanes) {
+    case 4: launch_by_column_group<BS, 4>(ex, a, x, alpha, beta, read_y, y); break;
+    case 8: launch_by_column_group<BS, 8>(ex, a, x, alpha, beta, read_y, y); break;
+    case 16: launch_by_column_group<BS, 16>(ex, a, x, alpha, beta, read_y, y); break;
+    case 32: launch_by_column_group<BS, 32>(ex, a, x, alpha, beta, read_y, y); break;
+    default: throw Error(ErrorCode::invalid_argument, "BCSR by-column: lanes per block row must be 4, 8, 16 or 32, not " + std::to_string(lanes));
+  }
+}
+
 }  // namespace
 
+// Measured on the H100 (2026-11-26, back to back, scripts/bcsr-lanes.sh;
+// GFLOP/s at 32 / 16 / 8 / 4 lanes): FEM bs = 3 (79 columns per block row)
+// 595 / 628 / 629 / 574, bcsstk16 bs = 3 (61) 526 / 584 / 602 / 563, FEM
+// bs = 6 (156) 716 / 688 / 650 / 603, banded bs = 2 (13) 129 / 241 / 338 /
+// 464, short-wide bs = 1 (2600) 198 / 178 / 181 / 127. The best group
+// gives each lane about two steps of U columns: fewer leave lanes idle,
+// more make each group's chain of steps long. (Filling the group's column
+// slots alone, the first rule, took 4 lanes on FEM bs = 3 and 8 on FEM bs = 6,
+// both slower than the warp.) Blocks past 8 keep the warp: not measured.
+int bcsr_by_column_lanes(long long blocks, long long block_rows, int block) {
+  if (blocks <= 0 || block_rows <= 0 || block > 8) return 32;
+  const double columns = static_cast<double>(blocks) * block / static_cast<double>(block_rows);  // per block row, mean
+  int lanes = 4;
+  while (lanes < 32 && lanes * 2 * by_column_unroll(block) < columns) lanes *= 2;
+  return lanes;
+}
+
 template <class V, class I>
-void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const DeviceBcsr<V, I>& a, const V* x, V beta, V* y) {
+void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const DeviceBcsr<V, I>& a, const V* x, V beta, V* y, int lanes) {
   if (a.rows == 0) return;
   using D = detail::device_t<V>;
   const unsigned grid = detail::grid_for(a.block_rows, kWarpsPerBlock);
@@ -181,15 +215,15 @@ void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const Devic
       break;
     case BcsrAlgorithm::by_column:
       switch (bs) {
-        case 1: launch_by_column<1>(ex, grid, a, x, alpha, beta, read_y, y); break;
-        case 2: launch_by_column<2>(ex, grid, a, x, alpha, beta, read_y, y); break;
-        case 3: launch_by_column<3>(ex, grid, a, x, alpha, beta, read_y, y); break;
-        case 4: launch_by_column<4>(ex, grid, a, x, alpha, beta, read_y, y); break;
-        case 5: launch_by_column<5>(ex, grid, a, x, alpha, beta, read_y, y); break;
-        case 6: launch_by_column<6>(ex, grid, a, x, alpha, beta, read_y, y); break;
-        case 8: launch_by_column<8>(ex, grid, a, x, alpha, beta, read_y, y); break;
-        case 16: launch_by_column<16>(ex, grid, a, x, alpha, beta, read_y, y); break;
-        case 32: launch_by_column<32>(ex, grid, a, x, alpha, beta, read_y, y); break;
+        case 1: launch_by_column<1>(ex, lanes, a, x, alpha, beta, read_y, y); break;
+        case 2: launch_by_column<2>(ex, lanes, a, x, alpha, beta, read_y, y); break;
+        case 3: launch_by_column<3>(ex, lanes, a, x, alpha, beta, read_y, y); break;
+        case 4: launch_by_column<4>(ex, lanes, a, x, alpha, beta, read_y, y); break;
+        case 5: launch_by_column<5>(ex, lanes, a, x, alpha, beta, read_y, y); break;
+        case 6: launch_by_column<6>(ex, lanes, a, x, alpha, beta, read_y, y); break;
+        case 8: launch_by_column<8>(ex, lanes, a, x, alpha, beta, read_y, y); break;
+        case 16: launch_by_column<16>(ex, lanes, a, x, alpha, beta, read_y, y); break;
+        case 32: launch_by_column<32>(ex, lanes, a, x, alpha, beta, read_y, y); break;
         default:
           throw Error(ErrorCode::invalid_argument, "BCSR by-column is compiled for block sizes 1-6, 8, 16 and 32; use row-per-thread for " +
                                                        std::to_string(bs));
@@ -205,7 +239,7 @@ void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const Devic
 }
 
 #define HSPARSE_INSTANTIATE(V, I) \
-  template void bcsr_spmv(const Executor&, BcsrAlgorithm, V, const DeviceBcsr<V, I>&, const V*, V, V*);
+  template void bcsr_spmv(const Executor&, BcsrAlgorithm, V, const DeviceBcsr<V, I>&, const V*, V, V*, int);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

@@ -103,7 +103,7 @@ BackendFormat make(Format format) {
     case Format::bcsr:
       return {{{"auto", "by-column below block size 16, row-per-thread from 16"},
                {"by-block", "a warp per block row, a thread per block entry (Eberhardt and Hoemmen; b <= 5)"},
-               {"by-column", "a thread per block column (Eberhardt and Hoemmen; b in 1-6, 8, 16, 32)"},
+               {"by-column", "a thread per block column, 4-32 lanes per block row (Eberhardt and Hoemmen; b in 1-6, 8, 16, 32)"},
                {"row-per-thread", "a thread per row of a block row, x in shared memory (Eberhardt and Hoemmen)"},
                {"cusparse", "cuSPARSE BSR, column-major blocks (baseline)"}},
               {[](int b) { return b >= 6 ? 0.95 : b >= 2 ? 0.80 : 0.30; }, bcsr_units, kBcsrOnDevice, 0,

@@ -229,12 +229,19 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     if (algorithm == BcsrAlgorithm::by_column && !(by_column_compiled || block == 16 || block == 32)) {
       throw Error(ErrorCode::invalid_argument, "BCSR by-column is compiled for block sizes 1-6, 8, 16 and 32, not " + std::to_string(block));
     }
+    if (o.bcsr_lanes != 0 && o.bcsr_lanes != 4 && o.bcsr_lanes != 8 && o.bcsr_lanes != 16 && o.bcsr_lanes != 32) {
+      throw Error(ErrorCode::invalid_argument, "BCSR by-column: lanes per block row must be 4, 8, 16 or 32 (0: chosen), not " +
+                                                   std::to_string(o.bcsr_lanes));
+    }
     const DeviceBcsr<V, I>* m = &*s.bcsr;
     desc += "-b" + std::to_string(block);
+    const int lanes = o.bcsr_lanes > 0 ? o.bcsr_lanes
+                                       : bcsr_by_column_lanes(static_cast<long long>(m->col_idx.size()), m->block_rows, block);
+    if (kernel != "cusparse" && algorithm == BcsrAlgorithm::by_column && lanes != 32) desc += "-lanes" + std::to_string(lanes);
     if (kernel == "cusparse") {
       use_cusparse(std::make_unique<CusparseSpmv<V, I>>(ex, *m));
     } else {
-      apply_ = [e, m, algorithm](V al, const V* x, V be, V* y) { bcsr_spmv(*e, algorithm, al, *m, x, be, y); };
+      apply_ = [e, m, algorithm, lanes](V al, const V* x, V be, V* y) { bcsr_spmv(*e, algorithm, al, *m, x, be, y, lanes); };
       SpmmWorkspace* w = &s.spmm;
       apply_block = [e, m, w](V al, const ConstDenseView<V>& x, V be, const DenseView<V>& y) { bcsr_spmm(*e, al, *m, *w, x, be, y); };
     }

@@ -91,10 +91,16 @@ template <class V, class I>
 void sell_spmv_threads_per_row(const Executor& ex, V alpha, const DeviceSell<V, I>& a, const V* x, V beta, V* y, int threads_per_row);
 
 // BCSR (Eberhardt and Hoemmen): by-block (bs <= 5), by-column (bs in 1-6,
-// 8, 16, 32), row-per-thread (any bs <= 32; x staged in shared memory).
+// 8, 16, 32; `lanes` 4, 8, 16 or 32 per block row), row-per-thread (any
+// bs <= 32; x staged in shared memory).
 enum class BcsrAlgorithm { by_block, by_column, row_per_thread };
 template <class V, class I>
-void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const DeviceBcsr<V, I>& a, const V* x, V beta, V* y);
+void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const DeviceBcsr<V, I>& a, const V* x, V beta, V* y,
+               int lanes = 32);
+// by-column's lanes per block row for a matrix of `blocks` blocks of size
+// `block` in `block_rows` block rows: about two steps of columns per lane
+// on the mean block row (measured; bcsr_spmv.cu).
+int bcsr_by_column_lanes(long long blocks, long long block_rows, int block);
 
 // SpMM, Y = alpha A X + beta Y (kernels/block_format_spmm.hpp), in passes
 // of up to 32 columns of X packed into the workspace's buffer (csr_spmv.hpp's
