@@ -8,7 +8,9 @@
 //    docs/results/2026-11-26-issue37-setup-l2-h100): CSR adaptive 0.95-0.99,
 //    ELL 0.93-1.00, DIA 0.87-0.95, SELL 0.81-0.96, COO 0.84-0.98, BCSR 0.77
 //    and 0.85 at bs = 3, 0.96 at bs = 6, CSR16 0.72-0.88, csr16-single
-//    0.63-0.93;
+//    0.63-0.93; BCSR at bs 2-5 since by-column's groups of lanes (a2d562f,
+//    scripts/bcsr-lanes.sh, 2026-11-26): 0.87-0.89 at bs = 3 (FEM,
+//    bcsstk16), so 0.87;
 //  - sm_bound: the bytes per multiprocessor cycle it cannot pass, from the
 //    H200 (4.53 TB/s, same 132 SMs at 1.98 GHz), where the same kernels
 //    reach fewer of the bytes offered (f2a05e5, 2026-11-24,
@@ -106,7 +108,7 @@ BackendFormat make(Format format) {
                {"by-column", "a thread per block column, 4-32 lanes per block row (Eberhardt and Hoemmen; b in 1-6, 8, 16, 32)"},
                {"row-per-thread", "a thread per row of a block row, x in shared memory (Eberhardt and Hoemmen)"},
                {"cusparse", "cuSPARSE BSR, column-major blocks (baseline)"}},
-              {[](int b) { return b >= 6 ? 0.95 : b >= 2 ? 0.80 : 0.30; }, bcsr_units, kBcsrOnDevice, 0,
+              {[](int b) { return b >= 6 ? 0.95 : b >= 2 ? 0.87 : 0.30; }, bcsr_units, kBcsrOnDevice, 0,
                [](int b) { return h200_bound(b >= 6 ? 0.90 : b >= 2 ? 0.67 : 0.30); }}};
     case Format::sell:
       return {{{"thread", "one thread per row, a warp per chunk at C = 32 (Kreutzer et al.)", {"", "sigma=256"}},
