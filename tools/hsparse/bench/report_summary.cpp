@@ -154,24 +154,28 @@ std::vector<Goal> check_goals(const Report& r, const std::vector<MatrixSummary>&
   }
   for (auto& g : byte_floor_goals(sums)) goals.push_back(std::move(g));
   if (blocks.count > 0) goals.push_back(blocks.goal("block matrices: hsparse BCSR or SELL >= 1.3x the best " + base));
-  // Issue 6: auto (the advisor's choice) against the best kernel measured,
-  // counting the conversion beyond the fastest CSR kernel's setup over N products.
+  // Issue 6: auto (the advisor's choice) against the best exact kernel
+  // measured, counting the conversion over N products: each kernel's setup
+  // beyond CSR's plain upload, the least setup of any CSR kernel. (The
+  // fastest CSR kernel's setup, the zero until 2026-11-26, swung 28-160 ms
+  // across runs for the same plan, and hid or charged every other
+  // conversion by that much.) Lossy kernels are opt-in and never auto's.
   Tally autos, auto_csr;
   const double n_products = static_cast<double>(r.spmv_count);
   for (const auto& s : sums) {
     if (s.info->cache_resident) continue;
-    const Result *ref = nullptr, *automatic = nullptr;
+    const Result *upload = nullptr, *automatic = nullptr;
     for (const auto& x : r.results) {
       if (x.matrix != s.info->name || x.status != "ok") continue;
-      if (x.format == "csr" && (!ref || x.time.median_s < ref->time.median_s)) ref = &x;
+      if (x.format == "csr" && (!upload || x.setup_s < upload->setup_s)) upload = &x;
       if (x.automatic) automatic = &x;
     }
-    if (!ref || !automatic) continue;
-    auto total = [&](const Result& x) { return n_products * x.time.median_s + std::max(0.0, x.setup_s - ref->setup_s); };
+    if (!upload || !automatic) continue;
+    auto total = [&](const Result& x) { return n_products * x.time.median_s + std::max(0.0, x.setup_s - upload->setup_s); };
     double best = total(*automatic), best_baseline_csr = 1e300;
     for (const auto& x : r.results) {
       if (x.matrix != s.info->name || x.status != "ok") continue;
-      best = std::min(best, total(x));
+      if (!(x.library == "hsparse" && is_lossy(x))) best = std::min(best, total(x));
       if (x.library != "hsparse" && x.format == "csr") best_baseline_csr = std::min(best_baseline_csr, total(x));
     }
     const double share = best / total(*automatic);
