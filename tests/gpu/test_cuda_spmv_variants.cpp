@@ -163,6 +163,43 @@ TEST_P(CudaSpmvVariant, ComplexDoubleMatchesTheReference) { check_variant<std::c
 INSTANTIATE_TEST_SUITE_P(Every, CudaSpmvVariant, ::testing::ValuesIn(variants()),
                          [](const ::testing::TestParamInfo<Variant>& info) { return info.param.name; });
 
+// CSR "panels" over many panels and several tiles of rows (the variants'
+// matrices fit one panel): 37 panels in one chunk, and 13 panels in three
+// chunks, the last one short; real and complex, both index types.
+template <class V>
+void check_many_panels() {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  const ExecutorPtr ex = make_cuda_executor();
+  const Variant panels{"csr_panels", SpmvOptions{Format::csr, "panels"}};
+  const auto one_chunk = generators::random_uniform<double, std::int64_t>(300, 300000, 700, 11);
+  const auto three_chunks = generators::random_uniform<double, std::int64_t>(2100, 100000, 200, 12);
+  EXPECT_TRUE(check(ex, convert_types<V, std::int32_t>(one_chunk), panels, "random 300 x 300000", true));
+  EXPECT_TRUE(check(ex, convert_types<V, std::int64_t>(one_chunk), panels, "random 300 x 300000", true));
+  EXPECT_TRUE(check(ex, convert_types<V, std::int32_t>(three_chunks), panels, "random 2100 x 100000", true));
+  // Its description names the shape: panels x columns, rows per tile, lanes.
+  const SpmvPlan<V, std::int32_t> plan(ex, convert_types<V, std::int32_t>(three_chunks), panels.options);
+  EXPECT_NE(plan.description().find("panels-"), std::string::npos) << plan.description();
+}
+
+// CSR's default kernel ("auto") becomes the panels on a short-wide matrix and
+// CSR adaptive on a stencil; the description names what it became.
+TEST(CudaCsrPanels, CsrAutoTakesThemOnShortWideOnly) {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  const ExecutorPtr ex = make_cuda_executor();
+  const auto wide = generators::random_uniform<double, std::int32_t>(300, 300000, 700, 11);
+  EXPECT_TRUE(check(ex, wide, Variant{"csr_auto", SpmvOptions{Format::csr, "auto"}}, "random 300 x 300000", true));
+  const SpmvOptions csr_default{Format::csr};
+  const SpmvPlan<double, std::int32_t> on_wide(ex, wide, csr_default);
+  EXPECT_EQ(on_wide.description().rfind("csr/panels-", 0), 0u) << on_wide.description();
+  const auto stencil = generators::stencil_2d<double, std::int32_t>(200, 200, 5);
+  const SpmvPlan<double, std::int32_t> on_stencil(ex, stencil, csr_default);
+  EXPECT_EQ(on_stencil.description().rfind("csr/adaptive", 0), 0u) << on_stencil.description();
+}
+
+TEST(CudaCsrPanels, ManyPanelsAndTilesMatchTheReferenceDouble) { check_many_panels<double>(); }
+TEST(CudaCsrPanels, ManyPanelsAndTilesMatchTheReferenceFloat) { check_many_panels<float>(); }
+TEST(CudaCsrPanels, ManyPanelsAndTilesMatchTheReferenceComplexDouble) { check_many_panels<std::complex<double>>(); }
+
 // DIA "staged" with more windows than one phase holds (format_spmv.hpp,
 // dia_windows): a band of 7 diagonals (one run) and 30 diagonals 300 apart
 // (a run each), 31 windows of >= 256 elements: two phases in double, four

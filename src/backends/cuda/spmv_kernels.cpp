@@ -88,10 +88,12 @@ BackendFormat make(Format format) {
                {"cusparse", "cuSPARSE COO (baseline)"}},
               {[](int) { return 0.90; }, coo_units, kOnDevice, 0, [](int) { return h200_bound(0.72); }, 0.88}};
     case Format::csr:
-      return {{{"adaptive", "row blocks by nonzeros, long rows split (Greathouse and Daga, CSR-Adaptive)"},
+      return {{{"auto", "panels where rows are few and long over a wide x (kernels/csr_panels.hpp), else adaptive", {}},
+               {"adaptive", "row blocks by nonzeros, long rows split (Greathouse and Daga, CSR-Adaptive)"},
                {"vector", "a group of coop threads per row, repeat rows per group (Reguly and Giles)"},
                {"scalar", "one thread per row"},
                {"merge", "merge-path split (Merrill and Garland)"},
+               {"panels", "x in 64 KB column panels staged in shared memory, a block per tile of rows x panel (cache blocking, Nishtala et al.); few, long rows"},
                {"cusparse-alg1", "cuSPARSE CSR, CUSPARSE_SPMV_CSR_ALG1 (baseline)", {"", "no-preprocess"}},
                {"cusparse-alg2", "cuSPARSE CSR, CUSPARSE_SPMV_CSR_ALG2 (baseline)", {"", "no-preprocess"}}},
               {[](int) { return 0.95; }, csr_units, 0, 0, [](int) { return h200_bound(0.83); }, 0.87}};

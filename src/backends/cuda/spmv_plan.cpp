@@ -59,6 +59,7 @@ struct Storage {
   std::optional<DeviceDia<V, I>> dia;
   std::optional<DeviceSell<V, I>> sell;
   std::optional<DeviceBcsr<V, I>> bcsr;
+  std::optional<DeviceCsrPanels<V, I>> panels;  // CSR "panels"
   std::optional<DeviceCsr16<V, I>> csr16;
   std::optional<DeviceCsr16<single_t<V>, I>> csr16_single;
   std::unique_ptr<CusparseSpmv<V, I>> cusparse;
@@ -93,27 +94,42 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
   };
   switch (o.format) {
   case Format::csr: {
+    const PanelShape shape = csr_panel_shape(a.rows, a.cols, static_cast<long long>(a.nnz()), sizeof(V));
+    // "auto": the panels where they suit the matrix, else CSR adaptive; the
+    // description names the kernel it became.
+    const std::string chosen = kernel != "auto" ? kernel : csr_panels_suit(shape) ? "panels" : "adaptive";
+    desc = "csr/" + chosen;
+    if (chosen == "panels") {  // its own layout of the entries: the CSR itself is never uploaded
+      s.panels.emplace(DeviceCsrPanels<V, I>::upload(csr_panels(a, shape), csr_panels_lanes(shape.entries_per_segment)));
+      s.workspace = DeviceArray<unsigned char>(static_cast<std::size_t>(s.panels->segments()) * sizeof(V) + 16);
+      const DeviceCsrPanels<V, I>* m = &*s.panels;
+      void* w = s.workspace.data();
+      apply_ = [e, m, w](V al, const V* x, V be, V* y) { csr_spmv_panels(*e, al, *m, x, be, y, w); };
+      desc += "-" + std::to_string(m->panels) + "x" + std::to_string(m->panel_cols) + "-rows" + std::to_string(m->tile_rows) + "-lanes" +
+              std::to_string(m->lanes);
+      break;
+    }
     s.csr.emplace(DeviceCsr<V, I>::upload(a));
     const DeviceCsr<V, I>* m = &*s.csr;
-    if (kernel.rfind("cusparse", 0) != 0) {  // hsparse's CSR kernels: our SpMM (cuSPARSE's baselines go column by column)
+    if (chosen.rfind("cusparse", 0) != 0) {  // hsparse's CSR kernels: our SpMM (cuSPARSE's baselines go column by column)
       s.spmm = spmm_workspace(std::span<const I>(a.row_ptr));
       SpmmWorkspace* w = &s.spmm;  // the plan's own: a product may grow its packing buffer
       apply_block = [e, m, w](V al, const ConstDenseView<V>& x, V be, const DenseView<V>& y) { csr_spmm(*e, al, *m, *w, x, be, y); };
     }
-    if (kernel == "scalar") {
+    if (chosen == "scalar") {
       apply_ = [e, m](V al, const V* x, V be, V* y) { csr_spmv_scalar(*e, al, *m, x, be, y); };
-    } else if (kernel == "vector") {
+    } else if (chosen == "vector") {
       CsrVectorParams p = csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()), ex.shape());
       if (o.vector.coop > 0) p.coop = o.vector.coop;
       if (o.vector.repeat > 0) p.repeat = o.vector.repeat;
       if (o.vector.block_size > 0) p.block_size = o.vector.block_size;
       apply_ = [e, m, p](V al, const V* x, V be, V* y) { csr_spmv_vector(*e, al, *m, x, be, y, p); };
       desc += "-coop" + std::to_string(p.coop) + "-repeat" + std::to_string(p.repeat) + "-block" + std::to_string(p.block_size);
-    } else if (kernel == "merge") {
+    } else if (chosen == "merge") {
       s.workspace = DeviceArray<unsigned char>(csr_merge_workspace_bytes(a.rows, static_cast<long long>(a.nnz()), sizeof(V)));
       void* w = s.workspace.data();
       apply_ = [e, m, w](V al, const V* x, V be, V* y) { csr_spmv_merge(*e, al, *m, x, be, y, w); };
-    } else if (kernel == "adaptive") {
+    } else if (chosen == "adaptive") {
       s.adaptive = csr_adaptive_schedule(std::span<const I>(a.row_ptr));
       s.adaptive.evict_first = gathers_far_columns(a, static_cast<double>(l2_cache_bytes()));
       if (s.adaptive.evict_first) desc += "-evict-first";
@@ -124,7 +140,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
       if (s.adaptive.long_row_count > 0) desc += "-split" + std::to_string(s.adaptive.long_row_count);
     } else {
       use_cusparse(std::make_unique<CusparseSpmv<V, I>>(
-          ex, *m, kernel == "cusparse-alg2" ? CusparseAlgorithm::csr_alg2 : CusparseAlgorithm::csr_alg1, o.cusparse_preprocess));
+          ex, *m, chosen == "cusparse-alg2" ? CusparseAlgorithm::csr_alg2 : CusparseAlgorithm::csr_alg1, o.cusparse_preprocess));
       if (!o.cusparse_preprocess) desc += "-no-preprocess";
     }
     break;
@@ -297,6 +313,8 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
   auto bytes = [](const auto& array) { return array.size() * sizeof(*array.data()); };
   std::size_t bytes_ = 0, stored_ = a.nnz();
   if (s.csr) bytes_ = bytes(s.csr->row_ptr) + bytes(s.csr->col_idx) + bytes(s.csr->values);
+  // Panels: the entries, their segments, and the partial sums written and read once per product.
+  if (s.panels) bytes_ = bytes(s.panels->segment_ptr) + bytes(s.panels->column) + bytes(s.panels->values) + 2 * bytes(s.workspace);
   if (s.coo) bytes_ = bytes(s.coo->row_idx) + bytes(s.coo->col_idx) + bytes(s.coo->values);
   if (s.ell) {
     bytes_ = bytes(s.ell->col_idx) + bytes(s.ell->values);

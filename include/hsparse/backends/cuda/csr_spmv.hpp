@@ -6,6 +6,7 @@
 
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/dense/dense_matrix.hpp"
+#include "hsparse/kernels/csr_panels.hpp"
 
 namespace hsparse::cuda {
 
@@ -82,6 +83,33 @@ CsrAdaptiveSchedule csr_adaptive_schedule(std::span<const I> row_ptr);
 template <class V, class I>
 void csr_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const V* x, V beta, V* y,
                        const CsrAdaptiveSchedule& schedule, void* workspace);
+
+// CSR with x in column panels (kernels/csr_panels.hpp; cache blocking,
+// Nishtala et al. 2007): a block per tile of rows x 64 KB of x, which it
+// stages in shared memory while the tile's entries stream past; a group of `lanes` lanes per
+// row segment; each row's partial sums per panel added in panel order by a
+// second kernel (deterministic). For few, long rows with random columns
+// (short-wide), where every other CSR kernel is bound by L2's throughput
+// of x gathers. Needs a workspace of segments() values.
+template <class V, class I>
+struct DeviceCsrPanels {
+  I rows = 0, cols = 0;
+  long long panel_cols = 1, tile_rows = 1, panels = 0;
+  int lanes = 32;  // per row segment: csr_panels_lanes
+  DeviceArray<I> segment_ptr;
+  DeviceArray<std::uint16_t> column;
+  DeviceArray<V> values;
+  long long tiles() const { return panels * ((static_cast<long long>(rows) + tile_rows - 1) / tile_rows); }
+  long long segments() const { return static_cast<long long>(rows) * panels; }
+  static DeviceCsrPanels upload(const CsrPanels<V, I>& a, int lanes) {
+    return DeviceCsrPanels{a.rows, a.cols, a.panel_cols, a.tile_rows, a.panels, lanes, DeviceArray<I>(a.segment_ptr),
+                           DeviceArray<std::uint16_t>(a.column), DeviceArray<V>(a.values)};
+  }
+};
+// Lanes per row segment: about two entries per lane on the mean segment, 4 to 32.
+int csr_panels_lanes(double entries_per_segment);
+template <class V, class I>
+void csr_spmv_panels(const Executor& ex, V alpha, const DeviceCsrPanels<V, I>& a, const V* x, V beta, V* y, void* workspace);
 
 // SpMM, Y = alpha A X + beta Y with X, Y device views of k columns
 // (kernels/csr_spmm.hpp): X packed row-major per pass of 32 columns, rows

@@ -1,0 +1,82 @@
+#pragma once
+// CSR cut into tiles of rows x column panels, for the GPU's "panels" kernel
+// (backends/cuda/csr_spmv.hpp): cache blocking of x (Nishtala, Vuduc,
+// Demmel and Yelick, "When cache blocking of sparse matrix vector multiply
+// works and why", AAECC 2007, section 2), built once on the host and
+// backend-neutral, so its invariants are tested without a GPU.
+//
+// Why: on a matrix of few, long rows with random columns (short-wide) every
+// product gathers one x value per entry from L2, a 32-byte sector for 8
+// useful bytes; the H100's L2 throughput, not its memory, then bounds the
+// CSR kernels and cuSPARSE alike (Nsight Compute: L2 96%, DRAM 40%,
+// docs/results/2026-11-26-issue37-bcsr-h100). Cut into column panels of
+// 64 KB of x, a tile's many entries gather from one panel, which the block
+// keeps in shared memory, read from L2 once per tile.
+//
+// Layout: rows are cut into chunks of tile_rows; chunk c, panel p is tile
+// c * panels + p. Its segments (one per row of the chunk: the row's entries
+// in the panel, in column order) follow each other, tiles in order, so
+// segment s = c * tile_rows * panels + p * rows_in_chunk(c) + (r - c *
+// tile_rows) and its entries are [segment_ptr[s], segment_ptr[s + 1]).
+// Columns are stored as 16-bit offsets from the panel's first column
+// (panel_cols <= 65536).
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "hsparse/formats/csr.hpp"
+
+namespace hsparse {
+
+template <class V, class I>
+struct CsrPanels {
+  I rows = 0, cols = 0;
+  long long panel_cols = 1, tile_rows = 1, panels = 0;  // panels = ceil(cols / panel_cols)
+  std::vector<I> segment_ptr;           // rows * panels + 1
+  std::vector<std::uint16_t> column;    // per entry: its column - panel * panel_cols
+  std::vector<V> values;
+  long long tiles() const { return panels * ((static_cast<long long>(rows) + tile_rows - 1) / tile_rows); }
+  long long segments() const { return static_cast<long long>(rows) * panels; }
+  // Segment of row r in panel p.
+  long long segment(long long r, long long p) const {
+    const long long c = r / tile_rows, first = c * tile_rows;
+    const long long in_chunk = std::min<long long>(tile_rows, static_cast<long long>(rows) - first);
+    return first * panels + p * in_chunk + (r - first);
+  }
+};
+
+// The tile shape for a matrix: panels of panel_bytes of x, and rows per
+// tile such that a tile holds about kPanelReuse entries per 32-byte sector
+// of its panel (a multiple of 32 rows, at most the matrix's rows).
+inline constexpr long long kPanelBytes = 64 * 1024;
+inline constexpr double kPanelReuse = 8;
+struct PanelShape {
+  long long panel_cols = 1, tile_rows = 1, panels = 0;
+  double entries_per_segment = 0;  // mean entries of a row in a panel
+};
+PanelShape csr_panel_shape(long long rows, long long cols, long long nnz, std::size_t value_bytes);
+
+// Whether CSR's "auto" kernel on the GPU takes the panels: x spans two
+// panels or more (a smaller x stays in L1 anyway) and a row has at least
+// kPanelAutoEntries entries per panel on average. There the segment
+// pointers and partial sums (4 + 16 bytes per segment) cost at most 2.5
+// bytes per entry against the 2 the 16-bit columns save, and the gathers
+// leave L2. Measured on short-wide matrices only (19.4 per segment, H100:
+// 1.41x cuSPARSE's CSR, docs/results/2026-11-26-issue37-lanes-h100).
+inline constexpr double kPanelAutoEntries = 8;
+inline bool csr_panels_suit(const PanelShape& s) { return s.panels >= 2 && s.entries_per_segment >= kPanelAutoEntries; }
+
+// Throws Error(invalid_argument) when the matrix has fewer than
+// kMinPanelSegmentEntries entries per segment on average (the segment
+// pointers and partial sums would outweigh what the panels save: the
+// layout suits few, long rows) and Error(overflow) when a count passes I.
+inline constexpr double kMinPanelSegmentEntries = 2;
+template <class V, class I>
+CsrPanels<V, I> csr_panels(const Csr<V, I>& a, const PanelShape& shape);
+
+// y = alpha A x + beta y from the panels, serially, each row's panels in
+// order: a check of the layout (the tests compare it with CSR's reference).
+template <class V, class I>
+void csr_panels_spmv_reference(V alpha, const CsrPanels<V, I>& a, const V* x, V beta, V* y);
+
+}  // namespace hsparse
