@@ -23,11 +23,26 @@ PanelShape csr_panel_shape(long long rows, long long cols, long long nnz, std::s
   return s;
 }
 
-template <class V, class I>
-CsrPanels<V, I> csr_panels(const Csr<V, I>& a, const PanelShape& shape) {
+void check_csr_panels(long long rows, long long cols, long long nnz, const PanelShape& shape, long long index_max) {
   if (shape.panel_cols < 1 || shape.panel_cols > 65536 || shape.tile_rows < 1) {
     throw Error(ErrorCode::invalid_argument, "CSR panels: panel_cols must be 1..65536 and tile_rows at least 1");
   }
+  const long long panels = cols > 0 ? (cols + shape.panel_cols - 1) / shape.panel_cols : 0;
+  if (rows > 0 && panels > 0 && static_cast<double>(nnz) < kMinPanelSegmentEntries * static_cast<double>(rows) * static_cast<double>(panels)) {
+    throw Error(ErrorCode::invalid_argument,
+                "CSR panels: " + std::to_string(nnz) + " entries in " + std::to_string(rows) + " rows x " + std::to_string(panels) +
+                    " column panels of " + std::to_string(shape.panel_cols) + " columns, fewer than " +
+                    std::to_string(static_cast<int>(kMinPanelSegmentEntries)) +
+                    " per row and panel: the layout suits few, long rows (short-wide matrices)");
+  }
+  if (rows * panels >= index_max) {
+    throw Error(ErrorCode::overflow, "CSR panels: " + std::to_string(rows * panels) + " segments overflow the index type");
+  }
+}
+
+template <class V, class I>
+CsrPanels<V, I> csr_panels(const Csr<V, I>& a, const PanelShape& shape) {
+  check_csr_panels(a.rows, a.cols, static_cast<long long>(a.nnz()), shape, static_cast<long long>(std::numeric_limits<I>::max()));
   CsrPanels<V, I> p;
   p.rows = a.rows;
   p.cols = a.cols;
@@ -35,17 +50,7 @@ CsrPanels<V, I> csr_panels(const Csr<V, I>& a, const PanelShape& shape) {
   p.tile_rows = shape.tile_rows;
   p.panels = a.cols > 0 ? (static_cast<long long>(a.cols) + shape.panel_cols - 1) / shape.panel_cols : 0;
   const long long rows = a.rows, nnz = static_cast<long long>(a.nnz());
-  if (rows > 0 && p.panels > 0 && static_cast<double>(nnz) < kMinPanelSegmentEntries * static_cast<double>(rows) * static_cast<double>(p.panels)) {
-    throw Error(ErrorCode::invalid_argument,
-                "CSR panels: " + std::to_string(nnz) + " entries in " + std::to_string(rows) + " rows x " + std::to_string(p.panels) +
-                    " column panels of " + std::to_string(shape.panel_cols) + " columns, fewer than " +
-                    std::to_string(static_cast<int>(kMinPanelSegmentEntries)) +
-                    " per row and panel: the layout suits few, long rows (short-wide matrices)");
-  }
   const long long segments = p.segments();
-  if (segments >= static_cast<long long>(std::numeric_limits<I>::max())) {
-    throw Error(ErrorCode::overflow, "CSR panels: " + std::to_string(segments) + " segments overflow the index type");
-  }
   // Each row's entries per panel: counted row by row (columns increase in a row).
   std::vector<I> count(static_cast<std::size_t>(segments) + 1, I(0));
 #pragma omp parallel for schedule(static)

@@ -196,6 +196,34 @@ TEST(CudaCsrPanels, CsrAutoTakesThemOnShortWideOnly) {
   EXPECT_EQ(on_stencil.description().rfind("csr/adaptive", 0), 0u) << on_stencil.description();
 }
 
+// The panels built on the device equal the host's (csr_panels), array by
+// array, with empty rows and a short last tile; a refusal alike.
+TEST(CudaCsrPanels, DeviceConversionEqualsTheHostOne) {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  const ExecutorPtr ex = make_cuda_executor();
+  auto a = generators::random_uniform<double, std::int32_t>(2100, 100000, 200, 12);
+  for (std::int32_t r = 5; r < a.rows; r += 97) {  // empty some rows
+    a.col_idx.erase(a.col_idx.begin() + a.row_ptr[r], a.col_idx.begin() + a.row_ptr[r + 1]);
+    a.values.erase(a.values.begin() + a.row_ptr[r], a.values.begin() + a.row_ptr[r + 1]);
+    const std::int32_t n = a.row_ptr[r + 1] - a.row_ptr[r];
+    for (std::int32_t i = r + 1; i <= a.rows; ++i) a.row_ptr[i] -= n;
+  }
+  a.validate();
+  const PanelShape shape = csr_panel_shape(a.rows, a.cols, static_cast<long long>(a.nnz()), sizeof(double));
+  const auto host = csr_panels(a, shape);
+  const auto staged = DeviceCsr<double, std::int32_t>::upload(a);
+  const auto device = csr_panels_from_device_csr(cuda_executor(*ex, "test"), staged, shape);
+  EXPECT_EQ(device.segment_ptr.download(), host.segment_ptr);
+  EXPECT_EQ(device.column.download(), host.column);
+  EXPECT_EQ(device.values.download(), host.values);
+  EXPECT_EQ(device.lanes, csr_panels_lanes(shape.entries_per_segment));
+  const auto sparse = generators::random_uniform<double, std::int32_t>(10000, 100000, 10, 9);
+  const auto staged_sparse = DeviceCsr<double, std::int32_t>::upload(sparse);
+  EXPECT_THROW(csr_panels_from_device_csr(cuda_executor(*ex, "test"), staged_sparse,
+                                          csr_panel_shape(sparse.rows, sparse.cols, static_cast<long long>(sparse.nnz()), sizeof(double))),
+               Error);
+}
+
 TEST(CudaCsrPanels, ManyPanelsAndTilesMatchTheReferenceDouble) { check_many_panels<double>(); }
 TEST(CudaCsrPanels, ManyPanelsAndTilesMatchTheReferenceFloat) { check_many_panels<float>(); }
 TEST(CudaCsrPanels, ManyPanelsAndTilesMatchTheReferenceComplexDouble) { check_many_panels<std::complex<double>>(); }

@@ -73,6 +73,9 @@ inline bool csr_panels_suit(const PanelShape& s) { return s.panels >= 2 && s.ent
 inline constexpr double kMinPanelSegmentEntries = 2;
 template <class V, class I>
 CsrPanels<V, I> csr_panels(const Csr<V, I>& a, const PanelShape& shape);
+// The same refusals without the matrix (the GPU's conversion checks them
+// before uploading anything); index_max: the largest value of the index type.
+void check_csr_panels(long long rows, long long cols, long long nnz, const PanelShape& shape, long long index_max);
 
 // y = alpha A x + beta y from the panels, serially, each row's panels in
 // order: a check of the layout (the tests compare it with CSR's reference).

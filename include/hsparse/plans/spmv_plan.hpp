@@ -35,7 +35,7 @@ struct SpmvOptions {
   cuda::CsrVectorParams vector{0, 0, 0};  ///< CSR vector: a zero field is the fixed rule's
   int threads_per_row = 4;                ///< SELL "threads" kernel
   int bcsr_lanes = 0;                     ///< BCSR by-column: lanes per block row, 4, 8, 16 or 32 (0: from the mean block row)
-  bool convert_on_device = true;          ///< COO, ELL, HYB, DIA, BCSR: upload the CSR and convert on the GPU
+  bool convert_on_device = true;          ///< COO, ELL, HYB, DIA, BCSR, CSR panels: upload the CSR and convert on the GPU
   bool cusparse_preprocess = true;        ///< cuSPARSE CSR ALG1/ALG2: cusparseSpMV_preprocess at setup
   /// Keep x in L2 during each product (an access-policy window on the
   /// stream, backends/cuda/l2_window.hpp): `automatic` lets the backend

@@ -8,6 +8,8 @@
 // SM) and the entries stream past evict-first.
 #include <climits>
 #include <cstdint>
+#include <limits>
+#include <vector>
 
 #include "device_common.cuh"
 #include "hsparse/backends/cuda/csr_spmv.hpp"
@@ -58,6 +60,51 @@ __global__ void __launch_bounds__(kPanelThreads, 2)
   }
 }
 
+// Segment of row r in panel q (CsrPanels::segment).
+__device__ __forceinline__ long long panel_segment(long long r, long long q, long long rows, long long tile_rows, long long panels) {
+  const long long first = r / tile_rows * tile_rows, in_chunk = rows - first < tile_rows ? rows - first : tile_rows;
+  return first * panels + q * in_chunk + (r - first);
+}
+
+// Conversion, step 1, a warp per row: where each of the row's segments
+// starts and ends in the CSR arrays (columns increase in a row, so a
+// segment is a run of the row). Segments with no entries keep 0 and 0.
+template <class I>
+__global__ void panel_bounds_kernel(long long rows, long long tile_rows, long long panels, long long panel_cols, const I* __restrict__ row_ptr,
+                                    const I* __restrict__ col_idx, I* __restrict__ begin, I* __restrict__ end) {
+  const long long r = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  if (r >= rows) return;
+  const long long first = row_ptr[r], last = row_ptr[r + 1];
+  for (long long k = first + threadIdx.x % 32; k < last; k += 32) {
+    const long long q = col_idx[k] / panel_cols;
+    const long long s = panel_segment(r, q, rows, tile_rows, panels);
+    if (k == first || col_idx[k - 1] / panel_cols != q) begin[s] = static_cast<I>(k);
+    if (k + 1 == last || col_idx[k + 1] / panel_cols != q) end[s] = static_cast<I>(k + 1);
+  }
+}
+
+template <class I>
+__global__ void panel_counts_kernel(long long segments, const I* __restrict__ begin, I* __restrict__ end) {
+  const long long s = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (s < segments) end[s] -= begin[s];
+}
+
+// Step 3, a warp per row: each entry to its segment, its column as an offset in the panel.
+template <class D, class I>
+__global__ void panel_scatter_kernel(long long rows, long long tile_rows, long long panels, long long panel_cols, const I* __restrict__ row_ptr,
+                                     const I* __restrict__ col_idx, const D* __restrict__ values, const I* __restrict__ begin,
+                                     const I* __restrict__ segment_ptr, std::uint16_t* __restrict__ column, D* __restrict__ out) {
+  const long long r = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  if (r >= rows) return;
+  for (long long k = row_ptr[r] + threadIdx.x % 32; k < row_ptr[r + 1]; k += 32) {
+    const long long q = col_idx[k] / panel_cols;
+    const long long s = panel_segment(r, q, rows, tile_rows, panels);
+    const long long dest = static_cast<long long>(segment_ptr[s]) + (k - begin[s]);
+    column[dest] = static_cast<std::uint16_t>(col_idx[k] - q * panel_cols);
+    out[dest] = values[k];
+  }
+}
+
 template <class D>
 __global__ void csr_panels_sum_kernel(long long rows, long long panels, const D* __restrict__ partial, D alpha, D beta, bool read_y,
                                       D* __restrict__ y) {
@@ -94,6 +141,46 @@ int csr_panels_lanes(double entries_per_segment) {
 }
 
 template <class V, class I>
+DeviceCsrPanels<V, I> csr_panels_from_device_csr(const Executor& ex, const DeviceCsr<V, I>& a, const PanelShape& shape) {
+  check_csr_panels(a.rows, a.cols, static_cast<long long>(a.nnz()), shape, static_cast<long long>(std::numeric_limits<I>::max()));
+  DeviceCsrPanels<V, I> p;
+  p.rows = a.rows;
+  p.cols = a.cols;
+  p.panel_cols = shape.panel_cols;
+  p.tile_rows = shape.tile_rows;
+  p.panels = a.cols > 0 ? (static_cast<long long>(a.cols) + shape.panel_cols - 1) / shape.panel_cols : 0;
+  p.lanes = csr_panels_lanes(shape.entries_per_segment);
+  const long long segments = p.segments();
+  p.column = DeviceArray<std::uint16_t>(a.nnz());
+  p.values = DeviceArray<V>(a.nnz());
+  std::vector<I> segment_ptr(static_cast<std::size_t>(segments) + 1, I(0));
+  if (segments > 0 && a.nnz() > 0) {
+    const auto stream = detail::stream_of(ex);
+    DeviceArray<I> begin(static_cast<std::size_t>(segments)), end(static_cast<std::size_t>(segments));
+    HSPARSE_CUDA_CHECK(cudaMemsetAsync(begin.data(), 0, begin.size() * sizeof(I), stream));
+    HSPARSE_CUDA_CHECK(cudaMemsetAsync(end.data(), 0, end.size() * sizeof(I), stream));
+    const unsigned row_grid = detail::grid_for(32LL * a.rows, 256);
+    panel_bounds_kernel<I><<<row_grid, 256, 0, stream>>>(a.rows, p.tile_rows, p.panels, p.panel_cols, a.row_ptr.data(), a.col_idx.data(),
+                                                         begin.data(), end.data());
+    panel_counts_kernel<I><<<detail::grid_for(segments, 256), 256, 0, stream>>>(segments, begin.data(), end.data());
+    HSPARSE_CUDA_CHECK(cudaGetLastError());
+    ex.synchronize();
+    // Step 2 on the host: the counts' prefix sums (segments <= nnz / 2).
+    const std::vector<I> counts = end.download();
+    for (long long s = 0; s < segments; ++s) segment_ptr[s + 1] = segment_ptr[s] + counts[s];
+    p.segment_ptr = DeviceArray<I>(segment_ptr);
+    panel_scatter_kernel<detail::device_t<V>, I><<<row_grid, 256, 0, stream>>>(
+        a.rows, p.tile_rows, p.panels, p.panel_cols, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), begin.data(),
+        p.segment_ptr.data(), p.column.data(), detail::dev(p.values.data()));
+    HSPARSE_CUDA_CHECK(cudaGetLastError());
+    ex.synchronize();  // begin and end are freed on return
+  } else {
+    p.segment_ptr = DeviceArray<I>(segment_ptr);
+  }
+  return p;
+}
+
+template <class V, class I>
 void csr_spmv_panels(const Executor& ex, V alpha, const DeviceCsrPanels<V, I>& a, const V* x, V beta, V* y, void* workspace) {
   if (a.rows == 0) return;
   using D = detail::device_t<V>;
@@ -114,8 +201,9 @@ void csr_spmv_panels(const Executor& ex, V alpha, const DeviceCsrPanels<V, I>& a
   HSPARSE_CUDA_CHECK(cudaGetLastError());
 }
 
-#define HSPARSE_INSTANTIATE(V, I) \
-  template void csr_spmv_panels(const Executor&, V, const DeviceCsrPanels<V, I>&, const V*, V, V*, void*);
+#define HSPARSE_INSTANTIATE(V, I)                                                                          \
+  template void csr_spmv_panels(const Executor&, V, const DeviceCsrPanels<V, I>&, const V*, V, V*, void*); \
+  template DeviceCsrPanels<V, I> csr_panels_from_device_csr(const Executor&, const DeviceCsr<V, I>&, const PanelShape&);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

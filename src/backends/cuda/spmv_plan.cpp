@@ -100,7 +100,12 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     const std::string chosen = kernel != "auto" ? kernel : csr_panels_suit(shape) ? "panels" : "adaptive";
     desc = "csr/" + chosen;
     if (chosen == "panels") {  // its own layout of the entries: the CSR itself is never uploaded
-      s.panels.emplace(DeviceCsrPanels<V, I>::upload(csr_panels(a, shape), csr_panels_lanes(shape.entries_per_segment)));
+      if (o.convert_on_device) {
+        const auto staged = DeviceCsr<V, I>::upload(a);
+        s.panels.emplace(csr_panels_from_device_csr(ex, staged, shape));
+      } else {
+        s.panels.emplace(DeviceCsrPanels<V, I>::upload(csr_panels(a, shape), csr_panels_lanes(shape.entries_per_segment)));
+      }
       s.workspace = DeviceArray<unsigned char>(static_cast<std::size_t>(s.panels->segments()) * sizeof(V) + 16);
       const DeviceCsrPanels<V, I>* m = &*s.panels;
       void* w = s.workspace.data();

@@ -106,6 +106,11 @@ struct DeviceCsrPanels {
                            DeviceArray<std::uint16_t>(a.column), DeviceArray<V>(a.values)};
   }
 };
+// The panels built on the device from an uploaded CSR (the same layout as
+// csr_panels on the host, which the GPU tests compare it with); refuses
+// what csr_panels refuses.
+template <class V, class I>
+DeviceCsrPanels<V, I> csr_panels_from_device_csr(const Executor& ex, const DeviceCsr<V, I>& a, const PanelShape& shape);
 // Lanes per row segment: about two entries per lane on the mean segment, 4 to 32.
 int csr_panels_lanes(double entries_per_segment);
 template <class V, class I>
