@@ -6,6 +6,7 @@
 
 #include "hsparse/formats/footprint.hpp"
 #include "hsparse/formats/format.hpp"
+#include "hsparse/kernels/csr_panels.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
 #include <cstdio>
 #include "hsparse/core/types.hpp"
@@ -72,6 +73,14 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
     FormatPrediction p;
     p.format = f;
     p.kernel = spmv_registration(backend, f).kernels.front().name;
+    // CSR on the GPU: the panels where rows are few and long over a wide x
+    // (kernels/csr_panels.hpp, csr_panels_suit), else the default adaptive.
+    // Only here, for products: a plan made for SpMM keeps CSR adaptive, whose
+    // SpMM reads A once per 32 columns (the panels have no SpMM kernel).
+    if (f == Format::csr && backend == Backend::cuda &&
+        csr_panels_suit(csr_panel_shape(a.rows, a.cols, static_cast<long long>(a.nnz()), sizeof(V)))) {
+      p.kernel = "panels";
+    }
     p.block = static_cast<int>(fp.bcsr.block);
     p.matrix_bytes = static_cast<double>(t.bytes(fp, sizeof(V), 4));  // this V, int32 indices
     const double fill = t.fill(fp);

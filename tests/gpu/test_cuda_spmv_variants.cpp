@@ -20,6 +20,7 @@
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/tuning/advisor.hpp"
 #include "support/test_support.hpp"
 
 namespace hsparse::cuda {
@@ -181,19 +182,22 @@ void check_many_panels() {
   EXPECT_NE(plan.description().find("panels-"), std::string::npos) << plan.description();
 }
 
-// CSR's default kernel ("auto") becomes the panels on a short-wide matrix and
-// CSR adaptive on a stencil; the description names what it became.
-TEST(CudaCsrPanels, CsrAutoTakesThemOnShortWideOnly) {
+// The advisor takes the panels for CSR on a short-wide matrix, CSR adaptive
+// (the default, with its SpMM) on a stencil; the plan it advises is correct.
+TEST(CudaCsrPanels, TheAdvisorTakesThemOnShortWideOnly) {
   if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
   const ExecutorPtr ex = make_cuda_executor();
+  MachineModel m = machine_shape("cuda");
   const auto wide = generators::random_uniform<double, std::int32_t>(300, 300000, 700, 11);
-  EXPECT_TRUE(check(ex, wide, Variant{"csr_auto", SpmvOptions{Format::csr, "auto"}}, "random 300 x 300000", true));
-  const SpmvOptions csr_default{Format::csr};
-  const SpmvPlan<double, std::int32_t> on_wide(ex, wide, csr_default);
-  EXPECT_EQ(on_wide.description().rfind("csr/panels-", 0), 0u) << on_wide.description();
+  for (const auto& p : advise(wide, m, 1000).ranked) {
+    if (p.format == Format::csr) EXPECT_EQ(p.kernel, "panels");
+  }
+  SpmvOptions o{Format::csr, "panels"};
+  EXPECT_TRUE(check(ex, wide, Variant{"csr_panels", o}, "random 300 x 300000", true));
   const auto stencil = generators::stencil_2d<double, std::int32_t>(200, 200, 5);
-  const SpmvPlan<double, std::int32_t> on_stencil(ex, stencil, csr_default);
-  EXPECT_EQ(on_stencil.description().rfind("csr/adaptive", 0), 0u) << on_stencil.description();
+  for (const auto& p : advise(stencil, m, 1000).ranked) {
+    if (p.format == Format::csr) EXPECT_EQ(p.kernel, "adaptive");
+  }
 }
 
 // The panels built on the device equal the host's (csr_panels), array by

@@ -56,7 +56,7 @@ struct PanelShape {
 };
 PanelShape csr_panel_shape(long long rows, long long cols, long long nnz, std::size_t value_bytes);
 
-// Whether CSR's "auto" kernel on the GPU takes the panels: x spans two
+// Whether the advisor takes the panels for CSR on the GPU: x spans two
 // panels or more (a smaller x stays in L1 anyway) and a row has at least
 // kPanelAutoEntries entries per panel on average. There the segment
 // pointers and partial sums (4 + 16 bytes per segment) cost at most 2.5

@@ -88,8 +88,7 @@ BackendFormat make(Format format) {
                {"cusparse", "cuSPARSE COO (baseline)"}},
               {[](int) { return 0.90; }, coo_units, kOnDevice, 0, [](int) { return h200_bound(0.72); }, 0.88}};
     case Format::csr:
-      return {{{"auto", "panels where rows are few and long over a wide x (kernels/csr_panels.hpp), else adaptive", {}},
-               {"adaptive", "row blocks by nonzeros, long rows split (Greathouse and Daga, CSR-Adaptive)"},
+      return {{{"adaptive", "row blocks by nonzeros, long rows split (Greathouse and Daga, CSR-Adaptive)"},
                {"vector", "a group of coop threads per row, repeat rows per group (Reguly and Giles)"},
                {"scalar", "one thread per row"},
                {"merge", "merge-path split (Merrill and Garland)"},

@@ -94,12 +94,9 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
   };
   switch (o.format) {
   case Format::csr: {
-    const PanelShape shape = csr_panel_shape(a.rows, a.cols, static_cast<long long>(a.nnz()), sizeof(V));
-    // "auto": the panels where they suit the matrix, else CSR adaptive; the
-    // description names the kernel it became.
-    const std::string chosen = kernel != "auto" ? kernel : csr_panels_suit(shape) ? "panels" : "adaptive";
-    desc = "csr/" + chosen;
+    const std::string& chosen = kernel;
     if (chosen == "panels") {  // its own layout of the entries: the CSR itself is never uploaded
+      const PanelShape shape = csr_panel_shape(a.rows, a.cols, static_cast<long long>(a.nnz()), sizeof(V));
       if (o.convert_on_device) {
         const auto staged = DeviceCsr<V, I>::upload(a);
         s.panels.emplace(csr_panels_from_device_csr(ex, staged, shape));
