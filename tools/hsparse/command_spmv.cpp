@@ -61,8 +61,13 @@ int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
                         : o.coop != 0                               ? "--coop"
                         : o.repeat != 0                             ? "--repeat"
                         : o.block_threads != 0                      ? "--block-threads"
+                        : o.lanes != 0                              ? "--lanes"
                                                                     : nullptr;
     if (given != nullptr) throw Error(ErrorCode::invalid_argument, std::string(given) + ": a CUDA option, and this product runs on the CPU backend");
+  }
+  if (o.lanes != 0 && (o.format != "bcsr" || !(o.kernel.empty() || o.kernel == "auto" || o.kernel == "by-column"))) {
+    throw Error(ErrorCode::invalid_argument, "--lanes: an option of BCSR's by-column kernel (--format bcsr --kernel by-column), not of " +
+                                                 o.format + (o.kernel.empty() ? "" : "/" + o.kernel));
   }
   hsparse::SpmvOptions po;
   if (format == "auto") {  // the advisor picks format, kernel and block size for --spmv-count products
