@@ -63,7 +63,7 @@ py::dict solve_typed(const Csr<V, I>& a, const py::buffer& bb, const py::buffer&
       const ExecutorPtr ex = make_executor(r.device);
       SpmvOptions so;
       if (r.format == "auto") {
-        so.format = advise(a, measured_machine(to_string(ex->backend())), std::max(1, r.maxiter)).choice().format;
+        so = advised_options(a, measured_machine(to_string(ex->backend())), std::max(1, r.maxiter));  // format, kernel, block, sigma
       } else {
         so.format = parse_format(r.format);
       }

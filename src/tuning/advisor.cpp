@@ -82,6 +82,7 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
       p.kernel = "panels";
     }
     p.block = static_cast<int>(fp.bcsr.block);
+    if (f == Format::sell) p.sigma = fp.sell.sigma;
     p.matrix_bytes = static_cast<double>(t.bytes(fp, sizeof(V), 4));  // this V, int32 indices
     const double fill = t.fill(fp);
     if (t.value_rounding > value_tolerance) {

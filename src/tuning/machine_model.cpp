@@ -108,12 +108,22 @@ SpmvOptions advised_options(const Csr<V, I>& a, const MachineModel& machine, lon
   // Complex values too: the model is in bytes (sizeof(V)), and every format
   // has complex kernels on both backends (issue 15), so "auto" is the
   // advisor's choice for them as well, not a silent CSR.
-  SpmvOptions o;
   const auto c = advise(a, machine, spmv_count, value_tolerance).choice();
-  o.format = c.format;
-  o.kernel = c.kernel;
-  o.layout.block = c.block;
   if (choice) *choice = c;
+  return prediction_options(c);
+}
+
+// SELL's sigma too: the model counts the bytes at the sigma storing least,
+// and on a matrix with hub rows the plan's default differs by far. On the
+// circuit matrix (CPU, C = 8) sigma 256 stores 1.79 entries per nonzero,
+// sorting all rows 1.0001; the bench's auto took SELL by the second and ran
+// the first: 16.0 ms against CSR's 9.8 (docs/results/2026-11-26-issue37-model-h100).
+SpmvOptions prediction_options(const FormatPrediction& p) {
+  SpmvOptions o;
+  o.format = p.format;
+  o.kernel = p.kernel;
+  o.layout.block = p.block;
+  if (p.format == Format::sell) o.layout.sigma = p.sigma;
   return o;
 }
 

@@ -181,6 +181,7 @@ TEST(ExhaustiveSearch, TimesEveryConfigurationAndReplaysTheTuner) {
 #include <fstream>
 
 #include "hsparse/generators/generators.hpp"
+#include "hsparse/formats/footprint.hpp"
 #include "hsparse/io/matrix_source.hpp"
 #include "hsparse/tuning/fingerprint.hpp"
 #include "hsparse/tuning/tuning_cache.hpp"
@@ -464,6 +465,35 @@ TEST(CpuHandle, TheAdvisorPicksTheFormatWhenNoneIsGiven) {
   std::vector<double> y(static_cast<std::size_t>(fem.rows));
   h.apply(1.0, x, 0.0, y);
   EXPECT_TRUE((check_spmv_result<double, std::int32_t>(fem, x, 1.0, 0.0, {}, y).passed));
+}
+
+// SELL is advised at the sigma its bytes were counted at, and the plan runs
+// it there: on a matrix with hub rows the CPU's default sigma (256) pads a
+// hub's chunk neighbours to its length, sorting all rows does not.
+TEST(Advisor, SellRunsAtTheSigmaItsBytesWereCountedAt) {
+  const auto a = io::load_matrix<double, std::int32_t>("circuit:n=30000");
+  const MachineModel m = machine_shape("cpu");
+  const Advice advice = advise(a, m, 1000);
+  const FormatPrediction* sell = nullptr;
+  for (const auto& p : advice.ranked) {
+    if (p.format == Format::sell) sell = &p;
+  }
+  ASSERT_NE(sell, nullptr);
+  std::size_t least = std::numeric_limits<std::size_t>::max();
+  for (std::int64_t sigma : {std::int64_t{1}, std::int64_t{256}, std::int64_t{4096}, static_cast<std::int64_t>(a.rows)}) {
+    least = std::min(least, sell_occupancy(a, m.simd_width, sigma).bytes);
+  }
+  EXPECT_EQ(sell_occupancy(a, m.simd_width, sell->sigma).bytes, least) << "sigma " << sell->sigma;
+  EXPECT_LT(least, sell_occupancy(a, m.simd_width, 256).bytes) << "the hub rows should pad at sigma 256";
+  const SpmvOptions o = prediction_options(*sell);
+  EXPECT_EQ(o.format, Format::sell);
+  EXPECT_EQ(o.layout.sigma, sell->sigma);
+  const SpmvPlan<double, std::int32_t> plan(make_executor(Backend::cpu), a, o);
+  EXPECT_NE(plan.description().find("-" + std::to_string(sell->sigma) + "/"), std::string::npos) << plan.description();
+  const auto x = test::test_vector<double>(static_cast<std::size_t>(a.cols), 9);
+  std::vector<double> y(static_cast<std::size_t>(a.rows), std::nan(""));
+  plan.apply(1.0, std::span<const double>(x), 0.0, std::span<double>(y));
+  EXPECT_TRUE((check_spmv_result<double, std::int32_t>(a, x, 1.0, 0.0, {}, y).passed));
 }
 
 }  // namespace

@@ -52,7 +52,8 @@ int print_advice(const AdviseOptions& o, const Csr<V, std::int32_t>& a) {
   std::printf("  %-20s %12s %9s %12s %14s %16s\n", "format/kernel", "bytes/nnz", "GFLOP/s", "SpMV ms", "conversion ms",
               ("total ms (N=" + std::to_string(advice.spmv_count) + ")").c_str());
   for (const auto& p : advice.ranked) {
-    const std::string name = std::string(to_string(p.format)) + "/" + p.kernel + block_text(p.format, p.block, "-b");
+    const std::string name = std::string(to_string(p.format)) + "/" + p.kernel + block_text(p.format, p.block, "-b") +
+                             (p.format == Format::sell ? "-sigma" + std::to_string(p.sigma) : "");
     if (!p.possible) {
       std::printf("  %-20s refused: %s\n", name.c_str(), p.why.c_str());
       continue;
@@ -61,8 +62,9 @@ int print_advice(const AdviseOptions& o, const Csr<V, std::int32_t>& a) {
                 p.spmv_seconds * 1e3, p.conversion_seconds * 1e3, p.total_seconds * 1e3);
   }
   const auto& c = advice.choice();
-  std::printf("\nadvice: --format %s --kernel %s%s (predicted %.1f GFLOP/s; %s)\n", to_string(c.format), c.kernel.c_str(),
-              block_text(c.format, c.block, " --block-size ").c_str(), c.predicted_gflops,
+  const std::string sigma = c.format == Format::sell ? " --sigma " + std::to_string(c.sigma) : "";
+  std::printf("\nadvice: --format %s --kernel %s%s%s (predicted %.1f GFLOP/s; %s)\n", to_string(c.format), c.kernel.c_str(),
+              block_text(c.format, c.block, " --block-size ").c_str(), sigma.c_str(), c.predicted_gflops,
               c.format != Format::csr ? "its conversion pays back within these products"
               : c.why.empty()         ? "no conversion pays back over these products"
                                       : c.why.c_str());

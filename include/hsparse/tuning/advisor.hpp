@@ -55,6 +55,9 @@ struct FormatPrediction {
   Format format = Format::csr;  ///< the format
   std::string kernel;             ///< the kernel the plan should use
   int block = 0;                  ///< BCSR block size
+  /// SELL: the sorting scope the byte model assumed (the one storing least
+  /// of 1, 256, 4096 and all rows); the plan must use it, not its default.
+  std::int64_t sigma = 0;
   bool possible = true;           ///< false: the format refuses the matrix (fill limits)
   std::string why;                ///< the refusal, or the model's note
   double matrix_bytes = 0;  ///< bytes the format stores
@@ -105,6 +108,10 @@ double kernel_efficiency(const MachineModel& m, Format format, int block);
 /// formats (csr16-single) out: they are ranked as impossible, with the reason.
 template <class V, class I>
 Advice advise(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count, double value_tolerance = 0);
+
+/// The plan options that run a prediction as modelled: its format, kernel,
+/// BCSR block and SELL sigma.
+SpmvOptions prediction_options(const FormatPrediction& p);
 
 /// format=auto, resolved here and nowhere else: the plan options the
 /// advisor chooses for spmv_count products on `machine` (format, kernel,
