@@ -49,16 +49,16 @@ int print_advice(const AdviseOptions& o, const Csr<V, std::int32_t>& a) {
               a.cols, a.nnz(), m.backend.c_str(), m.read_bytes_per_s * 1e-9, m.cache_bytes / (1 << 20), note.c_str());
   std::printf("estimated x traffic per nonzero (alpha): %.3f (1/N_nzc = %.3f)\n\n", advice.alpha,
               static_cast<double>(a.cols) / static_cast<double>(std::max<std::size_t>(a.nnz(), 1)));
-  std::printf("  %-20s %12s %9s %12s %14s %16s\n", "format/kernel", "bytes/nnz", "GFLOP/s", "SpMV ms", "conversion ms",
+  std::printf("  %-28s %12s %9s %12s %14s %16s\n", "format/kernel", "bytes/nnz", "GFLOP/s", "SpMV ms", "conversion ms",
               ("total ms (N=" + std::to_string(advice.spmv_count) + ")").c_str());
   for (const auto& p : advice.ranked) {
     const std::string name = std::string(to_string(p.format)) + "/" + p.kernel + block_text(p.format, p.block, "-b") +
                              (p.format == Format::sell ? "-sigma" + std::to_string(p.sigma) : "");
     if (!p.possible) {
-      std::printf("  %-20s refused: %s\n", name.c_str(), p.why.c_str());
+      std::printf("  %-28s refused: %s\n", name.c_str(), p.why.c_str());
       continue;
     }
-    std::printf("  %-20s %12.2f %9.1f %12.4f %14.2f %16.2f\n", name.c_str(), p.matrix_bytes / static_cast<double>(a.nnz()), p.predicted_gflops,
+    std::printf("  %-28s %12.2f %9.1f %12.4f %14.2f %16.2f\n", name.c_str(), p.matrix_bytes / static_cast<double>(a.nnz()), p.predicted_gflops,
                 p.spmv_seconds * 1e3, p.conversion_seconds * 1e3, p.total_seconds * 1e3);
   }
   const auto& c = advice.choice();
