@@ -483,7 +483,7 @@ TEST(Advisor, SellRunsAtTheSigmaItsBytesWereCountedAt) {
   for (std::int64_t sigma : {std::int64_t{1}, std::int64_t{256}, std::int64_t{4096}, static_cast<std::int64_t>(a.rows)}) {
     least = std::min(least, sell_occupancy(a, m.simd_width, sigma).bytes);
   }
-  EXPECT_EQ(sell_occupancy(a, m.simd_width, sell->sigma).bytes, least) << "sigma " << sell->sigma;
+  EXPECT_LE(static_cast<double>(sell_occupancy(a, m.simd_width, sell->sigma).bytes), 1.01 * static_cast<double>(least)) << "sigma " << sell->sigma;
   EXPECT_LT(least, sell_occupancy(a, m.simd_width, 256).bytes) << "the hub rows should pad at sigma 256";
   const SpmvOptions o = prediction_options(*sell);
   EXPECT_EQ(o.format, Format::sell);
@@ -494,6 +494,11 @@ TEST(Advisor, SellRunsAtTheSigmaItsBytesWereCountedAt) {
   std::vector<double> y(static_cast<std::size_t>(a.rows), std::nan(""));
   plan.apply(1.0, std::span<const double>(x), 0.0, std::span<double>(y));
   EXPECT_TRUE((check_spmv_result<double, std::int32_t>(a, x, 1.0, 0.0, {}, y).passed));
+  // Rows of equal length: no sorting, whatever scope ties for the fewest bytes.
+  const auto random = io::load_matrix<double, std::int32_t>("random:per_row=10,rows=20000");
+  for (const auto& p : advise(random, m, 1000).ranked) {
+    if (p.format == Format::sell) EXPECT_EQ(p.sigma, 1);
+  }
 }
 
 }  // namespace

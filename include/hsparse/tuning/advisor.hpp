@@ -55,8 +55,9 @@ struct FormatPrediction {
   Format format = Format::csr;  ///< the format
   std::string kernel;             ///< the kernel the plan should use
   int block = 0;                  ///< BCSR block size
-  /// SELL: the sorting scope the byte model assumed (the one storing least
-  /// of 1, 256, 4096 and all rows); the plan must use it, not its default.
+  /// SELL: the sorting scope the byte model assumed (the narrowest of 1,
+  /// 256, 4096 and all rows within 1% of the fewest bytes); the plan must
+  /// use it, not its default.
   std::int64_t sigma = 0;
   bool possible = true;           ///< false: the format refuses the matrix (fill limits)
   std::string why;                ///< the refusal, or the model's note

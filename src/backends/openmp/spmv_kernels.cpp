@@ -2,8 +2,20 @@
 // efficiencies are fractions of the read bandwidth under each format's own
 // minimum traffic, measured by hsparse bench on the 2-core build machine
 // and the 16-core GPU host (docs/results/2026-11-22-bench.md): SELL and CSR
-// at about the read bandwidth, BCSR 0.68-0.82, the rest lower. Conversions
-// cost about 1 ns per byte of the result on 2 cores.
+// at about the read bandwidth, the rest lower. Conversions cost about 1 ns
+// per byte of the result on 2 cores.
+// BCSR since 2026-11-26, as ratios to CSR static's fraction in the same
+// run (the build machine's absolute fractions move by up to 38% between
+// runs; main jobs at cd8b5ed and 9334958,
+// docs/results/2026-11-26-issue37-lanes-h100), times CSR's 0.95: bs = 6
+// 1.00-1.01, bs = 3 0.84-1.00, bs = 2 0.85-0.88, bs = 1 0.98-1.00 (it was
+// 0.82, 0.68, 0.68 and 0.5). FEM bs = 3's BCSR, 1.4x SELL's speed on 30%
+// fewer bytes, was ranked 3% behind SELL.
+// SELL stays at 1.0, above CSR: on short rows with scattered columns its
+// SIMD kernels beat CSR in the same runs (random 1.28x, power law 1.12x).
+// The model does not see that sorting all rows (the sigma storing least on
+// circuit's hub rows) costs x's locality: circuit's SELL then ran at 0.90x
+// CSR's speed, and auto's total there was 89% of the best.
 #include "hsparse/plans/spmv_kernels.hpp"
 
 namespace hsparse::openmp {
@@ -30,7 +42,7 @@ BackendFormat make(Format format) {
     case Format::dia: return {{omp, reference}, {[](int) { return 0.6; }, rows, kConversion, 0}};
     case Format::bcsr:
       return {{{"openmp", "block rows over threads, compile-time block sizes 1-8"}, reference},
-              {[](int b) { return b >= 6 ? 0.82 : b >= 2 ? 0.68 : 0.5; }, rows, kConversion, 0}};
+              {[](int b) { return b >= 6 ? 0.95 : b >= 3 ? 0.87 : b == 2 ? 0.82 : 0.93; }, rows, kConversion, 0}};
     case Format::sell:
       return {{{"auto", "the fastest of the SIMD kernel this CPU has and the portable one, timed at setup", {"sigma=1", "sigma=256"}},
                {"avx512", "AVX-512 intrinsics, one lane per chunk row (real values)", {}},
