@@ -13,7 +13,7 @@ namespace hsparse {
 PanelShape csr_panel_shape(long long rows, long long cols, long long nnz, std::size_t value_bytes) {
   PanelShape s;
   s.panel_cols = std::min<long long>(65536, kPanelBytes / static_cast<long long>(value_bytes));
-  s.panels = cols > 0 ? (cols + s.panel_cols - 1) / s.panel_cols : 0;
+  s.panels = panel_count(cols, s.panel_cols);
   if (rows <= 0 || s.panels == 0) return s;
   s.entries_per_segment = static_cast<double>(nnz) / (static_cast<double>(rows) * static_cast<double>(s.panels));
   const double sectors = static_cast<double>(s.panel_cols * static_cast<long long>(value_bytes)) / 32;
@@ -27,7 +27,7 @@ void check_csr_panels(long long rows, long long cols, long long nnz, const Panel
   if (shape.panel_cols < 1 || shape.panel_cols > 65536 || shape.tile_rows < 1) {
     throw Error(ErrorCode::invalid_argument, "CSR panels: panel_cols must be 1..65536 and tile_rows at least 1");
   }
-  const long long panels = cols > 0 ? (cols + shape.panel_cols - 1) / shape.panel_cols : 0;
+  const long long panels = panel_count(cols, shape.panel_cols);
   if (rows > 0 && panels > 0 && static_cast<double>(nnz) < kMinPanelSegmentEntries * static_cast<double>(rows) * static_cast<double>(panels)) {
     throw Error(ErrorCode::invalid_argument,
                 "CSR panels: " + std::to_string(nnz) + " entries in " + std::to_string(rows) + " rows x " + std::to_string(panels) +
@@ -48,7 +48,7 @@ CsrPanels<V, I> csr_panels(const Csr<V, I>& a, const PanelShape& shape) {
   p.cols = a.cols;
   p.panel_cols = shape.panel_cols;
   p.tile_rows = shape.tile_rows;
-  p.panels = a.cols > 0 ? (static_cast<long long>(a.cols) + shape.panel_cols - 1) / shape.panel_cols : 0;
+  p.panels = panel_count(a.cols, shape.panel_cols);
   const long long rows = a.rows, nnz = static_cast<long long>(a.nnz());
   const long long segments = p.segments();
   // Each row's entries per panel: counted row by row (columns increase in a row).

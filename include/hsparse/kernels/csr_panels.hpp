@@ -45,6 +45,9 @@ struct CsrPanels {
   }
 };
 
+// Column panels of panel_cols columns covering cols columns: ceil(cols / panel_cols).
+inline long long panel_count(long long cols, long long panel_cols) { return cols > 0 ? (cols + panel_cols - 1) / panel_cols : 0; }
+
 // The tile shape for a matrix: panels of panel_bytes of x, and rows per
 // tile such that a tile holds about kPanelReuse entries per 32-byte sector
 // of its panel (a multiple of 32 rows, at most the matrix's rows).

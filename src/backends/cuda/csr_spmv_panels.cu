@@ -119,14 +119,15 @@ template <int G, class V, class I>
 void launch_panels(const Executor& ex, const DeviceCsrPanels<V, I>& a, const V* x, void* partial) {
   using D = detail::device_t<V>;
   const std::size_t shared = static_cast<std::size_t>(a.panel_cols) * sizeof(D);
-  static const bool sized = [shared] {  // past the default 48 KB of dynamic shared memory
-    HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(csr_panels_kernel<G, D, I>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kPanelBytes)));
-    return shared <= static_cast<std::size_t>(kPanelBytes);
-  }();
-  if (!sized || shared > static_cast<std::size_t>(kPanelBytes)) {
+  if (shared > static_cast<std::size_t>(kPanelBytes)) {
     throw Error(ErrorCode::invalid_argument, "CSR panels: a panel of " + std::to_string(shared) + " bytes passes the kernel's " +
                                                  std::to_string(kPanelBytes) + " of shared memory");
   }
+  static const bool sized = [] {  // once per kernel: past the default 48 KB of dynamic shared memory
+    HSPARSE_CUDA_CHECK(cudaFuncSetAttribute(csr_panels_kernel<G, D, I>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kPanelBytes)));
+    return true;
+  }();
+  (void)sized;
   csr_panels_kernel<G, D, I><<<static_cast<unsigned>(a.tiles()), kPanelThreads, shared, detail::stream_of(ex)>>>(
       a.rows, a.cols, a.tile_rows, a.panels, a.panel_cols, a.segment_ptr.data(), a.column.data(), detail::dev(a.values.data()), detail::dev(x),
       static_cast<D*>(partial));
@@ -148,7 +149,7 @@ DeviceCsrPanels<V, I> csr_panels_from_device_csr(const Executor& ex, const Devic
   p.cols = a.cols;
   p.panel_cols = shape.panel_cols;
   p.tile_rows = shape.tile_rows;
-  p.panels = a.cols > 0 ? (static_cast<long long>(a.cols) + shape.panel_cols - 1) / shape.panel_cols : 0;
+  p.panels = panel_count(a.cols, shape.panel_cols);
   p.lanes = csr_panels_lanes(shape.entries_per_segment);
   const long long segments = p.segments();
   p.column = DeviceArray<std::uint16_t>(a.nnz());

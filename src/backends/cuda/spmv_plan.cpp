@@ -94,8 +94,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
   };
   switch (o.format) {
   case Format::csr: {
-    const std::string& chosen = kernel;
-    if (chosen == "panels") {  // its own layout of the entries: the CSR itself is never uploaded
+    if (kernel == "panels") {  // its own layout of the entries: the CSR itself is never uploaded
       const PanelShape shape = csr_panel_shape(a.rows, a.cols, static_cast<long long>(a.nnz()), sizeof(V));
       if (o.convert_on_device) {
         const auto staged = DeviceCsr<V, I>::upload(a);
@@ -113,25 +112,25 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     }
     s.csr.emplace(DeviceCsr<V, I>::upload(a));
     const DeviceCsr<V, I>* m = &*s.csr;
-    if (chosen.rfind("cusparse", 0) != 0) {  // hsparse's CSR kernels: our SpMM (cuSPARSE's baselines go column by column)
+    if (kernel.rfind("cusparse", 0) != 0) {  // hsparse's CSR kernels: our SpMM (cuSPARSE's baselines go column by column)
       s.spmm = spmm_workspace(std::span<const I>(a.row_ptr));
       SpmmWorkspace* w = &s.spmm;  // the plan's own: a product may grow its packing buffer
       apply_block = [e, m, w](V al, const ConstDenseView<V>& x, V be, const DenseView<V>& y) { csr_spmm(*e, al, *m, *w, x, be, y); };
     }
-    if (chosen == "scalar") {
+    if (kernel == "scalar") {
       apply_ = [e, m](V al, const V* x, V be, V* y) { csr_spmv_scalar(*e, al, *m, x, be, y); };
-    } else if (chosen == "vector") {
+    } else if (kernel == "vector") {
       CsrVectorParams p = csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()), ex.shape());
       if (o.vector.coop > 0) p.coop = o.vector.coop;
       if (o.vector.repeat > 0) p.repeat = o.vector.repeat;
       if (o.vector.block_size > 0) p.block_size = o.vector.block_size;
       apply_ = [e, m, p](V al, const V* x, V be, V* y) { csr_spmv_vector(*e, al, *m, x, be, y, p); };
       desc += "-coop" + std::to_string(p.coop) + "-repeat" + std::to_string(p.repeat) + "-block" + std::to_string(p.block_size);
-    } else if (chosen == "merge") {
+    } else if (kernel == "merge") {
       s.workspace = DeviceArray<unsigned char>(csr_merge_workspace_bytes(a.rows, static_cast<long long>(a.nnz()), sizeof(V)));
       void* w = s.workspace.data();
       apply_ = [e, m, w](V al, const V* x, V be, V* y) { csr_spmv_merge(*e, al, *m, x, be, y, w); };
-    } else if (chosen == "adaptive") {
+    } else if (kernel == "adaptive") {
       s.adaptive = csr_adaptive_schedule(std::span<const I>(a.row_ptr));
       s.adaptive.evict_first = gathers_far_columns(a, static_cast<double>(l2_cache_bytes()));
       if (s.adaptive.evict_first) desc += "-evict-first";
@@ -142,7 +141,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
       if (s.adaptive.long_row_count > 0) desc += "-split" + std::to_string(s.adaptive.long_row_count);
     } else {
       use_cusparse(std::make_unique<CusparseSpmv<V, I>>(
-          ex, *m, chosen == "cusparse-alg2" ? CusparseAlgorithm::csr_alg2 : CusparseAlgorithm::csr_alg1, o.cusparse_preprocess));
+          ex, *m, kernel == "cusparse-alg2" ? CusparseAlgorithm::csr_alg2 : CusparseAlgorithm::csr_alg1, o.cusparse_preprocess));
       if (!o.cusparse_preprocess) desc += "-no-preprocess";
     }
     break;
