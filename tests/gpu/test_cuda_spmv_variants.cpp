@@ -16,6 +16,7 @@
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/formats/convert.hpp"
+#include "hsparse/formats/csr16.hpp"
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
@@ -231,6 +232,47 @@ TEST(CudaCsrPanels, DeviceConversionEqualsTheHostOne) {
 TEST(CudaCsrPanels, ManyPanelsAndTilesMatchTheReferenceDouble) { check_many_panels<double>(); }
 TEST(CudaCsrPanels, ManyPanelsAndTilesMatchTheReferenceFloat) { check_many_panels<float>(); }
 TEST(CudaCsrPanels, ManyPanelsAndTilesMatchTheReferenceComplexDouble) { check_many_panels<std::complex<double>>(); }
+
+// CSR16's wide rows (columns spanning 2^16 or more) among narrow and empty
+// ones: the device keeps them compacted and adds their sums to their rows
+// only (device_formats.hpp). One wide row of 20000 entries is split into
+// pieces by the adaptive kernel, so its partials and the wide sums share
+// the workspace. Both kernels, both value kinds, alpha and beta.
+template <class V>
+void check_csr16_wide_rows() {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  const ExecutorPtr ex = make_cuda_executor();
+  Coo<double, std::int64_t> coo;
+  coo.rows = 4000;
+  coo.cols = 300000;
+  auto put = [&](std::int64_t r, std::int64_t c) {
+    coo.row_idx.push_back(r);
+    coo.col_idx.push_back(c);
+    coo.values.push_back(1.0 + static_cast<double>((r * 7 + c) % 11) * 0.25);
+  };
+  for (std::int64_t r = 0; r < coo.rows; ++r) {
+    if (r % 9 == 4) continue;  // empty
+    if (r == 1001) {
+      for (std::int64_t c = 0; c < 20000; ++c) put(r, c * 15);  // wide and long
+    } else if (r % 5 == 2) {
+      for (std::int64_t j = 0; j < 6; ++j) put(r, (r * 37 + j * 50021) % coo.cols);  // wide
+    } else {
+      for (std::int64_t j = 0; j < 12; ++j) put(r, (r * 70 + j * 3) % coo.cols);  // narrow
+    }
+  }
+  const auto a = convert_types<V, std::int32_t>(coo_to_csr(coo));
+  ASSERT_TRUE(csr16_from_csr(a).has_wide());
+  for (Format f : {Format::csr16, Format::csr16_single}) {
+    for (const char* kernel : {"adaptive", "vector"}) {
+      const Variant v{std::string(to_string(f)) + "_" + kernel, SpmvOptions{f, kernel}};
+      EXPECT_TRUE(check(ex, a, v, "wide rows among narrow ones", true)) << v.name;
+      EXPECT_TRUE(check(ex, convert_types<V, std::int64_t>(a), v, "wide rows among narrow ones, int64", true)) << v.name;
+    }
+  }
+}
+
+TEST(CudaCsr16, WideRowsAmongNarrowOnesDouble) { check_csr16_wide_rows<double>(); }
+TEST(CudaCsr16, WideRowsAmongNarrowOnesComplexDouble) { check_csr16_wide_rows<std::complex<double>>(); }
 
 // DIA "staged" with more windows than one phase holds (format_spmv.hpp,
 // dia_windows): a band of 7 diagonals (one run) and 30 diagonals 300 apart

@@ -26,6 +26,7 @@ namespace {
 constexpr int kWarpsPerBlock = 4;
 // by-column's U: block columns per lane per step, their x gathers issued together.
 __host__ __device__ constexpr int by_column_unroll(int block) { return block <= 8 ? 4 : 1; }
+constexpr double kByColumnValuesPerLane = 32;  // bcsr_by_column_lanes
 
 // 32 values per warp of the block in shared memory. Real types get a typed
 // array (as before complex support: raw storage measured 2% slower in
@@ -179,19 +180,24 @@ void launch_by_column(const Executor& ex, int lanes, const DeviceBcsr<V, I>& a, 
 }  // namespace
 
 // Measured on the H100 (2026-11-26, back to back, scripts/bcsr-lanes.sh;
-// GFLOP/s at 32 / 16 / 8 / 4 lanes): FEM bs = 3 (79 columns per block row)
-// 595 / 628 / 629 / 574, bcsstk16 bs = 3 (61) 526 / 584 / 602 / 563, FEM
-// bs = 6 (156) 716 / 688 / 650 / 603, banded bs = 2 (13) 129 / 241 / 338 /
-// 464, short-wide bs = 1 (2600) 198 / 178 / 181 / 127. The best group
-// gives each lane about two steps of U columns: fewer leave lanes idle,
-// more make each group's chain of steps long. (Filling the group's column
-// slots alone, the first rule, took 4 lanes on FEM bs = 3 and 8 on FEM bs = 6,
-// both slower than the warp.) Blocks past 8 keep the warp: not measured.
+// GFLOP/s at 32 / 16 / 8 / 4 lanes): FEM bs = 3 (79 columns, 237 values
+// per block row) 595 / 628 / 629 / 574, bcsstk16 bs = 3 (61, 183) 526 /
+// 584 / 602 / 563, FEM bs = 6 (156, 936) 716 / 688 / 650 / 603, banded
+// bs = 2 (13, 26) 129 / 241 / 338 / 464, short-wide bs = 1 (2600) 198 /
+// 178 / 181 / 127; on the H200 (docs/results/2026-11-26-issue37-h200):
+// FEM bs = 3 692 / 767 / 823 / 752, bcsstk16 583 / 700 / 748 / 715. The
+// best group gives each lane about 24-30 of the block row's values: fewer
+// leave lanes idle, more make each group's chain of steps long. So the
+// fewest lanes with at most kByColumnValuesPerLane values each. (A rule in
+// columns, about two steps of U columns per lane, took 16 lanes on FEM
+// bs = 3: 7% slower than 8 on the H200. Filling the group's column slots,
+// the first rule, took 4 lanes on FEM bs = 3 and 8 on FEM bs = 6, both
+// slower than the warp.) Blocks past 8 keep the warp: not measured.
 int bcsr_by_column_lanes(long long blocks, long long block_rows, int block) {
   if (blocks <= 0 || block_rows <= 0 || block > 8) return 32;
-  const double columns = static_cast<double>(blocks) * block / static_cast<double>(block_rows);  // per block row, mean
+  const double values = static_cast<double>(blocks) * block * block / static_cast<double>(block_rows);  // per block row, mean
   int lanes = 4;
-  while (lanes < 32 && lanes * 2 * by_column_unroll(block) < columns) lanes *= 2;
+  while (lanes < 32 && values / lanes > kByColumnValuesPerLane) lanes *= 2;
   return lanes;
 }
 

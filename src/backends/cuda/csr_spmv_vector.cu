@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "csr16_wide_rows.cuh"
 #include "csr_columns.cuh"
 #include "device_common.cuh"
 #include "hsparse/backends/cuda/csr_spmv.hpp"
@@ -116,18 +117,22 @@ void csr_spmv_vector(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, cons
 }
 
 template <class V, class S, class I>
-void csr16_spmv_vector(const Executor& ex, V alpha, const DeviceCsr16<S, I>& a, const V* x, V beta, V* y, CsrVectorParams narrow, CsrVectorParams wide) {
+void csr16_spmv_vector(const Executor& ex, V alpha, const DeviceCsr16<S, I>& a, const V* x, V beta, V* y, CsrVectorParams narrow, CsrVectorParams wide,
+                       void* workspace) {
   run_vector(ex, alpha, a.rows, a.row_ptr.data(), OffsetColumns<I>{a.base.data(), a.offset.data()}, a.values.data(), x, beta, y, narrow);
-  if (a.wide) run_vector(ex, alpha, a.rows, a.wide->row_ptr.data(), StoredColumns<I>{a.wide->col_idx.data()}, a.wide->values.data(), x, V(1), y, wide);
+  if (!a.wide) return;
+  V* sums = static_cast<V*>(workspace);
+  run_vector(ex, alpha, a.wide->rows, a.wide->row_ptr.data(), StoredColumns<I>{a.wide->col_idx.data()}, a.wide->values.data(), x, V(0), sums, wide);
+  detail::add_wide_rows(ex, a.wide_row_count(), a.wide_rows.data(), sums, y);
 }
 
 #define HSPARSE_INSTANTIATE(V, I)                                                                               \
   template void csr_spmv_vector(const Executor&, V, const DeviceCsr<V, I>&, const V*, V, V*, CsrVectorParams); \
-  template void csr16_spmv_vector<V, V, I>(const Executor&, V, const DeviceCsr16<V, I>&, const V*, V, V*, CsrVectorParams, CsrVectorParams);
+  template void csr16_spmv_vector<V, V, I>(const Executor&, V, const DeviceCsr16<V, I>&, const V*, V, V*, CsrVectorParams, CsrVectorParams, void*);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 #define HSPARSE_INSTANTIATE(V, S, I) \
-  template void csr16_spmv_vector<V, S, I>(const Executor&, V, const DeviceCsr16<S, I>&, const V*, V, V*, CsrVectorParams, CsrVectorParams);
+  template void csr16_spmv_vector<V, S, I>(const Executor&, V, const DeviceCsr16<S, I>&, const V*, V, V*, CsrVectorParams, CsrVectorParams, void*);
 HSPARSE_FOR_EACH_DOUBLE_SINGLE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

@@ -286,16 +286,20 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
   case Format::csr16:
   case Format::csr16_single: {
     const auto upload = [&](auto& slot, const auto& host) {
-      slot.emplace(std::remove_cvref_t<decltype(*slot)>::upload(host));
+      std::vector<I> wide_row_ptr;  // the wide part's compacted rows (device_formats.hpp)
+      slot.emplace(std::remove_cvref_t<decltype(*slot)>::upload(host, &wide_row_ptr));
       const auto* m = &*slot;
       if (kernel == "vector") {
         const CsrVectorParams narrow = csr_vector_fixed_rule(a.rows, static_cast<long long>(host.values.size()), ex.shape());
-        const CsrVectorParams wide = csr_vector_fixed_rule(a.rows, static_cast<long long>(host.wide.nnz()), ex.shape());
-        apply_ = [e, m, narrow, wide](V al, const V* x, V be, V* y) { csr16_spmv_vector(*e, al, *m, x, be, y, narrow, wide); };
+        const CsrVectorParams wide = csr_vector_fixed_rule(m->wide_row_count(), static_cast<long long>(host.wide.nnz()), ex.shape());
+        s.workspace = DeviceArray<unsigned char>(csr16_vector_workspace_bytes(m->wide_row_count(), sizeof(V)));
+        void* w = s.workspace.data();
+        apply_ = [e, m, narrow, wide, w](V al, const V* x, V be, V* y) { csr16_spmv_vector(*e, al, *m, x, be, y, narrow, wide, w); };
         desc += "-coop" + std::to_string(narrow.coop);
       } else {
         s.csr16_adaptive.narrow = csr_adaptive_schedule(std::span<const I>(host.row_ptr));
-        if (host.has_wide()) s.csr16_adaptive.wide = csr_adaptive_schedule(std::span<const I>(host.wide.row_ptr));
+        if (host.has_wide()) s.csr16_adaptive.wide = csr_adaptive_schedule(std::span<const I>(wide_row_ptr));
+        s.csr16_adaptive.wide_rows = m->wide_row_count();
         s.workspace = DeviceArray<unsigned char>(s.csr16_adaptive.workspace_bytes(sizeof(V)));
         const Csr16AdaptiveSchedules* sched = &s.csr16_adaptive;
         void* w = s.workspace.data();
@@ -341,7 +345,9 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
   }
   const auto csr16_bytes = [&](const auto& m) {
     std::size_t b = bytes(m.row_ptr) + bytes(m.base) + bytes(m.offset) + bytes(m.values);
-    if (m.wide) b += bytes(m.wide->row_ptr) + bytes(m.wide->col_idx) + bytes(m.wide->values);
+    // The wide part, and its sums written and read once per product.
+    if (m.wide) b += bytes(m.wide->row_ptr) + bytes(m.wide->col_idx) + bytes(m.wide->values) + bytes(m.wide_rows) +
+                     2 * static_cast<std::size_t>(m.wide_row_count()) * sizeof(V);
     return b;
   };
   if (s.csr16) bytes_ = csr16_bytes(*s.csr16);

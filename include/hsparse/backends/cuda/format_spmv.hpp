@@ -28,26 +28,36 @@ void ell_spmv(const Executor& ex, V alpha, const DeviceEll<V, I>& a, const V* x,
 template <class V, class I>
 void hyb_spmv(const Executor& ex, V alpha, const DeviceHyb<V, I>& a, const V* x, V beta, V* y, void* coo_workspace);
 // CSR16 (formats/csr16.hpp): the CSR kernels with each column the row's
-// base plus its 16-bit offset, then the wide rows' plain-CSR part added by
-// the same kernel with beta 1. S: the stored values' type, V (csr16) or
-// single_t<V> (csr16-single), widened to V in the products.
+// base plus its 16-bit offset, then the compacted wide rows (DeviceCsr16's
+// wide part) by the same kernel into the workspace's wide sums, added to
+// their rows of y. S: the stored values' type, V (csr16) or single_t<V>
+// (csr16-single), widened to V in the products.
 //  - adaptive: CSR adaptive's row blocks (csr_spmv.hpp); the short-row
 //    blocks stage values and offsets in shared memory and each row's
-//    threads gather x from its base. One schedule per part, one workspace
-//    of the larger one's workspace_bytes;
+//    threads gather x from its base. One schedule per part; the workspace
+//    holds the larger part's split-row partials, then the wide sums;
 //  - vector: CSR vector's kernel (Reguly and Giles); `narrow` and `wide`
-//    are the two launches' parameters (csr_vector_fixed_rule of each part).
+//    are the two launches' parameters (csr_vector_fixed_rule of each part);
+//    its workspace is the wide sums.
 struct Csr16AdaptiveSchedules {
   CsrAdaptiveSchedule narrow, wide;
+  long long wide_rows = 0;  // DeviceCsr16::wide_row_count()
+  std::size_t wide_sums_offset(std::size_t value_bytes) const {
+    return (std::max(narrow.workspace_bytes(value_bytes), wide.workspace_bytes(value_bytes)) + 15) / 16 * 16;
+  }
   std::size_t workspace_bytes(std::size_t value_bytes) const {
-    return std::max(narrow.workspace_bytes(value_bytes), wide.workspace_bytes(value_bytes));
+    return wide_sums_offset(value_bytes) + static_cast<std::size_t>(wide_rows) * value_bytes;
   }
 };
+inline std::size_t csr16_vector_workspace_bytes(long long wide_rows, std::size_t value_bytes) {
+  return static_cast<std::size_t>(wide_rows) * value_bytes;
+}
 template <class V, class S, class I>
 void csr16_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr16<S, I>& a, const V* x, V beta, V* y, const Csr16AdaptiveSchedules& schedules,
                          void* workspace);
 template <class V, class S, class I>
-void csr16_spmv_vector(const Executor& ex, V alpha, const DeviceCsr16<S, I>& a, const V* x, V beta, V* y, CsrVectorParams narrow, CsrVectorParams wide);
+void csr16_spmv_vector(const Executor& ex, V alpha, const DeviceCsr16<S, I>& a, const V* x, V beta, V* y, CsrVectorParams narrow, CsrVectorParams wide,
+                       void* workspace);
 // DIA: one thread per row, one coalesced load per diagonal.
 template <class V, class I>
 void dia_spmv(const Executor& ex, V alpha, const DeviceDia<V, I>& a, const V* x, V beta, V* y);
@@ -98,8 +108,8 @@ template <class V, class I>
 void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const DeviceBcsr<V, I>& a, const V* x, V beta, V* y,
                int lanes = 32);
 // by-column's lanes per block row for a matrix of `blocks` blocks of size
-// `block` in `block_rows` block rows: about two steps of columns per lane
-// on the mean block row (measured; bcsr_spmv.cu).
+// `block` in `block_rows` block rows: the fewest with at most 32 of the
+// mean block row's values per lane (measured; bcsr_spmv.cu).
 int bcsr_by_column_lanes(long long blocks, long long block_rows, int block);
 
 // SpMM, Y = alpha A X + beta Y (kernels/block_format_spmm.hpp), in passes
