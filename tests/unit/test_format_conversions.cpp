@@ -3,6 +3,9 @@
 // with clear messages.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <numeric>
+
 #include "hsparse/core/error.hpp"
 #include "hsparse/formats/bcsr.hpp"
 #include "hsparse/formats/convert.hpp"
@@ -133,6 +136,24 @@ TEST(BcsrFormat, BlocksAreColumnMajorAndEdgesPadded) {
     FAIL() << "BCSR 16x16 accepted a random matrix";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("BCSR refused"), std::string::npos) << e.what();
+  }
+}
+
+// SELL's row order (sell_row_order): within each window of sigma rows,
+// longest first, equal lengths in their order; the conversion sorts by it.
+// 70000 rows: sorting them all takes the counting path of wide windows.
+TEST(SellFormat, RowOrderSortsEachWindowStablyLongestFirst) {
+  const auto a = generators::power_law<double, std::int32_t>(generators::PowerLawOptions{70000, 2.0});
+  for (std::int64_t sigma : {std::int64_t{1}, std::int64_t{8}, std::int64_t{256}, std::int64_t{70000}}) {
+    const std::vector<std::int32_t> order = sell_row_order(a, sigma);
+    std::vector<std::int32_t> expected(order.size());
+    std::iota(expected.begin(), expected.end(), 0);
+    for (std::int64_t w = 0; sigma > 1 && w < a.rows; w += sigma) {
+      std::stable_sort(expected.begin() + w, expected.begin() + std::min<std::int64_t>(a.rows, w + sigma),
+                       [&](std::int32_t x, std::int32_t y) { return a.row_length(x) > a.row_length(y); });
+    }
+    EXPECT_EQ(order, expected) << "sigma " << sigma;
+    if (sigma >= 8) EXPECT_EQ(sell_from_csr(a, SellOptions{8, sigma}).perm, order) << "sigma " << sigma;
   }
 }
 

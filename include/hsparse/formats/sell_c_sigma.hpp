@@ -65,6 +65,12 @@ struct SellOptions {
 template <class V, class I>
 /// The SELL-C-sigma form of a; Error(invalid_argument) for a chunk or sigma out of range.
 SellCSigma<V, I> sell_from_csr(const Csr<V, I>& a, const SellOptions& options);
+/// SELL-C-sigma's row order (section 3.4): within each window of `sigma`
+/// rows, rows by length, longest first; equal lengths keep their order, so
+/// their x stays local. sigma <= 1: the original order. The conversion
+/// sorts by it, and the advisor reads x's locality in it (rhs_reuse_alpha).
+template <class V, class I>
+std::vector<I> sell_row_order(const Csr<V, I>& a, std::int64_t sigma);
 /// Back to the original ordering (exact round trip).
 template <class V, class I>
 Csr<V, I> sell_to_csr(const SellCSigma<V, I>& s);
