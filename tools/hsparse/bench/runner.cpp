@@ -284,7 +284,13 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
       }
       std::vector<TimingSummary> best(makers.size());
       for (int round = 0; round < 2 && !stop; ++round) {
-        for (std::size_t k = 0; k < built.size() && !stop; ++k) {
+        for (std::size_t i = 0; i < built.size() && !stop; ++i) {
+          // The second round in reverse: no candidate is timed first in both
+          // rounds. "auto", first in the list, ran 10-50% slower than the
+          // same plan later in the list, and 2-3% when put last; reversing
+          // the second round narrowed that but did not end it (build
+          // machine, docs/results/2026-11-26-issue37-h200, section 5).
+          const std::size_t k = round == 0 ? i : built.size() - 1 - i;
           if (!built[k]) continue;
           progress(mi, sources.size(), makers.size() + k, 2 * makers.size(), m.name, makers[k].label);
           const auto t = built[k]->time(kernel_time / 2);
