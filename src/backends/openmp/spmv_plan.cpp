@@ -88,11 +88,8 @@ openmp::SellKernel faster_sell_kernel(const SellCSigma<V, I>& m, openmp::SellKer
     simd_s.push_back(once(simd));
     portable_s.push_back(once(openmp::SellKernel::portable));
   }
-  const auto median = [](std::vector<double> v) {
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-    return v[v.size() / 2];
-  };
-  return median(portable_s) < kPortableShare * median(simd_s) ? openmp::SellKernel::portable : simd;
+  const double portable = summarize_times(std::move(portable_s)).median_s, intrinsic = summarize_times(std::move(simd_s)).median_s;
+  return portable < kPortableShare * intrinsic ? openmp::SellKernel::portable : simd;
 }
 
 template <class V, class I>
