@@ -405,5 +405,37 @@ TEST(CudaCsrAdaptive, EvictFirstOnlyWhereXIsGatheredAgain) {
   check_evict_first_choice<double>("stencil3d:points=27,n=150", false);
 }
 
+// DIA's kernels load a slot outside the matrix like any other (thread: x at
+// a clamped column; staged: a zero window element) and must drop its
+// product: with inf in x's first and last elements, rows that do not touch
+// those columns stay finite. Matrix: offsets -1 and +1 only, so row 0's
+// offset -1 clamps to column 0 and row 3's offset +1 to column 3.
+TEST(CudaDia, SlotsOutsideTheMatrixIgnoreInfiniteX) {
+  REQUIRE_CUDA_DEVICE();
+  const auto exp = make_cuda_executor();
+  Csr<double, std::int32_t> a;
+  a.rows = a.cols = 4;
+  a.row_ptr = {0, 1, 3, 5, 6};
+  a.col_idx = {1, 0, 2, 1, 3, 2};  // row 0: column 1; row 3: column 2
+  a.values = {2, 3, 4, 5, 6, 7};
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> x = {inf, 10, 20, inf};
+  const Array<double> d_x(exp, std::span<const double>(x));
+  for (const char* kernel : {"thread", "staged"}) {
+    SpmvOptions o;
+    o.format = Format::dia;
+    o.kernel = kernel;
+    const SpmvPlan<double, std::int32_t> plan(exp, a, o);
+    std::vector<double> poison(4, std::numeric_limits<double>::quiet_NaN());
+    Array<double> d_y(exp, std::span<const double>(poison));
+    plan.apply(1.0, d_x, 0.0, d_y);
+    const auto y = d_y.to_host();
+    EXPECT_EQ(y[0], 2.0 * 10) << kernel;  // not NaN from 0 * x[0]
+    EXPECT_EQ(y[3], 7.0 * 20) << kernel;  // not NaN from 0 * x[3]
+    EXPECT_EQ(y[1], inf) << kernel;       // 3 * inf + 4 * 20
+    EXPECT_EQ(y[2], inf) << kernel;       // 5 * 10 + 6 * inf
+  }
+}
+
 }  // namespace
 }  // namespace hsparse::cuda
