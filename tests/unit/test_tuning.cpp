@@ -318,23 +318,23 @@ TEST(Advisor, ConvertsOnlyForMoreThanTheMargin) {
 
 // A kernel limited by its instructions keeps its bytes per SM cycle: on a
 // card with less bandwidth and the same SMs it reaches a larger share of
-// it, up to its memory-bound efficiency (issue 37: DIA at 0.76 of the
-// H200's bandwidth, 0.87-0.95 of the H100's).
+// it, up to its memory-bound efficiency (issue 37: CSR adaptive at 0.83 of
+// the H200's bandwidth, 0.95-0.99 of the H100's).
 TEST(Advisor, SmBoundKernelsReachMoreOfASlowerMemory) {
   MachineModel h200;  // the defaults: 4.5 TB/s, 132 SMs x 1.98 GHz
   MachineModel slower = h200;
   slower.read_bytes_per_s = h200.read_bytes_per_s / 1.5;
-  const SpmvKernelModel& dia = spmv_registration(Backend::cuda, Format::dia).model;
-  ASSERT_NE(dia.sm_bound, nullptr);
-  const double on_h200 = kernel_efficiency(h200, Format::dia, 1), on_slower = kernel_efficiency(slower, Format::dia, 1);
-  EXPECT_LT(on_h200, dia.efficiency(1));
-  EXPECT_NEAR(on_h200, dia.sm_bound(1) * h200.sm_cycles_per_s / h200.read_bytes_per_s, 1e-12);
+  const SpmvKernelModel& csr = spmv_registration(Backend::cuda, Format::csr).model;
+  ASSERT_NE(csr.sm_bound, nullptr);
+  const double on_h200 = kernel_efficiency(h200, Format::csr, 1), on_slower = kernel_efficiency(slower, Format::csr, 1);
+  EXPECT_LT(on_h200, csr.efficiency(1));
+  EXPECT_NEAR(on_h200, csr.sm_bound(1) * h200.sm_cycles_per_s / h200.read_bytes_per_s, 1e-12);
   EXPECT_GT(on_slower, on_h200);
-  EXPECT_LE(on_slower, dia.efficiency(1));
+  EXPECT_LE(on_slower, csr.efficiency(1));
   // Fewer SMs, same bandwidth: a smaller share.
   MachineModel fewer_sms = h200;
   fewer_sms.sm_cycles_per_s = h200.sm_cycles_per_s / 2;
-  EXPECT_NEAR(kernel_efficiency(fewer_sms, Format::dia, 1), on_h200 / 2, 1e-12);
+  EXPECT_NEAR(kernel_efficiency(fewer_sms, Format::csr, 1), on_h200 / 2, 1e-12);
   // No bound: ELL on the GPU, every CPU kernel.
   EXPECT_DOUBLE_EQ(kernel_efficiency(slower, Format::ell, 1), spmv_registration(Backend::cuda, Format::ell).model.efficiency(1));
   MachineModel cpu = machine_shape("cpu");
