@@ -7,6 +7,7 @@
 #include "hsparse/formats/footprint.hpp"
 #include "hsparse/formats/format.hpp"
 #include "hsparse/kernels/csr_panels.hpp"
+#include "hsparse/kernels/csr_slabs.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
 #include <cstdio>
 #include "hsparse/core/types.hpp"
@@ -131,8 +132,28 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
                                              : 0;
       p.spmv_seconds = head_s + tail_s;
     }
+    double conversion_per_byte = model.conversion_seconds_per_byte;
+    if (f == Format::csr && backend == Backend::cuda && p.kernel != "panels") {
+      // CSR's slabs (kernels/csr_slabs.hpp) where x is larger than L2: x
+      // read once per slab, no gathers from DRAM, but y and a row pointer
+      // once more per further slab, streamed at the slabs' measured
+      // efficiency; taken where that is faster than the gathers. Where x
+      // fits in L2, CSR adaptive's evict-first loads keep it there
+      // (kSlabMinCacheShare).
+      const SlabShape shape = csr_slab_shape(a.cols, sizeof(V), m.cache_bytes, 0);
+      if (shape.slabs >= 2 && static_cast<double>(a.cols) * sizeof(V) > kSlabMinCacheShare * m.cache_bytes) {
+        const double rows = static_cast<double>(a.rows), further = static_cast<double>(shape.slabs - 1);
+        const double bytes = p.matrix_bytes + further * rows * (sizeof(I) + 2 * sizeof(V)) + (static_cast<double>(a.cols) + rows) * sizeof(V);
+        const double slab_seconds = bytes / (m.read_bytes_per_s * kSlabStreamEfficiency * latency_hiding);
+        if (slab_seconds < p.spmv_seconds) {
+          p.kernel = "slabs";
+          p.spmv_seconds = slab_seconds;
+          conversion_per_byte = kSlabSplitSecondsPerByte;
+        }
+      }
+    }
     p.predicted_gflops = 2 * nnz / p.spmv_seconds * 1e-9;
-    p.conversion_seconds = p.matrix_bytes * model.conversion_seconds_per_byte;
+    p.conversion_seconds = p.matrix_bytes * conversion_per_byte;
     p.total_seconds = static_cast<double>(advice.spmv_count) * p.spmv_seconds + p.conversion_seconds;
     advice.ranked.push_back(p);
   }

@@ -18,6 +18,8 @@
 #include "hsparse/formats/convert.hpp"
 #include "hsparse/formats/csr16.hpp"
 #include "hsparse/generators/generators.hpp"
+#include "hsparse/kernels/csr_slabs.hpp"
+#include "hsparse/backends/cuda/timing.hpp"
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
@@ -44,6 +46,9 @@ std::vector<Variant> variants() {
       SpmvOptions o;
       o.format = f;
       o.kernel = k.name;
+      // CSR slabs: the test matrices' x fits in L2, where the L2 rule
+      // refuses (one slab is CSR adaptive itself); three slabs by hand.
+      if (f == Format::csr && k.name == "slabs") o.slabs = 3;
       add(std::string(to_string(f)) + "_" + k.name, o);
       if (format_traits(f).gpu_converts) {
         o.convert_on_device = false;
@@ -199,6 +204,34 @@ TEST(CudaCsrPanels, TheAdvisorTakesThemOnShortWideOnly) {
   for (const auto& p : advise(stencil, m, 1000).ranked) {
     if (p.format == Format::csr) EXPECT_EQ(p.kernel, "adaptive");
   }
+}
+
+// CSR slabs with the count from L2 (kernels/csr_slabs.hpp): a random
+// matrix whose x (24 MB) is more than a third of L2 is cut into
+// ceil(x / (L2 / 3)) slabs and matches the reference; one whose x fits is
+// refused by name unless a count is given.
+TEST(CudaCsrSlabs, TheCountComesFromL2AndTheProductMatches) {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  const ExecutorPtr ex = make_cuda_executor();
+  const auto a = generators::random_uniform<double, std::int32_t>(3000000, 3000000, 3, 13);
+  const SlabShape shape = csr_slab_shape(a.cols, sizeof(double), static_cast<double>(l2_cache_bytes()), 0);
+  ASSERT_GE(shape.slabs, 2) << "L2 of " << l2_cache_bytes() << " bytes";
+  const SpmvOptions o{Format::csr, "slabs"};
+  EXPECT_TRUE(check(ex, a, Variant{"csr_slabs", o}, "random 3e6 x 3e6", true));
+  const SpmvPlan<double, std::int32_t> plan(ex, a, o);
+  EXPECT_NE(plan.description().find("slabs-" + std::to_string(shape.slabs) + "x" + std::to_string(shape.slab_cols)), std::string::npos)
+      << plan.description();
+  const auto small = generators::random_uniform<double, std::int32_t>(1000, 1000, 3, 14);
+  try {
+    const SpmvPlan<double, std::int32_t> refused(ex, small, o);
+    ADD_FAILURE() << "a 1000-column x was cut into slabs: " << refused.description();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("fits in a third of L2"), std::string::npos) << e.what();
+  }
+  SpmvOptions forced = o;
+  forced.slabs = 2;
+  EXPECT_TRUE(check(ex, small, Variant{"csr_slabs_forced", forced}, "random 1000 x 1000, 2 slabs", true));
 }
 
 // The panels built on the device equal the host's (csr_panels), array by

@@ -7,6 +7,7 @@
 #include "hsparse/analysis/spmv_check.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/io/matrix_market.hpp"
+#include "hsparse/kernels/csr_slabs.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
@@ -25,7 +26,7 @@ struct SpmvCommandOptions {
   std::string x_file, out_file, cache;
   std::string format = "csr", backend = "auto", kernel;
   bool single = false, check = false, align_blocks = false;
-  int repetitions = 10, block = 0, chunk = 0, coop = 0, repeat = 0, block_threads = 0, threads_per_row = 4, lanes = 0;
+  int repetitions = 10, block = 0, chunk = 0, coop = 0, repeat = 0, block_threads = 0, threads_per_row = 4, lanes = 0, slabs = 0;
   long long sigma = 0, hyb_width = -1, spmv_count = 100;  // 0 / -1: not given, the backend's default
   double max_fill = 0;  // 0: the format's own limit (formats/format.cpp)
   double value_tolerance = 0;  // --format auto: lossy formats only when allowed
@@ -62,12 +63,17 @@ int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
                         : o.repeat != 0                             ? "--repeat"
                         : o.block_threads != 0                      ? "--block-threads"
                         : o.lanes != 0                              ? "--lanes"
+                        : o.slabs != 0                              ? "--slabs"
                                                                     : nullptr;
     if (given != nullptr) throw Error(ErrorCode::invalid_argument, std::string(given) + ": a CUDA option, and this product runs on the CPU backend");
   }
   if (o.lanes != 0 && (o.format != "bcsr" || !(o.kernel.empty() || o.kernel == "auto" || o.kernel == "by-column"))) {
     throw Error(ErrorCode::invalid_argument, "--lanes: an option of BCSR's by-column kernel (--format bcsr --kernel by-column), not of " +
                                                  o.format + (o.kernel.empty() ? "" : "/" + o.kernel));
+  }
+  if (o.slabs != 0 && (o.format != "csr" || o.kernel != "slabs")) {
+    throw Error(ErrorCode::invalid_argument, "--slabs: an option of CSR's slabs kernel (--format csr --kernel slabs), not of " + o.format +
+                                                 (o.kernel.empty() ? "" : "/" + o.kernel));
   }
   hsparse::SpmvOptions po;
   if (format == "auto") {  // the advisor picks format, kernel and block size for --spmv-count products
@@ -89,6 +95,7 @@ int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
   po.vector = {o.coop, o.repeat, o.block_threads};
   po.threads_per_row = o.threads_per_row;
   po.bcsr_lanes = o.lanes;
+  po.slabs = o.slabs;
   po.x_in_l2 = o.x_in_l2;
   const Array<V> d_x(ex, std::span<const V>(x));
   Array<V> d_y(ex, std::span<const V>(y));
@@ -162,6 +169,7 @@ Action add_spmv_command(CLI::App& app) {
   cmd->add_option("--threads-per-row", o->threads_per_row, "CUDA SELL 'threads' kernel: T threads per row")->check(power_of_two_up_to(32))->capture_default_str();
   cmd->add_option("--lanes", o->lanes, "CUDA BCSR by-column: lanes per block row (default: from the mean block row)")
       ->check(CLI::IsMember({4, 8, 16, 32}));
+  cmd->add_option("--slabs", o->slabs, "CUDA CSR slabs: column slabs (default: x's bytes over a third of L2)")->check(integer_in(1, kMaxSlabs));
   cmd->add_option("--hyb-width", o->hyb_width, "HYB ELL width (default: cusp's histogram rule)")->check(integer_in(0));
   cmd->add_option("--max-fill", o->max_fill,
                   "ELL, DIA, BCSR: accept up to this many stored slots per nonzero (default: the format's limit, hsparse info --formats)")

@@ -35,6 +35,7 @@ struct SpmvOptions {
   cuda::CsrVectorParams vector{0, 0, 0};  ///< CSR vector: a zero field is the fixed rule's
   int threads_per_row = 4;                ///< SELL "threads" kernel
   int bcsr_lanes = 0;                     ///< BCSR by-column: lanes per block row, 4, 8, 16 or 32 (0: from the mean block row)
+  int slabs = 0;                          ///< CSR slabs: column slabs, 1..64 (0: x's bytes over a third of L2, kernels/csr_slabs.hpp)
   bool convert_on_device = true;          ///< COO, ELL, HYB, DIA, BCSR, CSR panels: upload the CSR and convert on the GPU
   bool cusparse_preprocess = true;        ///< cuSPARSE CSR ALG1/ALG2: cusparseSpMV_preprocess at setup
   /// Keep x in L2 during each product (an access-policy window on the

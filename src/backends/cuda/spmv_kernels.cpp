@@ -95,6 +95,7 @@ BackendFormat make(Format format) {
                {"scalar", "one thread per row"},
                {"merge", "merge-path split (Merrill and Garland)"},
                {"panels", "x in 64 KB column panels staged in shared memory, a block per tile of rows x panel (cache blocking, Nishtala et al.); few, long rows"},
+               {"slabs", "x cut into column slabs of a third of L2, CSR adaptive per slab adding into y (cache blocking for L2); gathers over an x larger than L2"},
                {"cusparse-alg1", "cuSPARSE CSR, CUSPARSE_SPMV_CSR_ALG1 (baseline)", {"", "no-preprocess"}},
                {"cusparse-alg2", "cuSPARSE CSR, CUSPARSE_SPMV_CSR_ALG2 (baseline)", {"", "no-preprocess"}}},
               {[](int) { return 0.95; }, csr_units, 0, 0, [](int) { return h200_bound(0.83); }, 0.87}};
