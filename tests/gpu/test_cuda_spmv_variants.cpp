@@ -64,6 +64,12 @@ std::vector<Variant> variants() {
     }
   }
   {
+    SpmvOptions o{Format::csr, "slabs"};  // the slabs cut on the host (the default copies the entries on the device)
+    o.slabs = 3;
+    o.convert_on_device = false;
+    add("csr_slabs_host_converted", o);
+  }
+  {
     SpmvOptions o{Format::hyb};
     o.layout.hyb_width = 2;
     add("hyb_thread_width2", o);
@@ -232,6 +238,44 @@ TEST(CudaCsrSlabs, TheCountComesFromL2AndTheProductMatches) {
   SpmvOptions forced = o;
   forced.slabs = 2;
   EXPECT_TRUE(check(ex, small, Variant{"csr_slabs_forced", forced}, "random 1000 x 1000, 2 slabs", true));
+}
+
+// The slabs built on the device equal the host's (csr_slabs), array by
+// array, with empty rows and one long row; inconsistent row pointers are refused.
+TEST(CudaCsrSlabs, DeviceConversionEqualsTheHostOne) {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  const ExecutorPtr ex = make_cuda_executor();
+  auto a = generators::random_uniform<double, std::int32_t>(3000, 7000, 9, 15);
+  for (std::int32_t r = 5; r < a.rows; r += 97) {  // empty some rows
+    a.col_idx.erase(a.col_idx.begin() + a.row_ptr[r], a.col_idx.begin() + a.row_ptr[r + 1]);
+    a.values.erase(a.values.begin() + a.row_ptr[r], a.values.begin() + a.row_ptr[r + 1]);
+    const std::int32_t n = a.row_ptr[r + 1] - a.row_ptr[r];
+    for (std::int32_t i = r + 1; i <= a.rows; ++i) a.row_ptr[i] -= n;
+  }
+  {  // row 7 takes every column: a row crossing every slab
+    const std::int32_t n = a.row_ptr[8] - a.row_ptr[7];
+    a.col_idx.erase(a.col_idx.begin() + a.row_ptr[7], a.col_idx.begin() + a.row_ptr[8]);
+    a.values.erase(a.values.begin() + a.row_ptr[7], a.values.begin() + a.row_ptr[8]);
+    std::vector<std::int32_t> cols(static_cast<std::size_t>(a.cols));
+    for (std::int32_t c = 0; c < a.cols; ++c) cols[static_cast<std::size_t>(c)] = c;
+    a.col_idx.insert(a.col_idx.begin() + a.row_ptr[7], cols.begin(), cols.end());
+    a.values.insert(a.values.begin() + a.row_ptr[7], cols.size(), 0.25);
+    for (std::int32_t i = 8; i <= a.rows; ++i) a.row_ptr[i] += a.cols - n;
+  }
+  a.validate();
+  const SlabShape shape = csr_slab_shape(a.cols, sizeof(double), 0, 5);
+  const auto host = csr_slabs(a, shape);
+  const auto staged = DeviceCsr<double, std::int32_t>::upload(a);
+  const auto device = csr_slabs_from_device_csr(cuda_executor(*ex, "test"), staged, csr_slab_row_ptrs(a, shape), shape);
+  ASSERT_EQ(device.size(), host.size());
+  for (std::size_t s = 0; s < host.size(); ++s) {
+    EXPECT_EQ(device[s].row_ptr.download(), host[s].row_ptr) << "slab " << s;
+    EXPECT_EQ(device[s].col_idx.download(), host[s].col_idx) << "slab " << s;
+    EXPECT_EQ(device[s].values.download(), host[s].values) << "slab " << s;
+  }
+  auto wrong = csr_slab_row_ptrs(a, shape);
+  wrong.pop_back();
+  EXPECT_THROW(csr_slabs_from_device_csr(cuda_executor(*ex, "test"), staged, wrong, shape), Error);
 }
 
 // The panels built on the device equal the host's (csr_panels), array by

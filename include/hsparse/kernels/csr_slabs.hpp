@@ -63,8 +63,16 @@ struct SlabShape {
 // Error(invalid_argument) naming the option and its range otherwise.
 SlabShape csr_slab_shape(long long cols, std::size_t value_bytes, double cache_bytes, int requested_slabs);
 
-// The slabs of `a`; each has a.rows rows and a.cols columns. Throws
-// Error(invalid_argument) for a shape whose slabs do not cover the columns.
+// Each slab's row pointers (rows + 1 entries each): where every row crosses
+// every slab boundary, a binary search over its increasing columns, O(rows
+// x slabs x log(row length)) on the host's cores; the entries are then
+// copied on either side (csr_slabs here, csr_slabs_from_device_csr on the
+// GPU). Throws Error(invalid_argument) for a shape whose slabs do not cover
+// the columns.
+template <class V, class I>
+std::vector<std::vector<I>> csr_slab_row_ptrs(const Csr<V, I>& a, const SlabShape& shape);
+
+// The slabs of `a` on the host; each has a.rows rows and a.cols columns.
 template <class V, class I>
 std::vector<Csr<V, I>> csr_slabs(const Csr<V, I>& a, const SlabShape& shape);
 

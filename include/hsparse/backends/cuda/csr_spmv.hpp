@@ -7,6 +7,7 @@
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/dense/dense_matrix.hpp"
 #include "hsparse/kernels/csr_panels.hpp"
+#include "hsparse/kernels/csr_slabs.hpp"
 
 namespace hsparse::cuda {
 
@@ -115,6 +116,13 @@ DeviceCsrPanels<V, I> csr_panels_from_device_csr(const Executor& ex, const Devic
 int csr_panels_lanes(double entries_per_segment);
 template <class V, class I>
 void csr_spmv_panels(const Executor& ex, V alpha, const DeviceCsrPanels<V, I>& a, const V* x, V beta, V* y, void* workspace);
+
+// CSR's column slabs on the device from an uploaded CSR and each slab's row
+// pointers (csr_slab_row_ptrs): the same arrays as csr_slabs on the host,
+// which the GPU tests compare them with. The slabs run CSR adaptive each.
+template <class V, class I>
+std::vector<DeviceCsr<V, I>> csr_slabs_from_device_csr(const Executor& ex, const DeviceCsr<V, I>& a, const std::vector<std::vector<I>>& slab_row_ptrs,
+                                                       const SlabShape& shape);
 
 // SpMM, Y = alpha A X + beta Y with X, Y device views of k columns
 // (kernels/csr_spmm.hpp): X packed row-major per pass of 32 columns, rows
