@@ -144,7 +144,9 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
       if (shape.slabs >= 2 && static_cast<double>(a.cols) * sizeof(V) > kSlabMinCacheShare * m.cache_bytes) {
         const double rows = static_cast<double>(a.rows), further = static_cast<double>(shape.slabs - 1);
         const double bytes = p.matrix_bytes + further * rows * (sizeof(I) + 2 * sizeof(V)) + (static_cast<double>(a.cols) + rows) * sizeof(V);
-        const double slab_seconds = bytes / (m.read_bytes_per_s * kSlabStreamEfficiency * latency_hiding);
+        double efficiency = kSlabStreamEfficiency;
+        if (m.sm_cycles_per_s > 0 && m.read_bytes_per_s > 0) efficiency = std::min(efficiency, kSlabSmBytesPerCycle * m.sm_cycles_per_s / m.read_bytes_per_s);
+        const double slab_seconds = bytes / (m.read_bytes_per_s * efficiency * latency_hiding);
         if (slab_seconds < p.spmv_seconds) {
           p.kernel = "slabs";
           p.spmv_seconds = slab_seconds;

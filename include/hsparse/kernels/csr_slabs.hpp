@@ -37,22 +37,28 @@ inline constexpr double kSlabCacheShare = 1.0 / 3;
 // Explicit slab counts: 1 (one pass, CSR adaptive itself) to kMaxSlabs.
 inline constexpr int kMaxSlabs = 64;
 
-// The advisor's figures for the slabs (tuning/advisor.cpp), measured on the
-// H100 (2026-11-27, CSR adaptive per slab, evict-first; docs/results/
-// 2026-11-27-issue37-slabs):
+// The advisor's figures for the slabs (tuning/advisor.cpp), measured with
+// CSR adaptive per slab, evict-first (docs/results/2026-11-27-issue37-slabs):
 //  - kSlabStreamEfficiency: the fraction of the read bandwidth their
 //    streamed bytes reach (entries and row pointers of every slab, y read
-//    and written once more per slab after the first, x once): random, 10 M
-//    rows, 5 slabs, 2.2 GB in 1.118 ms, 0.64 of 3.07 TB/s;
+//    and written once more per slab after the first, x once): H100, random
+//    with 10 M rows, 5 slabs, 2.2 GB in 1.118 ms, 0.64 of 3.07 TB/s;
+//  - kSlabSmBytesPerCycle: the bytes per multiprocessor cycle they do not
+//    pass (their gathers from L2 bound them, not the memory): H200, the
+//    same matrix in 4 slabs, 2.0 GB in 0.923 ms, 0.48 of 4.52 TB/s, 8.3
+//    bytes per cycle of 132 SMs at 1.98 GHz (the H100's 0.64 is 7.5);
 //  - kSlabMinCacheShare: slabs only where x is larger than this share of
 //    L2. Where x fits, CSR adaptive's evict-first loads keep it in L2:
-//    random with 3 M rows (x 24 MB, 0.48 of L2) ran at 188.6 GFLOP/s in
-//    one pass and 176.6 in two slabs;
-//  - kSlabSplitSecondsPerByte: the host's split plus the upload, per byte
-//    of the matrix.
+//    random with 3 M rows (x 24 MB, 0.48 of the H100's L2) ran at 188.7
+//    GFLOP/s in one pass and 176.4 in two slabs;
+//  - kSlabSplitSecondsPerByte: the setup beyond CSR's own upload, per byte
+//    of the matrix (the row pointers and the adaptive schedules on the
+//    host, the entries copied on the device): 0.31-0.35 s for the 1.24 GB
+//    random matrix in 5 slabs on the H100's host, CSR's upload 0.03-0.05.
 inline constexpr double kSlabStreamEfficiency = 0.64;
+inline constexpr double kSlabSmBytesPerCycle = 8.3;
 inline constexpr double kSlabMinCacheShare = 1.0;
-inline constexpr double kSlabSplitSecondsPerByte = 0.2e-9;
+inline constexpr double kSlabSplitSecondsPerByte = 0.25e-9;
 
 struct SlabShape {
   long long slab_cols = 0, slabs = 1;  // slabs = max(1, ceil(cols / slab_cols))
