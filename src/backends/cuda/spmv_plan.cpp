@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_set>
 
 #include "hsparse/backends/cuda/cusparse_spmv.hpp"
 #include "hsparse/backends/cuda/device_conversions.hpp"
@@ -24,30 +25,48 @@ namespace hsparse::cuda {
 namespace {
 
 // Whether CSR adaptive should load its entries evict-first
-// (CsrAdaptiveSchedule::evict_first): more than 1 in 32 of 4096 sampled
-// entries lie farther from their row's diagonal than the x values a
-// quarter of L2 holds, so their x lines are gathered again after the
-// streaming matrix pushed them out (each such gather costs a 32-byte
-// sector beside the entry's 12 bytes: at 1 in 32, 8% more traffic). The
-// suite's power-law matrix has 9-11% such entries (a quarter of its
-// columns skewed towards the popular low ones), random matrices ~70%. A
-// sample, not the advisor's alpha (rhs_reuse_alpha): that cost 50-110 ms per plan on the suite's irregular
-// matrices (H100 host, 2026-11-26) and ranked the 27-point stencil's three
-// planes as re-gathers, where plain loads are 2% faster. Power law and
-// random matrices pass it; stencils, FEM and banded matrices do not.
+// (CsrAdaptiveSchedule::evict_first), so that x's lines outlive the
+// streaming matrix in L2. Where x is larger than a quarter of L2, a sample
+// of 4096 entries of the short rows (long rows take their own path) asks
+// whether their gathers spread far from the diagonal: more than 1 in 32
+// lie more than kReuseColumns columns from it, and those far entries touch
+// many distinct x lines (more than a quarter of them), not a few hot
+// columns. A sample, not the advisor's alpha (rhs_reuse_alpha): that cost
+// 50-110 ms per plan on the suite's irregular matrices (H100 host,
+// 2026-11-26) and ranked the 27-point stencil's three planes as
+// re-gathers, where plain loads are 2% faster.
+// Measured on the H200 (docs/results/2026-11-27-issue37-slabs, evict-first
+// against plain loads): random 3 M rows +10%, power law 2 M rows +5.5%
+// (its columns a quarter u^3-skewed), power law 4 M rows +0.6%; circuit 3
+// M rows -3.4%: its far entries in short rows are its few hub columns,
+// hot in any cache. With this rule (05f11b9 + this change, H200): circuit
+// n = 1e7 takes plain loads, 361.4-363.1 GFLOP/s against 343.4-345.4
+// evict-first; circuit 3 M 316.2-320.1 against 304.6-307.7; the 2 M-row
+// power law takes evict-first, 261.2-264.6 against 249.4-250.4. Until 05f11b9 "far" meant beyond a quarter of L2's
+// worth of columns, all entries counted: that missed the 2 M-row power law
+// (whose 2 M columns all lie within it) and took the circuit (its hub
+// rows' random columns).
 template <class V, class I>
 bool gathers_far_columns(const Csr<V, I>& a, double cache_bytes) {
+  constexpr long long kReuseColumns = 65536;  // beyond the stencil, FEM and replicated matrices' reach (24181 at most in the suite)
   const std::size_t nnz = a.nnz();
-  const double near = cache_bytes / 4 / sizeof(V);
-  if (nnz == 0 || static_cast<double>(a.cols) <= near) return false;  // x fits: nothing is gathered again
+  if (nnz == 0 || static_cast<double>(a.cols) * sizeof(V) <= cache_bytes / 4) return false;  // x stays in L2 anyway
   constexpr std::size_t kSamples = 4096;
-  std::size_t far = 0, row = 0;
+  const long long values_per_line = static_cast<long long>(std::max<std::size_t>(1, 64 / sizeof(V)));
+  std::size_t sampled = 0, far = 0, row = 0;
+  std::unordered_set<long long> far_lines;
   for (std::size_t s = 0; s < kSamples; ++s) {
     const std::size_t k = nnz * s / kSamples;  // increasing: the row only moves forward
     while (static_cast<std::size_t>(a.row_ptr[row + 1]) <= k) ++row;
-    if (std::abs(static_cast<double>(a.col_idx[k]) - static_cast<double>(row)) > near) ++far;
+    if (a.row_ptr[row + 1] - a.row_ptr[row] > static_cast<I>(kAdaptiveBlockNnz)) continue;  // a long row
+    ++sampled;
+    const long long c = static_cast<long long>(a.col_idx[k]);
+    if (std::abs(c - static_cast<long long>(row)) > kReuseColumns) {
+      ++far;
+      far_lines.insert(c / values_per_line);
+    }
   }
-  return far * 32 > kSamples;
+  return far * 32 > sampled && far_lines.size() * 4 > far;
 }
 
 // Everything the plan keeps on the device; only the members its format uses are filled.
