@@ -7,10 +7,12 @@
 
 #include <cmath>
 #include <complex>
+#include <type_traits>
 
 #include "hsparse/analysis/spmv_check.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/generators/generators.hpp"
+#include "hsparse/io/matrix_market.hpp"
 #include "hsparse/io/matrix_source.hpp"
 #include "hsparse/kernels/csr_slabs.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
@@ -98,6 +100,23 @@ TEST(CsrSlabs, RandomMatricesRealAndComplex) {
   // A shape that leaves columns out is refused, not cut short.
   SlabShape short_shape{100, 2};
   EXPECT_THROW(csr_slabs(a, short_shape), Error);
+}
+
+TEST(CsrSlabs, EverySharedMatrixInThreeAndSevenSlabs) {
+  const auto dir = test::shared_matrix_dir();
+  if (!dir) GTEST_SKIP() << "skipped: shared matrices folder not found (set HSPARSE_MATRICES)";
+  int matrices = 0;
+  for (const auto& m : test::read_manifest(*dir)) {
+    const std::string path = *dir + "/" + m.name + ".mtx.gz";
+    const auto both_counts = [&](const auto& a) {
+      using V = typename std::remove_cvref_t<decltype(a)>::value_type;
+      for (int slabs : {3, 7}) check_slabs(a, csr_slab_shape(a.cols, sizeof(V), 0, slabs), m.name + ", " + std::to_string(slabs) + " slabs");
+    };
+    if (m.field == "complex") both_counts(io::read_matrix_market_csr<std::complex<double>, std::int32_t>(path));
+    else both_counts(io::read_matrix_market_csr<double, std::int32_t>(path));
+    ++matrices;
+  }
+  EXPECT_GE(matrices, 100) << "MANIFEST.md could not be parsed";
 }
 
 // The advisor, with an L2 of 1 MB: on a random matrix whose x (3.2 MB) does

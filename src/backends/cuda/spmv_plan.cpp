@@ -39,13 +39,13 @@ namespace {
 // against plain loads): random 3 M rows +10%, power law 2 M rows +5.5%
 // (its columns a quarter u^3-skewed), power law 4 M rows +0.6%; circuit 3
 // M rows -3.4%: its far entries in short rows are its few hub columns,
-// hot in any cache. With this rule (05f11b9 + this change, H200): circuit
-// n = 1e7 takes plain loads, 361.4-363.1 GFLOP/s against 343.4-345.4
-// evict-first; circuit 3 M 316.2-320.1 against 304.6-307.7; the 2 M-row
-// power law takes evict-first, 261.2-264.6 against 249.4-250.4. Until 05f11b9 "far" meant beyond a quarter of L2's
-// worth of columns, all entries counted: that missed the 2 M-row power law
-// (whose 2 M columns all lie within it) and took the circuit (its hub
-// rows' random columns).
+// hot in any cache. With this rule (H200, 2026-11-27): circuit n = 1e7
+// takes plain loads, 361.4-363.1 GFLOP/s against 343.4-345.4 evict-first;
+// circuit 3 M 316.2-320.1 against 304.6-307.7; the 2 M-row power law takes
+// evict-first, 261.2-264.6 against 249.4-250.4. Before, "far" meant beyond
+// a quarter of L2's worth of columns, all entries counted: that missed the
+// 2 M-row power law (its 2 M columns all lie within it) and took the
+// circuit (its hub rows' random columns).
 template <class V, class I>
 bool gathers_far_columns(const Csr<V, I>& a, double cache_bytes) {
   constexpr long long kReuseColumns = 65536;  // beyond the stencil, FEM and replicated matrices' reach (24181 at most in the suite)
