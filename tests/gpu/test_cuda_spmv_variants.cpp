@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <numeric>
 #include <optional>
 
 #include "hsparse/analysis/spmv_check.hpp"
@@ -212,6 +213,17 @@ TEST(CudaCsrPanels, TheAdvisorTakesThemOnShortWideOnly) {
   }
 }
 
+// Replaces row r's entries with `columns` (increasing), each of value 0.25; no columns empties it.
+void replace_row(Csr<double, std::int32_t>& a, std::int32_t r, const std::vector<std::int32_t>& columns) {
+  const std::int32_t first = a.row_ptr[r], last = a.row_ptr[r + 1];
+  a.col_idx.erase(a.col_idx.begin() + first, a.col_idx.begin() + last);
+  a.values.erase(a.values.begin() + first, a.values.begin() + last);
+  a.col_idx.insert(a.col_idx.begin() + first, columns.begin(), columns.end());
+  a.values.insert(a.values.begin() + first, columns.size(), 0.25);
+  const std::int32_t change = static_cast<std::int32_t>(columns.size()) - (last - first);
+  for (std::int32_t i = r + 1; i <= a.rows; ++i) a.row_ptr[i] += change;
+}
+
 // CSR slabs with the count from L2 (kernels/csr_slabs.hpp): a random
 // matrix whose x (24 MB) is more than a third of L2 is cut into
 // ceil(x / (L2 / 3)) slabs and matches the reference; one whose x fits is
@@ -246,22 +258,10 @@ TEST(CudaCsrSlabs, DeviceConversionEqualsTheHostOne) {
   if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
   const ExecutorPtr ex = make_cuda_executor();
   auto a = generators::random_uniform<double, std::int32_t>(3000, 7000, 9, 15);
-  for (std::int32_t r = 5; r < a.rows; r += 97) {  // empty some rows
-    a.col_idx.erase(a.col_idx.begin() + a.row_ptr[r], a.col_idx.begin() + a.row_ptr[r + 1]);
-    a.values.erase(a.values.begin() + a.row_ptr[r], a.values.begin() + a.row_ptr[r + 1]);
-    const std::int32_t n = a.row_ptr[r + 1] - a.row_ptr[r];
-    for (std::int32_t i = r + 1; i <= a.rows; ++i) a.row_ptr[i] -= n;
-  }
-  {  // row 7 takes every column: a row crossing every slab
-    const std::int32_t n = a.row_ptr[8] - a.row_ptr[7];
-    a.col_idx.erase(a.col_idx.begin() + a.row_ptr[7], a.col_idx.begin() + a.row_ptr[8]);
-    a.values.erase(a.values.begin() + a.row_ptr[7], a.values.begin() + a.row_ptr[8]);
-    std::vector<std::int32_t> cols(static_cast<std::size_t>(a.cols));
-    for (std::int32_t c = 0; c < a.cols; ++c) cols[static_cast<std::size_t>(c)] = c;
-    a.col_idx.insert(a.col_idx.begin() + a.row_ptr[7], cols.begin(), cols.end());
-    a.values.insert(a.values.begin() + a.row_ptr[7], cols.size(), 0.25);
-    for (std::int32_t i = 8; i <= a.rows; ++i) a.row_ptr[i] += a.cols - n;
-  }
+  for (std::int32_t r = 5; r < a.rows; r += 97) replace_row(a, r, {});  // empty some rows
+  std::vector<std::int32_t> every_column(static_cast<std::size_t>(a.cols));
+  std::iota(every_column.begin(), every_column.end(), 0);
+  replace_row(a, 7, every_column);  // a row crossing every slab
   a.validate();
   const SlabShape shape = csr_slab_shape(a.cols, sizeof(double), 0, 5);
   const auto host = csr_slabs(a, shape);
@@ -284,12 +284,7 @@ TEST(CudaCsrPanels, DeviceConversionEqualsTheHostOne) {
   if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
   const ExecutorPtr ex = make_cuda_executor();
   auto a = generators::random_uniform<double, std::int32_t>(2100, 100000, 200, 12);
-  for (std::int32_t r = 5; r < a.rows; r += 97) {  // empty some rows
-    a.col_idx.erase(a.col_idx.begin() + a.row_ptr[r], a.col_idx.begin() + a.row_ptr[r + 1]);
-    a.values.erase(a.values.begin() + a.row_ptr[r], a.values.begin() + a.row_ptr[r + 1]);
-    const std::int32_t n = a.row_ptr[r + 1] - a.row_ptr[r];
-    for (std::int32_t i = r + 1; i <= a.rows; ++i) a.row_ptr[i] -= n;
-  }
+  for (std::int32_t r = 5; r < a.rows; r += 97) replace_row(a, r, {});  // empty some rows
   a.validate();
   const PanelShape shape = csr_panel_shape(a.rows, a.cols, static_cast<long long>(a.nnz()), sizeof(double));
   const auto host = csr_panels(a, shape);
