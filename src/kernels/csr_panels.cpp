@@ -1,6 +1,7 @@
 // CSR cut into tiles of rows x column panels (kernels/csr_panels.hpp).
 #include "hsparse/kernels/csr_panels.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -19,7 +20,16 @@ PanelShape csr_panel_shape(long long rows, long long cols, long long nnz, std::s
   const double sectors = static_cast<double>(s.panel_cols * static_cast<long long>(value_bytes)) / 32;
   const double wanted = kPanelReuse * sectors / std::max(s.entries_per_segment, 1e-9);
   long long tile_rows = static_cast<long long>(std::ceil(std::min(wanted, 1e12) / 32)) * 32;
-  s.tile_rows = std::clamp<long long>(tile_rows, 32, std::max<long long>(rows, 1));
+  const long long most = std::max<long long>(rows, 1);
+  s.tile_rows = std::clamp<long long>(tile_rows, std::min<long long>(32, most), most);  // 32 rows at least, all of them at most
+  return s;
+}
+
+PanelShape csr_panel_shape_for_threads(long long rows, long long cols, long long nnz, std::size_t value_bytes, int threads) {
+  PanelShape s = csr_panel_shape(rows, cols, nnz, value_bytes);
+  const long long per_thread = (rows + 4LL * std::max(threads, 1) - 1) / (4LL * std::max(threads, 1));
+  const long long most = std::max<long long>(rows, 1);
+  s.tile_rows = std::clamp<long long>(std::min(s.tile_rows, (per_thread + 31) / 32 * 32), std::min<long long>(32, most), most);
   return s;
 }
 

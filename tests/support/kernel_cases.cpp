@@ -4,6 +4,7 @@
 
 #include "hsparse/core/error.hpp"
 #include "hsparse/formats/convert.hpp"
+#include "hsparse/kernels/csr_panels.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/format_spmv.hpp"
 
@@ -36,6 +37,21 @@ KernelCases<V, I> all_cpu_kernels(const Csr<V, I>& a) {
   add(out, "csr/openmp-static", csr, [](V al, const Csr<V, I>& m, auto x, V be, auto y) { openmp::csr_spmv<V, I>(al, m, x, be, y, openmp::Schedule::static_rows); });
   add(out, "csr/openmp-guided", csr, [](V al, const Csr<V, I>& m, auto x, V be, auto y) { openmp::csr_spmv<V, I>(al, m, x, be, y, openmp::Schedule::guided_rows); });
   add(out, "csr/merge-path", csr, openmp::csr_merge_spmv<V, I>);
+  // The panels where the layout takes the matrix (it refuses fewer than 2
+  // entries per row and panel by design, not as a format limit: not counted
+  // as a refusal); small panels and tiles, so most matrices span several.
+  for (long long panel_cols : {64LL, 8192LL}) {
+    PanelShape shape = csr_panel_shape(a.rows, a.cols, static_cast<long long>(a.nnz()), sizeof(V));
+    shape.panel_cols = panel_cols;
+    shape.panels = panel_count(a.cols, panel_cols);
+    shape.tile_rows = 37;
+    try {
+      auto p = std::make_shared<CsrPanels<V, I>>(csr_panels(a, shape));
+      add(out, "csr/panels/" + std::to_string(panel_cols), p, openmp::csr_panels_spmv<V, I>);
+    } catch (const Error& e) {
+      if (e.code() != ErrorCode::invalid_argument) throw;
+    }
+  }
   auto coo = std::make_shared<Coo<V, I>>(csr_to_coo(a));
   add(out, "coo/reference", coo, reference::coo_spmv<V, I>);
   add(out, "coo/openmp", coo, openmp::coo_spmv<V, I>);

@@ -10,6 +10,7 @@
 #include "hsparse/core/error.hpp"
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/kernels/csr_panels.hpp"
+#include "hsparse/tuning/advisor.hpp"
 #include "support/test_support.hpp"
 
 namespace hsparse {
@@ -42,6 +43,11 @@ void check_panels(const Csr<V, I>& a, const PanelShape& shape, const std::string
     csr_panels_spmv_reference(alpha, p, x.data(), beta, y.data());
     const auto c = check_spmv_result<V, I>(a, x, alpha, beta, y0, y);
     EXPECT_TRUE(c.passed) << name << ": " << c.message;
+    // The CPU's OpenMP kernel on the same layout.
+    std::vector<V> yo = beta == V(0) ? std::vector<V>(y0.size(), V(std::nan(""))) : y0;
+    openmp::csr_panels_spmv(alpha, p, std::span<const V>(x), beta, std::span<V>(yo));
+    const auto co = check_spmv_result<V, I>(a, x, alpha, beta, y0, yo);
+    EXPECT_TRUE(co.passed) << name << " (OpenMP): " << co.message;
   }
 }
 
@@ -98,6 +104,30 @@ TEST(CsrPanels, AutoTakesThemOnShortWideMatricesOnly) {
   EXPECT_FALSE(csr_panels_suit(csr_panel_shape(10000000, 10000000, 100000000, sizeof(double))));  // random: 0.008
   EXPECT_FALSE(csr_panels_suit(csr_panel_shape(3723875, 3723875, 99252847, sizeof(double))));  // stencil: 0.06
   EXPECT_FALSE(csr_panels_suit(csr_panel_shape(1000, 8000, 8000000, sizeof(double))));  // dense, x within one panel
+}
+
+// The CPU's tiles: at most a quarter of the rows per thread, in multiples of 32 rows.
+TEST(CsrPanels, TheCpuShapeGivesEveryThreadTiles) {
+  const PanelShape gpu = csr_panel_shape(10000, 1092610, 25969074, sizeof(double));
+  const PanelShape two = csr_panel_shape_for_threads(10000, 1092610, 25969074, sizeof(double), 2);
+  EXPECT_EQ(two.panels, gpu.panels);
+  EXPECT_EQ(two.panel_cols, gpu.panel_cols);
+  EXPECT_EQ(two.tile_rows, std::min<long long>(gpu.tile_rows, 1280));  // ceil(10000 / 8) = 1250, up to 1280
+  EXPECT_EQ(csr_panel_shape_for_threads(2237, 1092610, 5809357, sizeof(double), 16).tile_rows, 64);  // ceil(2237 / 64) = 35 -> 64
+  EXPECT_EQ(csr_panel_shape_for_threads(10, 1000000, 10000, sizeof(double), 4).tile_rows, 10);  // fewer rows than 32
+}
+
+// The advisor takes the panels for CSR on a short-wide matrix on the CPU too.
+TEST(CsrPanels, TheCpuAdvisorTakesThemOnShortWide) {
+  MachineModel cpu = machine_shape("cpu");
+  const auto wide = generators::random_uniform<double, std::int32_t>(300, 300000, 700, 11);
+  for (const auto& p : advise(wide, cpu, 1000).ranked) {
+    if (p.format == Format::csr) EXPECT_EQ(p.kernel, "panels");
+  }
+  const auto stencil = generators::stencil_2d<double, std::int32_t>(200, 200, 5);
+  for (const auto& p : advise(stencil, cpu, 1000).ranked) {
+    if (p.format == Format::csr) EXPECT_NE(p.kernel, "panels");
+  }
 }
 
 TEST(CsrPanels, TooFewEntriesPerSegmentAreRefused) {

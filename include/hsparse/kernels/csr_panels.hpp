@@ -22,6 +22,7 @@
 // (panel_cols <= 65536).
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "hsparse/formats/csr.hpp"
@@ -69,6 +70,13 @@ PanelShape csr_panel_shape(long long rows, long long cols, long long nnz, std::s
 inline constexpr double kPanelAutoEntries = 8;
 inline bool csr_panels_suit(const PanelShape& s) { return s.panels >= 2 && s.entries_per_segment >= kPanelAutoEntries; }
 
+// Bytes of the layout: each entry's value and 16-bit column, and a pointer
+// of index_bytes per row and panel (the advisor's byte model).
+inline double csr_panels_bytes(const PanelShape& s, long long rows, long long nnz, std::size_t value_bytes, std::size_t index_bytes) {
+  return static_cast<double>(nnz) * static_cast<double>(value_bytes + sizeof(std::uint16_t)) +
+         (static_cast<double>(rows) * static_cast<double>(s.panels) + 1) * static_cast<double>(index_bytes);
+}
+
 // Throws Error(invalid_argument) when the matrix has fewer than
 // kMinPanelSegmentEntries entries per segment on average (the segment
 // pointers and partial sums would outweigh what the panels save: the
@@ -84,5 +92,22 @@ void check_csr_panels(long long rows, long long cols, long long nnz, const Panel
 // order: a check of the layout (the tests compare it with CSR's reference).
 template <class V, class I>
 void csr_panels_spmv_reference(V alpha, const CsrPanels<V, I>& a, const V* x, V beta, V* y);
+
+// The CPU's shape: the GPU's panels (64 KB of x, within a core's L2), with
+// tiles of at most a quarter of the rows per thread, so that `threads`
+// threads share the tiles evenly (a multiple of 32 rows, at least 32).
+PanelShape csr_panel_shape_for_threads(long long rows, long long cols, long long nnz, std::size_t value_bytes, int threads);
+
+namespace openmp {
+// The panels on the CPU (backends/openmp/csr_panels_spmv.cpp): OpenMP
+// threads take tiles of rows; a thread walks its tile's panels in order,
+// adding each row's segment into a local sum per row, so a panel of x
+// stays in the core's cache while the tile's entries in it stream past.
+// Measured on the 2-core build VM (AMD EPYC, 2026-11-27, short-wide of
+// 2237 rows x 2600 per row): 3.0-3.2 GFLOP/s against CSR's OpenMP kernel's
+// 2.3-2.5, at any panel width from 8192 to 65536 columns.
+template <class V, class I>
+void csr_panels_spmv(V alpha, const CsrPanels<V, I>& a, std::span<const V> x, V beta, std::span<V> y);
+}  // namespace openmp
 
 }  // namespace hsparse

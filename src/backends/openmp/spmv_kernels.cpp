@@ -35,6 +35,7 @@ BackendFormat make(Format format) {
     case Format::csr:
       return {{{"openmp", "row-parallel, static or guided schedule by eq. (15) of the SELL-C-sigma paper"},
                {"merge", "merge-path split of rows and nonzeros (Merrill and Garland)"},
+               {"panels", "x in 64 KB column panels, threads over tiles of rows, a tile's panels in order (cache blocking, Nishtala et al.); few, long rows"},
                reference},
               {[](int) { return 0.95; }, rows, 0, 0}};
     case Format::ell: return {{omp, reference}, {[](int) { return 0.55; }, rows, kConversion, 0}};

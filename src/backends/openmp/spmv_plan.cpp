@@ -3,6 +3,8 @@
 // so a format the CPU does not build is a compile error. Conversions are the registry's
 // (formats/format_storage.hpp); kernels the CPU backend registers
 // (backends/openmp/spmv_kernels.cpp).
+#include <omp.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "hsparse/formats/format_storage.hpp"
 #include "hsparse/kernels/csr_spmm.hpp"
 #include "hsparse/kernels/block_format_spmm.hpp"
+#include "hsparse/kernels/csr_panels.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/format_spmv.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
@@ -105,6 +108,17 @@ Built<V> build_csr(const Csr<V, I>& a, const std::string& kernel) {
   b.kernel = kernel;
   b.bytes = FormatStorage<Format::csr>::bytes(*m);
   b.stored = FormatStorage<Format::csr>::stored(*m);
+  if (kernel == "panels") {  // its own layout of the entries (kernels/csr_panels.hpp); SpMM then goes column by column
+    const PanelShape shape = csr_panel_shape_for_threads(a.rows, a.cols, static_cast<long long>(a.nnz()), sizeof(V), omp_get_max_threads());
+    auto p = std::make_shared<const CsrPanels<V, I>>(csr_panels(a, shape));
+    Built<V> c;
+    c.matrix = p;
+    c.bytes = p->segment_ptr.size() * sizeof(I) + p->column.size() * sizeof(std::uint16_t) + p->values.size() * sizeof(V);
+    c.stored = p->values.size();
+    c.apply = bind(p, openmp::csr_panels_spmv<V, I>);
+    c.kernel = "panels-" + std::to_string(p->panels) + "x" + std::to_string(p->panel_cols) + "-rows" + std::to_string(p->tile_rows);
+    return c;
+  }
   if (kernel == "reference") {
     b.apply = bind(m, reference::csr_spmv<V, I>);
   } else if (kernel == "merge") {
