@@ -73,6 +73,7 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
     const SellOccupancy s = sell_occupancy(a, m.simd_width, sigma);
     if (static_cast<double>(s.bytes) < 0.99 * static_cast<double>(fp.sell.bytes)) fp.sell = s;
   }
+  const PanelShape panels = csr_panel_shape(a.rows, a.cols, static_cast<long long>(a.nnz()), sizeof(V));  // CSR's panels, below
   for (Format f : all_formats()) {
     const FormatTraits& t = format_traits(f);
     const SpmvKernelModel& model = spmv_registration(backend, f).model;
@@ -86,9 +87,7 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
     // once per 32 columns (the panels have no SpMM kernel). Measured on
     // short-wide matrices: 1.41x cuSPARSE's CSR on the H100, 1.25-1.35x
     // CSR's OpenMP kernel on the 2-core build VM.
-    if (f == Format::csr && csr_panels_suit(csr_panel_shape(a.rows, a.cols, static_cast<long long>(a.nnz()), sizeof(V)))) {
-      p.kernel = "panels";
-    }
+    if (f == Format::csr && csr_panels_suit(panels)) p.kernel = "panels";
     p.block = static_cast<int>(fp.bcsr.block);
     if (f == Format::sell) p.sigma = fp.sell.sigma;
     p.matrix_bytes = static_cast<double>(t.bytes(fp, sizeof(V), 4));  // this V, int32 indices
@@ -98,8 +97,7 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
     // CPU's advisor ranked SELL 5% ahead on short-wide, where the panels
     // ran 1.47x SELL (4.27 against 6.28 ms, 2-core build VM, 2026-11-27).
     if (p.kernel == "panels") {
-      p.matrix_bytes = csr_panels_bytes(csr_panel_shape(a.rows, a.cols, static_cast<long long>(a.nnz()), sizeof(V)), a.rows,
-                                        static_cast<long long>(a.nnz()), sizeof(V), 4);
+      p.matrix_bytes = csr_panels_bytes(panels, a.rows, static_cast<long long>(a.nnz()), sizeof(V), 4);
     }
     const double fill = t.fill(fp);
     if (t.value_rounding > value_tolerance) {

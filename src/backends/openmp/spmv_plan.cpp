@@ -97,6 +97,17 @@ openmp::SellKernel faster_sell_kernel(const SellCSigma<V, I>& m, openmp::SellKer
 
 template <class V, class I>
 Built<V> build_csr(const Csr<V, I>& a, const std::string& kernel) {
+  if (kernel == "panels") {  // its own layout of the entries (kernels/csr_panels.hpp), no CSR copy; SpMM then goes column by column
+    const PanelShape shape = csr_panel_shape_for_threads(a.rows, a.cols, static_cast<long long>(a.nnz()), sizeof(V), omp_get_max_threads());
+    auto p = std::make_shared<const CsrPanels<V, I>>(csr_panels(a, shape));
+    Built<V> c;
+    c.matrix = p;
+    c.bytes = p->segment_ptr.size() * sizeof(I) + p->column.size() * sizeof(std::uint16_t) + p->values.size() * sizeof(V);
+    c.stored = p->values.size();
+    c.apply = bind(p, openmp::csr_panels_spmv<V, I>);
+    c.kernel = "panels-" + std::to_string(p->panels) + "x" + std::to_string(p->panel_cols) + "-rows" + std::to_string(p->tile_rows);
+    return c;
+  }
   auto m = std::make_shared<const Csr<V, I>>(a);
   Built<V> b;
   // SpMM (kernels/csr_spmm.hpp): the reference for the reference kernel, the OpenMP one for the others.
@@ -108,17 +119,6 @@ Built<V> build_csr(const Csr<V, I>& a, const std::string& kernel) {
   b.kernel = kernel;
   b.bytes = FormatStorage<Format::csr>::bytes(*m);
   b.stored = FormatStorage<Format::csr>::stored(*m);
-  if (kernel == "panels") {  // its own layout of the entries (kernels/csr_panels.hpp); SpMM then goes column by column
-    const PanelShape shape = csr_panel_shape_for_threads(a.rows, a.cols, static_cast<long long>(a.nnz()), sizeof(V), omp_get_max_threads());
-    auto p = std::make_shared<const CsrPanels<V, I>>(csr_panels(a, shape));
-    Built<V> c;
-    c.matrix = p;
-    c.bytes = p->segment_ptr.size() * sizeof(I) + p->column.size() * sizeof(std::uint16_t) + p->values.size() * sizeof(V);
-    c.stored = p->values.size();
-    c.apply = bind(p, openmp::csr_panels_spmv<V, I>);
-    c.kernel = "panels-" + std::to_string(p->panels) + "x" + std::to_string(p->panel_cols) + "-rows" + std::to_string(p->tile_rows);
-    return c;
-  }
   if (kernel == "reference") {
     b.apply = bind(m, reference::csr_spmv<V, I>);
   } else if (kernel == "merge") {
