@@ -32,10 +32,11 @@ RowBlocks adaptive_row_blocks(std::span<const I> row_ptr, long long block_nnz, l
         out.long_rows.push_back(r);
         out.long_rows.push_back(out.slots);
         out.long_rows.push_back(out.slots + pieces);
-        for (long long p = 0; p < pieces; ++p) {
-          const long long k = at(r) + p * piece_nnz;
-          block(r, -(out.slots + p + 1), k, std::min(k + piece_nnz, at(r + 1)));
-        }
+        // Pieces of equal length (the first len % pieces take one entry
+        // more), not piece_nnz and a short rest: a row's blocks finish together.
+        const long long base = len / pieces, extra = len % pieces;
+        const auto start = [&](long long p) { return at(r) + p * base + std::min(p, extra); };
+        for (long long p = 0; p < pieces; ++p) block(r, -(out.slots + p + 1), start(p), start(p + 1));
         out.slots += pieces;
       }
       ++r;

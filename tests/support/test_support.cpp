@@ -76,13 +76,15 @@ std::vector<NamedMatrix> edge_case_matrices() {
   m.push_back({"dense_small", dense<double, std::int64_t>(23, 19, 2)});
   {
     // Rows longer than one GPU block's share (CSR adaptive splits the
-    // 40000-entry row into pieces; the 2100-entry row takes a block alone),
-    // and row 1 spanning 70000 columns (CSR16's escape to its wide part).
+    // 40000-entry row into pieces; the 2100-entry row takes a block alone
+    // in two steps, and the 2048-entry row 3 fills a block in one), and
+    // row 1 spanning 70000 columns (CSR16's escape to its wide part).
     std::vector<std::tuple<std::int64_t, std::int64_t, double>> t;
     for (std::int64_t c = 0; c < 2100; ++c) t.emplace_back(0, c * 19, 1.0 + (c % 7));
     for (std::int64_t c = 0; c < 70000; c += 6999) t.emplace_back(1, c, 3.0 - c % 5);
     for (std::int64_t c = 0; c < 40000; ++c) t.emplace_back(2, c, 0.25 - (c % 11) * 0.125);
-    for (std::int64_t r = 3; r < 600; ++r) t.emplace_back(r, (r * 97) % 40000, 2.0);
+    for (std::int64_t c = 0; c < 2048; ++c) t.emplace_back(3, (c * 29) % 70000, 1.0 - (c % 3) * 0.5);
+    for (std::int64_t r = 4; r < 600; ++r) t.emplace_back(r, (r * 97) % 40000, 2.0);
     m.push_back({"very_long_rows", from_triplets(600, 70000, t)});
   }
   return m;

@@ -25,6 +25,10 @@ void check_blocks(const std::vector<std::int64_t>& row_ptr, long long block_nnz,
     next_nnz = k1;
     if (r1 < 0) {  // a piece of a split row
       ASSERT_LE(k1 - k0, piece_nnz) << name;
+      const long long length = row_ptr[static_cast<std::size_t>(r0) + 1] - row_ptr[static_cast<std::size_t>(r0)];
+      const long long pieces = (length + piece_nnz - 1) / piece_nnz;
+      ASSERT_LE(k1 - k0, length / pieces + 1) << name << ": a row's pieces are of equal length";
+      ASSERT_GE(k1 - k0, length / pieces) << name << ": a row's pieces are of equal length";
       const long long slot = -r1 - 1;
       ASSERT_EQ(slot, next_slot) << name << ": slots numbered in order";
       ++next_slot;
@@ -63,6 +67,8 @@ TEST(RowBlocks, CoverEveryRowAndTileTheNonzeros) {
     std::vector<std::int64_t> rp(m.row_ptr.begin(), m.row_ptr.end());
     if (rp.empty()) rp.push_back(0);
     check_blocks(rp, 2048, 16384, 512, name);
+    check_blocks(rp, 2048, 2048, 512, name + " (pieces of a block)");
+    check_blocks(rp, 2048, 4096, 512, name + " (the GPU's budgets)");
     check_blocks(rp, 8, 32, 4, name + " (tiny budgets)");  // forces every kind of block on small matrices
   }
   const auto p = io::load_matrix<double, std::int64_t>("powerlaw:rows=30000,long_rows=3,long_fraction=0.5");

@@ -8,7 +8,8 @@
 //  - a run of rows with at most block_nnz entries in all and at most
 //    max_rows rows (CSR-stream; row_end > row_begin + 1 or a single short row);
 //  - one row longer than block_nnz but at most piece_nnz (row_end = row_begin + 1);
-//  - a piece of a longer row: row_end = -(slot + 1), the piece's partial sum
+//  - a piece of a longer row, cut into ceil(length / piece_nnz) pieces of
+//    equal length (within one entry): row_end = -(slot + 1), the piece's partial sum
 //    goes to that slot; long_rows lists (row, first slot, end slot) per split row.
 // The nnz ranges of the blocks tile [0, nnz) in order.
 #include <cstdint>

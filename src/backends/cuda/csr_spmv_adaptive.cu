@@ -30,6 +30,14 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr long long kMaxRowsPerBlock = 512;  // short rows: a thread reduces at most 2 rows
+// Short-row blocks: a row longer than kLongRowSteps entries per lane of its
+// group is reduced by a whole warp after the others (adaptive_block). Such
+// rows have more than kLongRowSteps entries each, so a block holds at most
+// kMaxLongRows of them. H200, against no second phase: power law 2e6 rows
+// +7% (264-266 -> 282-284 GFLOP/s), 4e6 +5%; at 16 steps cage10 replicated
+// lost 7% (a third of its rows went to the warps) and the power laws 4%.
+constexpr int kLongRowSteps = 32;
+constexpr int kMaxLongRows = static_cast<int>(kAdaptiveBlockNnz / (kLongRowSteps + 1)) + 1;
 
 template <class D>
 __device__ __forceinline__ D block_sum(D v, D* warp_sums) {  // the total is valid in thread 0
@@ -49,6 +57,14 @@ __device__ __forceinline__ D block_sum(D v, D* warp_sums) {  // the total is val
 template <class D, class DS, class Columns>
 constexpr std::size_t kStageBytes =
     kAdaptiveBlockNnz * (Columns::row_base ? sizeof(DS) + sizeof(typename Columns::Stored) : sizeof(D));
+// The long-row list of the second phase (adaptive_block) and its count,
+// after the stage, where they fit the 48 KB of static shared memory: all
+// but complex double CSR16 with int64 indices, whose stage takes it all
+// and whose rows are then reduced in the first phase only.
+template <class D, class DS, class Columns>
+constexpr bool kWarpPhase = kStageBytes<D, DS, Columns> + (kMaxLongRows + 1) * sizeof(int) <= 48 * 1024;
+template <class D, class DS, class Columns>
+constexpr std::size_t kSharedBytes = kStageBytes<D, DS, Columns> + (kWarpPhase<D, DS, Columns> ? (kMaxLongRows + 1) * sizeof(int) : 0);
 
 // One lane's share of a CSR16 row staged in shared memory: kBatch gathers
 // issued before their products are summed, so a lane keeps kBatch loads of
@@ -80,20 +96,38 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
                                                D* __restrict__ y, D* __restrict__ partials) {
   // Raw storage: complex types have constructors, not allowed on __shared__ arrays.
   // One buffer for both paths (complex<double> with int64 CSR16 needs all of 48 KB).
-  __shared__ alignas(16) unsigned char stage_bytes[kStageBytes<D, DS, Columns>];
+  __shared__ alignas(16) unsigned char stage_bytes[kSharedBytes<D, DS, Columns>];
   D* warp_sums = reinterpret_cast<D*>(stage_bytes);  // the one-row path
   const long long* b = blocks + 4 * static_cast<long long>(blockIdx.x);
   const long long row_begin = b[0], row_end = b[1], k0 = b[2], k1 = b[3];
   if (row_end < 0 || row_end - row_begin == 1) {  // one row or one piece of a split row (row_begin is its row)
+    // A lane's entries of a step, all loaded before the first gather and
+    // all gathered before the first product: one memory latency a step, two
+    // per piece (kAdaptivePieceNnz = 4096 entries over 256 lanes). The loop
+    // it replaced kept two chains in flight, and a 16384-entry piece took 32
+    // dependent steps a lane: the power law's few long rows ran last, alone
+    // (with the pieces below, H200: powerlaw:min=2.5,rows=2e6 218-219 ->
+    // 277-284 GFLOP/s, docs/results/2026-11-27-issue37-pieces).
+    constexpr int kPerLane = kAdaptiveBlockNnz / kThreads;
     const D* xr = x + columns.base(row_begin);
-    D sum(0), sum2(0);  // two chains in flight
-    long long k = k0 + threadIdx.x;
-    for (; k + kThreads < k1; k += 2 * kThreads) {
-      sum += D(values[k]) * xr[columns.at(k)];
-      sum2 += D(values[k + kThreads]) * xr[columns.at(k + kThreads)];
+    D sum(0);
+    for (long long step = k0; step < k1; step += kPerLane * kThreads) {
+      typename Columns::Stored col[kPerLane];
+      DS val[kPerLane];
+#pragma unroll
+      for (int u = 0; u < kPerLane; ++u) {
+        const long long k = step + threadIdx.x + u * kThreads;
+        if (k < k1) {
+          col[u] = columns.stored()[k];
+          val[u] = values[k];
+        }
+      }
+      D product[kPerLane];
+#pragma unroll
+      for (int u = 0; u < kPerLane; ++u) product[u] = step + threadIdx.x + u * kThreads < k1 ? D(val[u]) * xr[col[u]] : D(0);
+#pragma unroll
+      for (int u = 0; u < kPerLane; ++u) sum += product[u];
     }
-    if (k < k1) sum += D(values[k]) * xr[columns.at(k)];
-    sum += sum2;
     sum = block_sum(sum, warp_sums);
     if (threadIdx.x == 0) {
       if (row_end < 0) partials[-row_end - 1] = sum;
@@ -103,6 +137,9 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
   }
   const int n = static_cast<int>(k1 - k0);
   const int rows = static_cast<int>(row_end - row_begin);
+  constexpr bool warp_phase = kWarpPhase<D, DS, Columns>;
+  int* long_list = reinterpret_cast<int*>(stage_bytes + kStageBytes<D, DS, Columns>);  // kMaxLongRows rows, then their count
+  if (warp_phase && threadIdx.x == 0) long_list[kMaxLongRows] = 0;  // read after the staging's barrier
   int width = 32;
   while (width > 1 && width * rows > kThreads) width /= 2;
   const int groups = kThreads / width, group = threadIdx.x / width, lane = threadIdx.x % width;
@@ -134,33 +171,53 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
     detail::stage_products<kThreads, kAdaptiveBlockNnz / kThreads, EVICT_FIRST>(k0, n, columns.stored(), values, x, products);
   }
   __syncthreads();
+  // A row's sum from the staged entries by `w` lanes (lane 0..w-1).
+  const auto row_sum = [&](int r, int lane, int w) {
+    const int begin = static_cast<int>(row_ptr[row_begin + r] - k0), end = static_cast<int>(row_ptr[row_begin + r + 1] - k0);
+    if constexpr (Columns::row_base) {
+      return reduce_staged_row(staged_values, staged_offsets, x + columns.base(row_begin + r), begin + lane, end, w);
+    } else {
+      // Four products a step in two chains: a lane's share of a row is
+      // read from shared memory one product after another, and the plain
+      // loop's overhead per product set the pace (power law, H200: 280 ->
+      // 332 GFLOP/s; stencil +2%, banded +1.6%, circuit -2.4%, cage10 and
+      // bcsstk16 unchanged: docs/results/2026-11-26-issue37-h200).
+      D sum(0), sum2(0);
+      int k = begin + lane;
+      for (; k + 3 * w < end; k += 4 * w) {
+        sum += products[k] + products[k + w];
+        sum2 += products[k + 2 * w] + products[k + 3 * w];
+      }
+      for (; k < end; k += w) sum += products[k];
+      return sum + sum2;
+    }
+  };
+  // Rows whose share per lane exceeds kLongRowSteps are left to the second
+  // phase, a warp each: with `width` lanes per row, one long row among
+  // short ones (power law: a 1000-entry row among 300 rows of 2-3, one
+  // lane each) held its warp, and the block's shared memory, for its whole
+  // length while the other warps had finished.
   for (int base = 0; base < rows; base += groups) {  // the same trip count in every lane: the shuffles need them all
     const int r = base + group;
+    bool in_first = false;
     D sum(0);
     if (r < rows) {
-      const int end = static_cast<int>(row_ptr[row_begin + r + 1] - k0);
-      if constexpr (Columns::row_base) {
-        sum = reduce_staged_row(staged_values, staged_offsets, x + columns.base(row_begin + r),
-                                static_cast<int>(row_ptr[row_begin + r] - k0) + lane, end, width);
-      } else {
-        // Four products a step in two chains: with a thread per row (width
-        // 1), a warp runs as long as its longest row, and the plain loop's
-        // overhead per product set the pace where one long row among
-        // short ones holds its warp (power law, H200: 280 -> 332 GFLOP/s;
-        // stencil +2%, banded +1.6%, circuit -2.4%, cage10 and bcsstk16
-        // unchanged: docs/results/2026-11-26-issue37-h200).
-        int k = static_cast<int>(row_ptr[row_begin + r] - k0) + lane;
-        D sum2(0);
-        for (; k + 3 * width < end; k += 4 * width) {
-          sum += products[k] + products[k + width];
-          sum2 += products[k + 2 * width] + products[k + 3 * width];
-        }
-        for (; k < end; k += width) sum += products[k];
-        sum += sum2;
-      }
+      const int len = static_cast<int>(row_ptr[row_begin + r + 1] - row_ptr[row_begin + r]);
+      in_first = !warp_phase || width == 32 || len <= kLongRowSteps * width;
+      if (in_first) sum = row_sum(r, lane, width);
+      else if (lane == 0) long_list[atomicAdd(&long_list[kMaxLongRows], 1)] = r;
     }
     sum = detail::group_sum_n(sum, width);
-    if (lane == 0 && r < rows) detail::write_output(y, row_begin + r, alpha, sum, beta, read_y);
+    if (lane == 0 && in_first) detail::write_output(y, row_begin + r, alpha, sum, beta, read_y);
+  }
+  if constexpr (!warp_phase) return;
+  __syncthreads();
+  const int long_count = long_list[kMaxLongRows];
+  const int warps = kThreads / 32, warp = static_cast<int>(threadIdx.x) / 32, warp_lane = static_cast<int>(threadIdx.x) % 32;
+  for (int i = warp; i < long_count; i += warps) {  // uniform per warp
+    const int r = long_list[i];
+    const D sum = detail::group_sum<32>(row_sum(r, warp_lane, 32));
+    if (warp_lane == 0) detail::write_output(y, row_begin + r, alpha, sum, beta, read_y);
   }
 }
 

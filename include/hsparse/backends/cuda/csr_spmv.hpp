@@ -62,7 +62,12 @@ void csr_spmv_merge(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const
 // whose partial sums a second kernel adds in a fixed order (deterministic,
 // no atomics).
 inline constexpr long long kAdaptiveBlockNnz = 2048;   // short-row budget per block (shared memory)
-inline constexpr long long kAdaptivePieceNnz = 16384;  // long rows: entries per block
+// Long rows: at most this many entries per block, a row's pieces of equal
+// length (kernels/row_blocks.hpp). H200 (docs/results/2026-11-27-issue37-pieces):
+// 16384 left the power law's long rows running last, 4096 is 1% behind 2048
+// on the power law and 3% ahead on short-wide's 2600-entry rows (one block
+// each, no second kernel).
+inline constexpr long long kAdaptivePieceNnz = 4096;
 struct CsrAdaptiveSchedule {
   DeviceArray<long long> blocks;     // 4 per work block: row_begin, row_end (or -(piece slot + 1)), nnz_begin, nnz_end
   DeviceArray<long long> long_rows;  // 3 per split row: row, first slot, end slot
