@@ -33,9 +33,11 @@ constexpr long long kMaxRowsPerBlock = 512;  // short rows: a thread reduces at 
 // Short-row blocks: a row longer than kLongRowSteps entries per lane of its
 // group is reduced by a whole warp after the others (adaptive_block). Such
 // rows have more than kLongRowSteps entries each, so a block holds at most
-// kMaxLongRows of them. H200, against no second phase: power law 2e6 rows
-// +7% (264-266 -> 282-284 GFLOP/s), 4e6 +5%; at 16 steps cage10 replicated
-// lost 7% (a third of its rows went to the warps) and the power laws 4%.
+// kMaxLongRows of them. H200 (docs/results/2026-11-27-issue37-pieces): at 16
+// steps, power law 4e6 rows +3%, 2e6 unchanged, but cage10 replicated -8% (a
+// third of its rows, 13 a row on average, moved to the warps); at 32 no row
+// of the suite's regular matrices moves, and with pieces of 2048 the second
+// phase gave the 2e6-row power law +7%.
 constexpr int kLongRowSteps = 32;
 constexpr int kMaxLongRows = static_cast<int>(kAdaptiveBlockNnz / (kLongRowSteps + 1)) + 1;
 
@@ -101,33 +103,15 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
   const long long* b = blocks + 4 * static_cast<long long>(blockIdx.x);
   const long long row_begin = b[0], row_end = b[1], k0 = b[2], k1 = b[3];
   if (row_end < 0 || row_end - row_begin == 1) {  // one row or one piece of a split row (row_begin is its row)
-    // A lane's entries of a step, all loaded before the first gather and
-    // all gathered before the first product: one memory latency a step, two
-    // per piece (kAdaptivePieceNnz = 4096 entries over 256 lanes). The loop
-    // it replaced kept two chains in flight, and a 16384-entry piece took 32
-    // dependent steps a lane: the power law's few long rows ran last, alone
-    // (with the pieces below, H200: powerlaw:min=2.5,rows=2e6 218-219 ->
-    // 277-284 GFLOP/s, docs/results/2026-11-27-issue37-pieces).
-    constexpr int kPerLane = kAdaptiveBlockNnz / kThreads;
     const D* xr = x + columns.base(row_begin);
-    D sum(0);
-    for (long long step = k0; step < k1; step += kPerLane * kThreads) {
-      typename Columns::Stored col[kPerLane];
-      DS val[kPerLane];
-#pragma unroll
-      for (int u = 0; u < kPerLane; ++u) {
-        const long long k = step + threadIdx.x + u * kThreads;
-        if (k < k1) {
-          col[u] = columns.stored()[k];
-          val[u] = values[k];
-        }
-      }
-      D product[kPerLane];
-#pragma unroll
-      for (int u = 0; u < kPerLane; ++u) product[u] = step + threadIdx.x + u * kThreads < k1 ? D(val[u]) * xr[col[u]] : D(0);
-#pragma unroll
-      for (int u = 0; u < kPerLane; ++u) sum += product[u];
+    D sum(0), sum2(0);  // two chains in flight
+    long long k = k0 + threadIdx.x;
+    for (; k + kThreads < k1; k += 2 * kThreads) {
+      sum += D(values[k]) * xr[columns.at(k)];
+      sum2 += D(values[k + kThreads]) * xr[columns.at(k + kThreads)];
     }
+    if (k < k1) sum += D(values[k]) * xr[columns.at(k)];
+    sum += sum2;
     sum = block_sum(sum, warp_sums);
     if (threadIdx.x == 0) {
       if (row_end < 0) partials[-row_end - 1] = sum;

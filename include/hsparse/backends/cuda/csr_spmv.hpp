@@ -63,10 +63,12 @@ void csr_spmv_merge(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const
 // no atomics).
 inline constexpr long long kAdaptiveBlockNnz = 2048;   // short-row budget per block (shared memory)
 // Long rows: at most this many entries per block, a row's pieces of equal
-// length (kernels/row_blocks.hpp). H200 (docs/results/2026-11-27-issue37-pieces):
-// 16384 left the power law's long rows running last, 4096 is 1% behind 2048
-// on the power law and 3% ahead on short-wide's 2600-entry rows (one block
-// each, no second kernel).
+// length (kernels/row_blocks.hpp). A piece is one block's strided loop: at
+// 16384 entries, 32 dependent load-and-gather steps a lane, and the power
+// law's few long rows ran last, alone; at 4096, 8. H200
+// (docs/results/2026-11-27-issue37-pieces): 4096 within 1% of 2048 on the
+// power law, and 3% ahead on short-wide, whose 2600-entry rows stay one
+// block each (no second kernel).
 inline constexpr long long kAdaptivePieceNnz = 4096;
 struct CsrAdaptiveSchedule {
   DeviceArray<long long> blocks;     // 4 per work block: row_begin, row_end (or -(piece slot + 1)), nnz_begin, nnz_end
