@@ -408,6 +408,18 @@ TEST(CudaCsrAdaptive, EvictFirstOnlyWhereXIsGatheredAgain) {
   check_evict_first_choice<double>("circuit:n=3000000", false);
 }
 
+// CSR adaptive keeps the occupancy it was tuned at: 8 resident blocks of 256
+// threads per multiprocessor in double and float with int32 indices (32
+// registers). Its one-row loop once took 48 registers, 5 blocks, and cost
+// every matrix's short-row blocks a fifth of their speed on the H200.
+TEST(CudaCsrAdaptive, KeepsEightBlocksPerMultiprocessor) {
+  REQUIRE_CUDA_DEVICE();
+  for (bool evict_first : {false, true}) {
+    EXPECT_GE((csr_adaptive_blocks_per_sm<double, std::int32_t>(evict_first)), 8) << "double, evict-first " << evict_first;
+    EXPECT_GE((csr_adaptive_blocks_per_sm<float, std::int32_t>(evict_first)), 8) << "float, evict-first " << evict_first;
+  }
+}
+
 // DIA's kernels load a slot outside the matrix like any other (thread: x at
 // a clamped column; staged: a zero window element) and must drop its
 // product: with inf in x's first and last elements, rows that do not touch

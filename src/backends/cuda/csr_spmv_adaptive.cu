@@ -290,6 +290,16 @@ void csr_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, co
   run_adaptive(ex, alpha, a.row_ptr.data(), detail::StoredColumns<I>{a.col_idx.data()}, a.values.data(), x, beta, y, schedule, workspace);
 }
 
+template <class V, class I>
+int csr_adaptive_blocks_per_sm(bool evict_first) {
+  using D = detail::device_t<V>;
+  using Columns = detail::StoredColumns<I>;
+  int blocks = 0;
+  const auto kernel = evict_first ? csr_adaptive_kernel<true, D, D, I, Columns> : csr_adaptive_kernel<false, D, D, I, Columns>;
+  HSPARSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kThreads, 0));
+  return blocks;
+}
+
 template <class V, class S, class I>
 void csr16_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr16<S, I>& a, const V* x, V beta, V* y, const Csr16AdaptiveSchedules& schedules,
                          void* workspace) {
@@ -308,7 +318,8 @@ template CsrAdaptiveSchedule csr_adaptive_schedule(std::span<const std::int32_t>
 template CsrAdaptiveSchedule csr_adaptive_schedule(std::span<const std::int64_t>);
 #define HSPARSE_INSTANTIATE(V, I)                                                                                               \
   template void csr_spmv_adaptive(const Executor&, V, const DeviceCsr<V, I>&, const V*, V, V*, const CsrAdaptiveSchedule&, void*); \
-  template void csr16_spmv_adaptive<V, V, I>(const Executor&, V, const DeviceCsr16<V, I>&, const V*, V, V*, const Csr16AdaptiveSchedules&, void*);
+  template void csr16_spmv_adaptive<V, V, I>(const Executor&, V, const DeviceCsr16<V, I>&, const V*, V, V*, const Csr16AdaptiveSchedules&, void*); \
+  template int csr_adaptive_blocks_per_sm<V, I>(bool);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 #define HSPARSE_INSTANTIATE(V, S, I)                                                                                    \

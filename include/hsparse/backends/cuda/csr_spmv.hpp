@@ -91,6 +91,14 @@ CsrAdaptiveSchedule csr_adaptive_schedule(std::span<const I> row_ptr);
 template <class V, class I>
 void csr_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const V* x, V beta, V* y,
                        const CsrAdaptiveSchedule& schedule, void* workspace);
+// CSR adaptive's 256-thread blocks resident per multiprocessor on the
+// current device (the CUDA occupancy calculator: registers and shared
+// memory). Double and float with int32 indices were tuned at 8 (32
+// registers); a change that raised them to 48 registers left 5 and cost the
+// short-row blocks a fifth of their speed on the H200's suite
+// (docs/results/2026-11-27-issue37-pieces), so a GPU test holds them at 8.
+template <class V, class I>
+int csr_adaptive_blocks_per_sm(bool evict_first);
 
 // CSR with x in column panels (kernels/csr_panels.hpp; cache blocking,
 // Nishtala et al. 2007): a block per tile of rows x 64 KB of x, which it
