@@ -76,8 +76,8 @@ std::vector<NamedMatrix> edge_case_matrices() {
   m.push_back({"dense_small", dense<double, std::int64_t>(23, 19, 2)});
   {
     // Rows longer than one GPU block's share (CSR adaptive splits the
-    // 40000-entry row into pieces; the 2100-entry row takes a block alone
-    // in two steps, and the 2048-entry row 3 fills a block in one), and
+    // 40000-entry row into pieces; the 2100-entry row takes a block alone,
+    // and the 2048-entry row 3 fills one, the one-row path), and
     // row 1 spanning 70000 columns (CSR16's escape to its wide part).
     std::vector<std::tuple<std::int64_t, std::int64_t, double>> t;
     for (std::int64_t c = 0; c < 2100; ++c) t.emplace_back(0, c * 19, 1.0 + (c % 7));

@@ -59,14 +59,11 @@ __device__ __forceinline__ D block_sum(D v, D* warp_sums) {  // the total is val
 template <class D, class DS, class Columns>
 constexpr std::size_t kStageBytes =
     kAdaptiveBlockNnz * (Columns::row_base ? sizeof(DS) + sizeof(typename Columns::Stored) : sizeof(D));
-// The long-row list of the second phase (adaptive_block) and its count,
-// after the stage, where they fit the 48 KB of static shared memory: all
-// but complex double CSR16 with int64 indices, whose stage takes it all
-// and whose rows are then reduced in the first phase only.
+// The long-row list of the second phase (adaptive_block) and its count
+// follow the stage; with the largest stage (complex double CSR16, 36 KB)
+// they fit the 48 KB of static shared memory.
 template <class D, class DS, class Columns>
-constexpr bool kWarpPhase = kStageBytes<D, DS, Columns> + (kMaxLongRows + 1) * sizeof(int) <= 48 * 1024;
-template <class D, class DS, class Columns>
-constexpr std::size_t kSharedBytes = kStageBytes<D, DS, Columns> + (kWarpPhase<D, DS, Columns> ? (kMaxLongRows + 1) * sizeof(int) : 0);
+constexpr std::size_t kSharedBytes = kStageBytes<D, DS, Columns> + (kMaxLongRows + 1) * sizeof(int);
 
 // One lane's share of a CSR16 row staged in shared memory: kBatch gathers
 // issued before their products are summed, so a lane keeps kBatch loads of
@@ -97,7 +94,8 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
                                                const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y,
                                                D* __restrict__ y, D* __restrict__ partials) {
   // Raw storage: complex types have constructors, not allowed on __shared__ arrays.
-  // One buffer for both paths (complex<double> with int64 CSR16 needs all of 48 KB).
+  // One buffer for both paths.
+  static_assert(kSharedBytes<D, DS, Columns> <= 48 * 1024, "CSR adaptive: the stage and the long-row list pass 48 KB");
   __shared__ alignas(16) unsigned char stage_bytes[kSharedBytes<D, DS, Columns>];
   D* warp_sums = reinterpret_cast<D*>(stage_bytes);  // the one-row path
   const long long* b = blocks + 4 * static_cast<long long>(blockIdx.x);
@@ -121,9 +119,8 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
   }
   const int n = static_cast<int>(k1 - k0);
   const int rows = static_cast<int>(row_end - row_begin);
-  constexpr bool warp_phase = kWarpPhase<D, DS, Columns>;
   int* long_list = reinterpret_cast<int*>(stage_bytes + kStageBytes<D, DS, Columns>);  // kMaxLongRows rows, then their count
-  if (warp_phase && threadIdx.x == 0) long_list[kMaxLongRows] = 0;  // read after the staging's barrier
+  if (threadIdx.x == 0) long_list[kMaxLongRows] = 0;  // read after the staging's barrier
   int width = 32;
   while (width > 1 && width * rows > kThreads) width /= 2;
   const int groups = kThreads / width, group = threadIdx.x / width, lane = threadIdx.x % width;
@@ -187,14 +184,13 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
     D sum(0);
     if (r < rows) {
       const int len = static_cast<int>(row_ptr[row_begin + r + 1] - row_ptr[row_begin + r]);
-      in_first = !warp_phase || width == 32 || len <= kLongRowSteps * width;
+      in_first = width == 32 || len <= kLongRowSteps * width;
       if (in_first) sum = row_sum(r, lane, width);
       else if (lane == 0) long_list[atomicAdd(&long_list[kMaxLongRows], 1)] = r;
     }
     sum = detail::group_sum_n(sum, width);
     if (lane == 0 && in_first) detail::write_output(y, row_begin + r, alpha, sum, beta, read_y);
   }
-  if constexpr (!warp_phase) return;
   __syncthreads();
   const int long_count = long_list[kMaxLongRows];
   const int warps = kThreads / 32, warp = static_cast<int>(threadIdx.x) / 32, warp_lane = static_cast<int>(threadIdx.x) % 32;
