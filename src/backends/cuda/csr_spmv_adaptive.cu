@@ -37,7 +37,8 @@ constexpr long long kMaxRowsPerBlock = 512;  // short rows: a thread reduces at 
 // steps, power law 4e6 rows +3%, 2e6 unchanged, but cage10 replicated -8% (a
 // third of its rows, 13 a row on average, moved to the warps); at 32 no row
 // of the suite's regular matrices moves, and with pieces of 2048 the second
-// phase gave the 2e6-row power law +7%.
+// phase gave the 2e6-row power law +7% (measured beside a one-row loop of 48
+// registers, since reverted: CudaCsrAdaptive.KeepsEightBlocksPerMultiprocessor).
 constexpr int kLongRowSteps = 32;
 constexpr int kMaxLongRows = static_cast<int>(kAdaptiveBlockNnz / (kLongRowSteps + 1)) + 1;
 
