@@ -28,6 +28,8 @@
 #   SKIP_CLI_CHECKS=1 (skip the CLI's format checks and hsparse info),
 #   SKIP_INSTALL_CHECK=1 (skip installing and building examples/ against the install),
 #   NCU_RUNS="matrix|format|kernel|kernel-name-regex ..." (Nsight Compute on one launch of each: the limiter),
+#   RUN_EXPERIMENTS="docs/results/.../experiment_x.cu[:arg,arg] ..." (standalone experiments: built for sm_90, run,
+#   output in summary.txt; EXPERIMENT_TIMEOUT, default 120 s each),
 #   NCU_GEMM="algorithm|tile|precision|size[|T] ..." (the same for hsparse gemm; tile "-" for the default; size N or MxNxK;
 #   T: --transa).
 set -uo pipefail
@@ -218,6 +220,24 @@ fi
 # BENCH_MATRICES=1. timeout sends SIGINT, which hsparse bench takes as Ctrl-C:
 # it stops and still writes what it measured. No gnuplot here: redraw the
 # plots locally with  hsparse bench --report-from results.json --out DIR.
+# Standalone experiments (RUN_EXPERIMENTS="file.cu[:arg,arg] ..."): a kernel idea measured before it enters the
+# library (docs/results/*/experiment_*.cu, each checking itself against a reference); compiled for sm_90 and run,
+# its output in summary.txt. Before the bench, so a bench that runs out of time leaves them done.
+if [ -n "${RUN_EXPERIMENTS:-}" ]; then
+  for e in $RUN_EXPERIMENTS; do
+    src=${e%%:*}; args=""
+    [ "$e" != "$src" ] && args=${e#*:}
+    name=$(basename "$src" .cu)
+    log "experiment $name ${args//,/ }"
+    if nvcc -O3 -std=c++17 -arch=sm_90 -o "/tmp/$name" "$src" > "$OUT/$name-build.log" 2>&1; then
+      timeout "${EXPERIMENT_TIMEOUT:-120}" "/tmp/$name" ${args//,/ } 2>&1 | tee -a "$OUT/summary.txt"
+      echo "experiment $name rc=${PIPESTATUS[0]}" | tee -a "$OUT/summary.txt"
+    else
+      echo "experiment $name: the build failed ($name-build.log)" | tee -a "$OUT/summary.txt"
+    fi
+  done
+fi
+
 if [ "${SKIP_GPU_BENCH:-0}" != 1 ]; then
   extra=()
   [ "${BENCH_MATRICES:-0}" = 1 ] && extra+=(--matrices "$PWD/matrices")
