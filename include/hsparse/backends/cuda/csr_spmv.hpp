@@ -94,9 +94,11 @@ void csr_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, co
 // CSR adaptive's 256-thread blocks resident per multiprocessor on the
 // current device (the CUDA occupancy calculator: registers and shared
 // memory). Double and float with int32 indices were tuned at 8 (32
-// registers); a change that raised them to 48 registers left 5 and cost the
-// short-row blocks a fifth of their speed on the H200's suite
-// (docs/results/2026-11-27-issue37-pieces), so a GPU test holds them at 8.
+// registers; float with evict-first has 38, 6 blocks); a change that raised
+// them to 48 registers left 5 and cost the short-row blocks a fifth of their
+// speed on the H200's suite (docs/results/2026-11-27-issue37-pieces), so a
+// GPU test holds them there, and build.csr_adaptive_registers checks ptxas's
+// registers without a GPU.
 template <class V, class I>
 int csr_adaptive_blocks_per_sm(bool evict_first);
 
