@@ -153,11 +153,11 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
     detail::stage_products<kThreads, kAdaptiveBlockNnz / kThreads, EVICT_FIRST>(k0, n, columns.stored(), values, x, products);
   }
   __syncthreads();
-  // A row's sum from the staged entries by `w` lanes (lane 0..w-1).
-  const auto row_sum = [&](int r, int lane, int w) {
+  // A row's sum from the staged entries by `w` lanes, this one lane `l` of them.
+  const auto row_sum = [&](int r, int l, int w) {
     const int begin = static_cast<int>(row_ptr[row_begin + r] - k0), end = static_cast<int>(row_ptr[row_begin + r + 1] - k0);
     if constexpr (Columns::row_base) {
-      return reduce_staged_row(staged_values, staged_offsets, x + columns.base(row_begin + r), begin + lane, end, w);
+      return reduce_staged_row(staged_values, staged_offsets, x + columns.base(row_begin + r), begin + l, end, w);
     } else {
       // Four products a step in two chains: a lane's share of a row is
       // read from shared memory one product after another, and the plain
@@ -165,7 +165,7 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
       // 332 GFLOP/s; stencil +2%, banded +1.6%, circuit -2.4%, cage10 and
       // bcsstk16 unchanged: docs/results/2026-11-26-issue37-h200).
       D sum(0), sum2(0);
-      int k = begin + lane;
+      int k = begin + l;
       for (; k + 3 * w < end; k += 4 * w) {
         sum += products[k] + products[k + w];
         sum2 += products[k + 2 * w] + products[k + 3 * w];
