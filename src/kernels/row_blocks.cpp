@@ -51,7 +51,23 @@ RowBlocks adaptive_row_blocks(std::span<const I> row_ptr, long long block_nnz, l
   return out;
 }
 
+template <class I>
+bool runs_hold_second_phase_rows(const RowBlocks& b, std::span<const I> row_ptr, int threads, int long_row_steps) {
+  for (std::size_t i = 0; i + 3 < b.blocks.size(); i += 4) {
+    const long long row_begin = b.blocks[i], row_end = b.blocks[i + 1];
+    if (row_end < 0 || row_end - row_begin < 2) continue;  // one row or a piece: a whole block each
+    const int width = adaptive_run_width(row_end - row_begin, threads);
+    for (long long r = row_begin; r < row_end; ++r) {
+      const auto length = static_cast<long long>(row_ptr[static_cast<std::size_t>(r) + 1] - row_ptr[static_cast<std::size_t>(r)]);
+      if (adaptive_second_phase_row(length, width, long_row_steps)) return true;
+    }
+  }
+  return false;
+}
+
 template RowBlocks adaptive_row_blocks(std::span<const std::int32_t>, long long, long long, long long);
 template RowBlocks adaptive_row_blocks(std::span<const std::int64_t>, long long, long long, long long);
+template bool runs_hold_second_phase_rows(const RowBlocks&, std::span<const std::int32_t>, int, int);
+template bool runs_hold_second_phase_rows(const RowBlocks&, std::span<const std::int64_t>, int, int);
 
 }  // namespace hsparse

@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "hsparse/analysis/spmv_check.hpp"
+#include "hsparse/backends/cuda/csr_spmv.hpp"
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/formats/convert.hpp"
@@ -345,6 +346,42 @@ void check_csr16_wide_rows() {
 
 TEST(CudaCsr16, WideRowsAmongNarrowOnesDouble) { check_csr16_wide_rows<double>(); }
 TEST(CudaCsr16, WideRowsAmongNarrowOnesComplexDouble) { check_csr16_wide_rows<std::complex<double>>(); }
+
+// CSR adaptive's second phase (csr_spmv_adaptive.cu): runs of a few hundred
+// short rows, one lane a row, holding rows of 40 and 600 entries that the
+// lanes leave to a warp each. The schedule says such rows exist, so the
+// kernel runs the phase; a stencil's schedule says none do, so it skips it.
+// CSR and both CSR16s (same kernel), alpha and beta, int32 and int64.
+template <class V>
+void check_second_phase_rows() {
+  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
+  const ExecutorPtr ex = make_cuda_executor();
+  Coo<double, std::int64_t> coo;
+  coo.rows = 700;
+  coo.cols = 2000;
+  for (std::int64_t r = 0; r < coo.rows; ++r) {
+    const std::int64_t length = r % 100 == 50 ? 600 : r % 100 == 20 ? 40 : r % 100 == 77 ? 0 : 2;
+    for (std::int64_t j = 0; j < length; ++j) {
+      coo.row_idx.push_back(r);
+      coo.col_idx.push_back((r + j * 3) % coo.cols);
+      coo.values.push_back(1.0 + static_cast<double>((r * 7 + j) % 11) * 0.25);
+    }
+  }
+  const auto a = convert_types<V, std::int32_t>(coo_to_csr(coo));
+  EXPECT_TRUE(csr_adaptive_schedule(std::span<const std::int32_t>(a.row_ptr)).long_rows_in_runs);
+  const auto stencil = generators::stencil_3d<V, std::int32_t>(12, 12, 12, 27);
+  EXPECT_FALSE(csr_adaptive_schedule(std::span<const std::int32_t>(stencil.row_ptr)).long_rows_in_runs);
+  for (Format f : {Format::csr, Format::csr16, Format::csr16_single}) {
+    const Variant v{std::string(to_string(f)) + "_adaptive", SpmvOptions{f, "adaptive"}};
+    EXPECT_TRUE(check(ex, a, v, "long rows among short ones", true)) << v.name;
+    EXPECT_TRUE(check(ex, convert_types<V, std::int64_t>(a), v, "long rows among short ones, int64", true)) << v.name;
+    EXPECT_TRUE(check(ex, stencil, v, "stencil3d 27 points, n = 12", true)) << v.name;
+  }
+}
+
+TEST(CudaCsrAdaptive, LongRowsAmongShortOnesDouble) { check_second_phase_rows<double>(); }
+TEST(CudaCsrAdaptive, LongRowsAmongShortOnesFloat) { check_second_phase_rows<float>(); }
+TEST(CudaCsrAdaptive, LongRowsAmongShortOnesComplexDouble) { check_second_phase_rows<std::complex<double>>(); }
 
 // DIA "staged" with more windows than one phase holds (format_spmv.hpp,
 // dia_windows): a band of 7 diagonals (one run) and 30 diagonals 300 apart

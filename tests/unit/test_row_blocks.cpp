@@ -75,6 +75,48 @@ TEST(RowBlocks, CoverEveryRowAndTileTheNonzeros) {
   check_blocks(std::vector<std::int64_t>(p.row_ptr.begin(), p.row_ptr.end()), 2048, 16384, 512, "powerlaw");
 }
 
+// The kernel's lanes per row of a run, and which rows its second phase takes.
+TEST(RowBlocks, RunWidthFillsTheBlock) {
+  EXPECT_EQ(adaptive_run_width(1, 256), 32);
+  EXPECT_EQ(adaptive_run_width(8, 256), 32);
+  EXPECT_EQ(adaptive_run_width(9, 256), 16);
+  EXPECT_EQ(adaptive_run_width(75, 256), 2);  // the 27-point stencil's runs: 2048 / 27 rows
+  EXPECT_EQ(adaptive_run_width(129, 256), 1);
+  EXPECT_EQ(adaptive_run_width(512, 256), 1);
+  EXPECT_FALSE(adaptive_second_phase_row(64, 2, 32));
+  EXPECT_TRUE(adaptive_second_phase_row(65, 2, 32));
+  EXPECT_FALSE(adaptive_second_phase_row(100000, 32, 32));  // a warp already
+}
+
+// Runs with a row past 32 entries a lane are found, wherever the run is;
+// rows alone in their block (one row, or pieces) never count.
+TEST(RowBlocks, FindRunsHoldingSecondPhaseRows) {
+  auto holds = [](const std::vector<std::int64_t>& lengths) {
+    std::vector<std::int64_t> rp{0};
+    for (auto l : lengths) rp.push_back(rp.back() + l);
+    const std::span<const std::int64_t> row_ptr(rp);
+    return runs_hold_second_phase_rows(adaptive_row_blocks(row_ptr, 2048, 4096, 512), row_ptr, 256, 32);
+  };
+  std::vector<std::int64_t> short_rows(3000, 2);
+  EXPECT_FALSE(holds(short_rows));
+  auto with_long = short_rows;
+  with_long[2500] = 600;  // a run of ~700 rows, one lane each: 600 > 32
+  EXPECT_TRUE(holds(with_long));
+  auto stencil_like = std::vector<std::int64_t>(5000, 27);  // runs of 75 rows, 2 lanes each: 27 <= 64
+  EXPECT_FALSE(holds(stencil_like));
+  stencil_like[4000] = 65;  // 65 > 64 in its run of 2-lane rows
+  EXPECT_TRUE(holds(stencil_like));
+  std::vector<std::int64_t> alone = {2, 2, 5000, 2, 2};  // the 5000-entry row is cut into pieces, blocks of its own
+  EXPECT_FALSE(holds(alone));
+  std::vector<std::int64_t> block_row = {3000, 2000};  // each fills a block of its own (one row)
+  EXPECT_FALSE(holds(block_row));
+  EXPECT_FALSE(holds({}));
+  // The real thing: a power law's long rows sit in runs of short ones.
+  const auto p = io::load_matrix<double, std::int32_t>("powerlaw:rows=30000,long_rows=3,long_fraction=0.5");
+  const std::span<const std::int32_t> prp(p.row_ptr);
+  EXPECT_TRUE(runs_hold_second_phase_rows(adaptive_row_blocks(prp, 2048, 4096, 512), prp, 256, 32));
+}
+
 TEST(RowBlocks, BadBudgetsAreErrors) {
   const std::vector<std::int32_t> rp = {0, 1, 2};
   EXPECT_THROW(adaptive_row_blocks(std::span<const std::int32_t>(rp), 0, 16, 4), Error);

@@ -16,6 +16,8 @@
 #include <span>
 #include <vector>
 
+#include "hsparse/core/host_device.hpp"
+
 namespace hsparse {
 
 struct RowBlocks {
@@ -26,5 +28,26 @@ struct RowBlocks {
 
 template <class I>
 RowBlocks adaptive_row_blocks(std::span<const I> row_ptr, long long block_nnz, long long piece_nnz, long long max_rows);
+
+// The kernel's short-row path (backends/cuda/csr_spmv_adaptive.cu): a run of
+// `rows` rows gets `width` lanes per row, as many as fit in the block's
+// `threads` (width * rows <= threads, a power of two <= 32).
+HSPARSE_HOST_DEVICE constexpr int adaptive_run_width(long long rows, int threads) {
+  int width = 32;
+  while (width > 1 && width * rows > threads) width /= 2;
+  return width;
+}
+
+// A row of `length` entries in a run of `width` lanes per row is left to the
+// kernel's second phase, a warp per row, when it passes `long_row_steps`
+// entries per lane (with 32 lanes it already has a warp).
+HSPARSE_HOST_DEVICE constexpr bool adaptive_second_phase_row(long long length, int width, int long_row_steps) {
+  return width < 32 && length > static_cast<long long>(long_row_steps) * width;
+}
+
+// Whether some run of `b` holds a row for the second phase: where none does,
+// the kernel skips the phase's bookkeeping and second barrier.
+template <class I>
+bool runs_hold_second_phase_rows(const RowBlocks& b, std::span<const I> row_ptr, int threads, int long_row_steps);
 
 }  // namespace hsparse

@@ -39,6 +39,11 @@ constexpr long long kMaxRowsPerBlock = 512;  // short rows: a thread reduces at 
 // of the suite's regular matrices moves, and with pieces of 2048 the second
 // phase gave the 2e6-row power law +7% (measured beside a one-row loop of 48
 // registers, since reverted: CudaCsrAdaptive.KeepsEightBlocksPerMultiprocessor).
+// A schedule with no such row skips the phase (its list, atomics and second
+// barrier: CsrAdaptiveSchedule::long_rows_in_runs). H100, stencil3d n=155,
+// `hsparse spmv`, two rounds: CSR16 adaptive 415.5 and 415.8 GFLOP/s against
+// 402.9 and 402.0 with the phase, CSR adaptive 416.3 and 412.6 against 410.7
+// and 410.8 (docs/results/2026-11-27-issue37-h100-head).
 constexpr int kLongRowSteps = 32;
 constexpr int kMaxLongRows = static_cast<int>(kAdaptiveBlockNnz / (kLongRowSteps + 1)) + 1;
 
@@ -90,10 +95,12 @@ __device__ __forceinline__ D reduce_staged_row(const DS* values, const Stored* o
 }
 
 // DS: the stored values' device type (D, or single precision widened to D).
+// long_rows: some run of the schedule holds a row for the second phase
+// (CsrAdaptiveSchedule::long_rows_in_runs); without one, every block skips it.
 template <bool EVICT_FIRST, class D, class DS, class I, class Columns>
 __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
                                                const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y,
-                                               D* __restrict__ y, D* __restrict__ partials) {
+                                               D* __restrict__ y, D* __restrict__ partials, bool long_rows) {
   // Raw storage: complex types have constructors, not allowed on __shared__ arrays.
   // One buffer for both paths.
   static_assert(kSharedBytes<D, DS, Columns> <= 48 * 1024, "CSR adaptive: the stage and the long-row list pass 48 KB");
@@ -121,9 +128,8 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
   const int n = static_cast<int>(k1 - k0);
   const int rows = static_cast<int>(row_end - row_begin);
   int* long_list = reinterpret_cast<int*>(stage_bytes + kStageBytes<D, DS, Columns>);  // kMaxLongRows rows, then their count
-  if (threadIdx.x == 0) long_list[kMaxLongRows] = 0;  // read after the staging's barrier
-  int width = 32;
-  while (width > 1 && width * rows > kThreads) width /= 2;
+  if (long_rows && threadIdx.x == 0) long_list[kMaxLongRows] = 0;  // read after the staging's barrier
+  const int width = adaptive_run_width(rows, kThreads);
   const int groups = kThreads / width, group = threadIdx.x / width, lane = threadIdx.x % width;
   D* products = reinterpret_cast<D*>(stage_bytes);
   using Stored = typename Columns::Stored;
@@ -184,14 +190,14 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
     bool in_first = false;
     D sum(0);
     if (r < rows) {
-      const int len = static_cast<int>(row_ptr[row_begin + r + 1] - row_ptr[row_begin + r]);
-      in_first = width == 32 || len <= kLongRowSteps * width;
+      in_first = !long_rows || !adaptive_second_phase_row(row_ptr[row_begin + r + 1] - row_ptr[row_begin + r], width, kLongRowSteps);
       if (in_first) sum = row_sum(r, lane, width);
       else if (lane == 0) long_list[atomicAdd(&long_list[kMaxLongRows], 1)] = r;
     }
     sum = detail::group_sum_n(sum, width);
     if (lane == 0 && in_first) detail::write_output(y, row_begin + r, alpha, sum, beta, read_y);
   }
+  if (!long_rows) return;  // uniform: the schedule's
   __syncthreads();
   const int long_count = long_list[kMaxLongRows];
   const int warps = kThreads / 32, warp = static_cast<int>(threadIdx.x) / 32, warp_lane = static_cast<int>(threadIdx.x) % 32;
@@ -212,15 +218,15 @@ template <bool EVICT_FIRST, class D, class DS, class I, class Columns>
 __global__ void __launch_bounds__(kThreads)
     csr_adaptive_kernel(const long long* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
                         const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y,
-                        D* __restrict__ partials) {
-  adaptive_block<EVICT_FIRST>(blocks, row_ptr, columns, values, x, alpha, beta, read_y, y, partials);
+                        D* __restrict__ partials, bool long_rows) {
+  adaptive_block<EVICT_FIRST>(blocks, row_ptr, columns, values, x, alpha, beta, read_y, y, partials, long_rows);
 }
 template <bool EVICT_FIRST, class D, class DS, class I, class Columns>
 __global__ void __launch_bounds__(kThreads, 8)
     csr_adaptive_kernel_8_blocks(const long long* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
                                  const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y,
-                                 D* __restrict__ y, D* __restrict__ partials) {
-  adaptive_block<EVICT_FIRST>(blocks, row_ptr, columns, values, x, alpha, beta, read_y, y, partials);
+                                 D* __restrict__ y, D* __restrict__ partials, bool long_rows) {
+  adaptive_block<EVICT_FIRST>(blocks, row_ptr, columns, values, x, alpha, beta, read_y, y, partials, long_rows);
 }
 
 template <class D>
@@ -245,6 +251,7 @@ CsrAdaptiveSchedule csr_adaptive_schedule(std::span<const I> row_ptr) {
   s.slots = b.slots;
   s.block_count = static_cast<long long>(b.blocks.size() / 4);
   s.long_row_count = static_cast<long long>(b.long_rows.size() / 3);
+  s.long_rows_in_runs = runs_hold_second_phase_rows(b, row_ptr, kThreads, kLongRowSteps);
   if (s.block_count > INT_MAX) throw Error(ErrorCode::invalid_argument, "CSR adaptive: too many work blocks for one grid");
   s.blocks = DeviceArray<long long>(b.blocks);
   s.long_rows = DeviceArray<long long>(b.long_rows);
@@ -269,7 +276,8 @@ void run_adaptive(const Executor& ex, V alpha, const I* row_ptr, Columns columns
     else return schedule.evict_first ? csr_adaptive_kernel<true, D, DS, I, Columns> : csr_adaptive_kernel<false, D, DS, I, Columns>;
   }();
   kernel<<<static_cast<unsigned>(schedule.block_count), kThreads, 0, detail::stream_of(ex)>>>(
-      schedule.blocks.data(), row_ptr, columns, detail::dev(values), detail::dev(x), al, be, read_y, detail::dev(y), partials);
+      schedule.blocks.data(), row_ptr, columns, detail::dev(values), detail::dev(x), al, be, read_y, detail::dev(y), partials,
+      schedule.long_rows_in_runs);
   HSPARSE_CUDA_CHECK(cudaGetLastError());
   if (schedule.long_row_count > 0) {
     add_pieces_kernel<D><<<detail::grid_for(32 * schedule.long_row_count, 256), 256, 0, detail::stream_of(ex)>>>(

@@ -84,6 +84,11 @@ struct CsrAdaptiveSchedule {
   // anyway; circuit, random and short-wide unchanged
   // (docs/results/2026-11-26-issue37-model-h100).
   bool evict_first = false;
+  // Some run of short rows holds a row the kernel leaves to its second
+  // phase, a warp per row (csr_spmv_adaptive.cu, kLongRowSteps): set from
+  // the row lengths when the schedule is built. Without such a row the
+  // kernel skips the phase's bookkeeping and its second barrier.
+  bool long_rows_in_runs = false;
   std::size_t workspace_bytes(std::size_t value_bytes) const { return static_cast<std::size_t>(slots) * value_bytes + 16; }
 };
 template <class I>
