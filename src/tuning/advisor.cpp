@@ -74,20 +74,27 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
     if (static_cast<double>(s.bytes) < 0.99 * static_cast<double>(fp.sell.bytes)) fp.sell = s;
   }
   const PanelShape panels = csr_panel_shape(a.rows, a.cols, static_cast<long long>(a.nnz()), sizeof(V));  // CSR's panels, below
+  // One prediction per format with its backend's default kernel (CSR on
+  // the GPU: adaptive, or its slabs, below; on the CPU: the row-parallel
+  // kernel), and for CSR a second one with the panels where rows are few
+  // and long over a wide x (kernels/csr_panels.hpp, csr_panels_suit). Both
+  // CSR kernels stay ranked: the panels' setup (kPanelBuildSecondsPerByte*)
+  // pays back only over enough products. Only here, for products: a plan
+  // made for SpMM keeps the default, whose SpMM reads A once per 32 columns
+  // (the panels have no SpMM kernel). Measured on short-wide matrices: 1.41x
+  // cuSPARSE's CSR on the H100, 1.25-1.35x CSR's OpenMP kernel on the
+  // 2-core build VM.
+  std::vector<std::pair<Format, bool>> candidates;  // (format, the CSR panels)
   for (Format f : all_formats()) {
+    candidates.emplace_back(f, false);
+    if (f == Format::csr && csr_panels_suit(panels)) candidates.emplace_back(f, true);
+  }
+  for (const auto& [f, with_panels] : candidates) {
     const FormatTraits& t = format_traits(f);
     const SpmvKernelModel& model = spmv_registration(backend, f).model;
     FormatPrediction p;
     p.format = f;
-    p.kernel = spmv_registration(backend, f).kernels.front().name;
-    // CSR: the panels where rows are few and long over a wide x
-    // (kernels/csr_panels.hpp, csr_panels_suit), else the backend's default
-    // (GPU: adaptive; CPU: the row-parallel kernel). Only here, for
-    // products: a plan made for SpMM keeps the default, whose SpMM reads A
-    // once per 32 columns (the panels have no SpMM kernel). Measured on
-    // short-wide matrices: 1.41x cuSPARSE's CSR on the H100, 1.25-1.35x
-    // CSR's OpenMP kernel on the 2-core build VM.
-    if (f == Format::csr && csr_panels_suit(panels)) p.kernel = "panels";
+    p.kernel = with_panels ? "panels" : spmv_registration(backend, f).kernels.front().name;
     p.block = static_cast<int>(fp.bcsr.block);
     if (f == Format::sell) p.sigma = fp.sell.sigma;
     p.matrix_bytes = static_cast<double>(t.bytes(fp, sizeof(V), 4));  // this V, int32 indices
@@ -113,6 +120,9 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
     }
     p.alpha = alpha;
     p.efficiency = kernel_efficiency(m, f, p.block);
+    if (with_panels && backend == Backend::cuda && m.sm_cycles_per_s > 0 && m.read_bytes_per_s > 0) {
+      p.efficiency = std::min(p.efficiency, kPanelSmBytesPerCycle * m.sm_cycles_per_s / m.read_bytes_per_s);
+    }
     const double latency_hiding = backend == Backend::cuda ? std::min(1.0, model.parallel_units(fp) / m.resident_threads) : 1.0;
     p.efficiency *= latency_hiding;
     // eq. (9)'s bytes, with x's traffic beyond one read (alpha - 1/N_nzc:
@@ -142,6 +152,7 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
       p.spmv_seconds = head_s + tail_s;
     }
     double conversion_per_byte = model.conversion_seconds_per_byte;
+    if (p.kernel == "panels") conversion_per_byte = backend == Backend::cuda ? kPanelBuildSecondsPerByteGpu : kPanelBuildSecondsPerByteCpu;
     if (f == Format::csr && backend == Backend::cuda && p.kernel != "panels") {
       // CSR's slabs (kernels/csr_slabs.hpp) where x is larger than L2: x
       // read once per slab, no gathers from DRAM, but y and a row pointer
@@ -167,6 +178,25 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
     p.conversion_seconds = p.matrix_bytes * conversion_per_byte;
     p.total_seconds = static_cast<double>(advice.spmv_count) * p.spmv_seconds + p.conversion_seconds;
     advice.ranked.push_back(p);
+  }
+  // Where the panels suit and the gathers scatter (kPanelScatteredAlpha),
+  // the byte model misjudges every other kernel: x
+  // fits in the cache, so the model streams it once, but each entry's
+  // gather still leaves L1 for a sector of L2 (H100, short-wide: CSR
+  // adaptive at 41% of the read bandwidth, predicted at 608.6 GFLOP/s and
+  // measured at 206.4; COO segmented 398.8 and 190.8). The panels, which
+  // exist for that, ran at least kPanelSpeedup* faster than each of them;
+  // no other kernel is predicted faster than that.
+  const auto panel_kernel = std::find_if(advice.ranked.begin(), advice.ranked.end(),
+                                         [](const FormatPrediction& q) { return q.format == Format::csr && q.kernel == "panels"; });
+  if (panel_kernel != advice.ranked.end() && rhs_reuse_alpha(a, kPanelNearCacheBytes) > kPanelScatteredAlpha) {
+    const double floor_s = (backend == Backend::cuda ? kPanelSpeedupGpu : kPanelSpeedupCpu) * panel_kernel->spmv_seconds;
+    for (auto& q : advice.ranked) {
+      if (&q == &*panel_kernel || q.spmv_seconds >= floor_s) continue;
+      q.spmv_seconds = floor_s;
+      q.predicted_gflops = 2 * nnz / q.spmv_seconds * 1e-9;
+      q.total_seconds = static_cast<double>(advice.spmv_count) * q.spmv_seconds + q.conversion_seconds;
+    }
   }
   std::stable_sort(advice.ranked.begin(), advice.ranked.end(), [](const FormatPrediction& x, const FormatPrediction& y) {
     if (x.possible != y.possible) return x.possible;

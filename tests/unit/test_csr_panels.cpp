@@ -4,11 +4,13 @@
 // are refused by name.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <complex>
 
 #include "hsparse/analysis/spmv_check.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/generators/generators.hpp"
+#include "hsparse/io/matrix_source.hpp"
 #include "hsparse/kernels/csr_panels.hpp"
 #include "hsparse/tuning/advisor.hpp"
 #include "support/test_support.hpp"
@@ -118,14 +120,30 @@ TEST(CsrPanels, TheCpuShapeGivesEveryThreadTiles) {
 }
 
 // The advisor takes the panels for CSR on a short-wide matrix on the CPU too.
-TEST(CsrPanels, TheCpuAdvisorTakesThemOnShortWide) {
-  MachineModel cpu = machine_shape("cpu");
+// Where the panels suit, the advisor ranks them beside CSR's default kernel
+// and takes them where their setup pays back over the products: on a
+// short-wide matrix, the panels over 100000 products and the default over one
+// (CPU and GPU models alike). Its scattered gathers are what the panels are
+// for; a FEM matrix whose x just passes one panel does not scatter, and a
+// stencil never gets the panels.
+TEST(CsrPanels, TheAdvisorTakesThemOnShortWideWhereTheSetupPaysBack) {
   const auto wide = generators::random_uniform<double, std::int32_t>(300, 300000, 700, 11);
-  for (const auto& p : advise(wide, cpu, 1000).ranked) {
-    if (p.format == Format::csr) EXPECT_EQ(p.kernel, "panels");
+  EXPECT_GT(rhs_reuse_alpha(wide, kPanelNearCacheBytes), kPanelScatteredAlpha);
+  for (const char* backend : {"cpu", "cuda"}) {
+    const MachineModel m = machine_shape(backend);
+    const Advice many = advise(wide, m, 100000), one = advise(wide, m, 1);
+    EXPECT_EQ(many.choice().format, Format::csr) << backend;
+    EXPECT_EQ(many.choice().kernel, "panels") << backend;
+    EXPECT_EQ(one.choice().format, Format::csr) << backend;
+    EXPECT_NE(one.choice().kernel, "panels") << backend;
+    EXPECT_EQ(std::count_if(many.ranked.begin(), many.ranked.end(), [](const FormatPrediction& p) { return p.format == Format::csr; }), 2)
+        << backend << ": the panels and CSR's default are both ranked";
+    EXPECT_GT(one.choice().spmv_seconds, many.choice().spmv_seconds) << backend << ": the default is held behind the panels";
   }
+  const auto fem = io::load_matrix<double, std::int32_t>("fem:n=12,block=6");
+  EXPECT_LT(rhs_reuse_alpha(fem, kPanelNearCacheBytes), kPanelScatteredAlpha);
   const auto stencil = generators::stencil_2d<double, std::int32_t>(200, 200, 5);
-  for (const auto& p : advise(stencil, cpu, 1000).ranked) {
+  for (const auto& p : advise(stencil, machine_shape("cpu"), 1000).ranked) {
     if (p.format == Format::csr) EXPECT_NE(p.kernel, "panels");
   }
 }

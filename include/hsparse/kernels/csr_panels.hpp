@@ -70,6 +70,46 @@ PanelShape csr_panel_shape(long long rows, long long cols, long long nnz, std::s
 inline constexpr double kPanelAutoEntries = 8;
 inline bool csr_panels_suit(const PanelShape& s) { return s.panels >= 2 && s.entries_per_segment >= kPanelAutoEntries; }
 
+// The panels' setup beyond CSR's own (the advisor's conversion cost), per
+// byte of the layout (csr_panels_bytes), from hsparse bench's setups on
+// short-wide (25969074 entries, 286 MB of panels; on the CPU 5809357, 59 MB),
+// panels minus the least setup of a CSR kernel:
+//  - GPU, built on the device from the uploaded CSR: H200 13.0-13.6 ms
+//    against 9.1 (85cbecb, a1d8d4f), H100 22.2 against 8.6 (5510605,
+//    docs/results/2026-11-27-issue37-h100-head): 0.016-0.047 ns per byte;
+//  - CPU, built from the CSR by the host's cores: 2-core build VM 17.6
+//    against 6.4 ms, 24.0 against 5.7 and 42.3 against 22.9 (main jobs at
+//    9fb0e75 and 815ea30, and a run on 2026-11-27): 0.19-0.33 ns per byte.
+// Until 2026-11-27 the advisor charged the panels nothing (CSR's zero), so
+// at N = 10 products on the H100 it took them at 15.5 ms (1.9 ms of
+// products and 13.6 of setup) over CSR adaptive's 2.5.
+inline constexpr double kPanelBuildSecondsPerByteGpu = 0.05e-9;
+inline constexpr double kPanelBuildSecondsPerByteCpu = 0.3e-9;
+// The panels' speed over every other exact kernel where they suit
+// (csr_panels_suit), which the advisor's byte model cannot see (advisor.cpp):
+// on short-wide, the fastest other one took 1.25x the panels' time on the
+// H200 (CSR adaptive, 85cbecb) and 1.32x on the H100 (BCSR, 5510605;
+// cuSPARSE's CSR 1.20x and 1.29x); on the 2-core build VM 1.38x (BCSR and
+// CSR merge, 9fb0e75 and a run on 2026-11-27). The least of each backend.
+//
+// Only where the rows' gathers scatter: more than kPanelScatteredAlpha x
+// values of traffic per entry from a near cache of kPanelNearCacheBytes
+// (tuning/advisor.hpp's rhs_reuse_alpha; short-wide's random columns about
+// 8, a line per entry). A FEM matrix with x just past one panel (block 6,
+// n = 12, 83 KB) gathers from a few lines per block row, and BCSR stays
+// ahead of the panels there.
+inline constexpr double kPanelNearCacheBytes = 4.0 * kPanelBytes;
+inline constexpr double kPanelScatteredAlpha = 1.0;
+inline constexpr double kPanelSpeedupGpu = 1.25;
+inline constexpr double kPanelSpeedupCpu = 1.35;
+// The GPU's panels are bound by their multiprocessors, not the memory: on
+// short-wide at 1589 GB/s of their minimum traffic on the H100 (52% of its
+// read bandwidth, 5510605) and 1722 on the H200 (38%, 85cbecb), 6.1 and 6.6
+// bytes per cycle of 132 SMs at 1.98 GHz. The advisor bounds their
+// efficiency by the lower (the byte model alone predicted 712 GFLOP/s on the
+// H200, measured 303).
+inline constexpr double kPanelSmBytesPerCycle = 6.1;
+
 // Bytes of the layout: each entry's value and 16-bit column, and a pointer
 // of index_bytes per row and panel (the advisor's byte model).
 inline double csr_panels_bytes(const PanelShape& s, long long rows, long long nnz, std::size_t value_bytes, std::size_t index_bytes) {
