@@ -65,9 +65,9 @@ int print_advice(const AdviseOptions& o, const Csr<V, std::int32_t>& a) {
   const std::string sigma = c.format == Format::sell ? " --sigma " + std::to_string(c.sigma) : "";
   std::printf("\nadvice: --format %s --kernel %s%s%s (predicted %.1f GFLOP/s; %s)\n", to_string(c.format), c.kernel.c_str(),
               block_text(c.format, c.block, " --block-size ").c_str(), sigma.c_str(), c.predicted_gflops,
-              c.format != Format::csr ? "its conversion pays back within these products"
-              : c.why.empty()         ? "no conversion pays back over these products"
-                                      : c.why.c_str());
+              c.format != Format::csr || c.conversion_seconds > 0 ? "its conversion pays back within these products"
+              : c.why.empty()                                     ? "no conversion pays back over these products"
+                                                                  : c.why.c_str());
   return 0;
 }
 
