@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <climits>
 #include <type_traits>
+#include <vector>
 
 #include "csr16_wide_rows.cuh"
 #include "csr_columns.cuh"
@@ -97,8 +98,24 @@ __device__ __forceinline__ D reduce_staged_row(const DS* values, const Stored* o
 // DS: the stored values' device type (D, or single precision widened to D).
 // long_rows: some run of the schedule holds a row for the second phase
 // (CsrAdaptiveSchedule::long_rows_in_runs); without one, every block skips it.
+// A work block's 4 numbers (CsrAdaptiveSchedule): one 16-byte load for int32.
+template <class I>
+struct WorkBlock {
+  I row_begin, row_end, k0, k1;
+};
+template <class I>
+__device__ __forceinline__ WorkBlock<I> load_work_block(const I* __restrict__ blocks) {
+  if constexpr (sizeof(I) == 4) {
+    const int4 b = reinterpret_cast<const int4*>(blocks)[blockIdx.x];
+    return {b.x, b.y, b.z, b.w};
+  } else {
+    const I* b = blocks + 4 * static_cast<long long>(blockIdx.x);
+    return {b[0], b[1], b[2], b[3]};
+  }
+}
+
 template <bool EVICT_FIRST, class D, class DS, class I, class Columns>
-__device__ __forceinline__ void adaptive_block(const long long* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
+__device__ __forceinline__ void adaptive_block(const I* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
                                                const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y,
                                                D* __restrict__ y, D* __restrict__ partials, bool long_rows) {
   // Raw storage: complex types have constructors, not allowed on __shared__ arrays.
@@ -106,12 +123,11 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
   static_assert(kSharedBytes<D, DS, Columns> <= 48 * 1024, "CSR adaptive: the stage and the long-row list pass 48 KB");
   __shared__ alignas(16) unsigned char stage_bytes[kSharedBytes<D, DS, Columns>];
   D* warp_sums = reinterpret_cast<D*>(stage_bytes);  // the one-row path
-  const long long* b = blocks + 4 * static_cast<long long>(blockIdx.x);
-  const long long row_begin = b[0], row_end = b[1], k0 = b[2], k1 = b[3];
+  const auto [row_begin, row_end, k0, k1] = load_work_block(blocks);
   if (row_end < 0 || row_end - row_begin == 1) {  // one row or one piece of a split row (row_begin is its row)
     const D* xr = x + columns.base(row_begin);
     D sum(0), sum2(0);  // two chains in flight
-    long long k = k0 + threadIdx.x;
+    long long k = static_cast<long long>(k0) + threadIdx.x;  // k + kThreads must not wrap
     for (; k + kThreads < k1; k += 2 * kThreads) {
       sum += D(values[k]) * xr[columns.at(k)];
       sum2 += D(values[k + kThreads]) * xr[columns.at(k + kThreads)];
@@ -216,14 +232,14 @@ __device__ __forceinline__ void adaptive_block(const long long* __restrict__ blo
 // and with an explicit minimum of one it took 52 registers and fell to 446.
 template <bool EVICT_FIRST, class D, class DS, class I, class Columns>
 __global__ void __launch_bounds__(kThreads)
-    csr_adaptive_kernel(const long long* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
+    csr_adaptive_kernel(const I* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
                         const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y,
                         D* __restrict__ partials, bool long_rows) {
   adaptive_block<EVICT_FIRST>(blocks, row_ptr, columns, values, x, alpha, beta, read_y, y, partials, long_rows);
 }
 template <bool EVICT_FIRST, class D, class DS, class I, class Columns>
 __global__ void __launch_bounds__(kThreads, 8)
-    csr_adaptive_kernel_8_blocks(const long long* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
+    csr_adaptive_kernel_8_blocks(const I* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
                                  const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y,
                                  D* __restrict__ y, D* __restrict__ partials, bool long_rows) {
   adaptive_block<EVICT_FIRST>(blocks, row_ptr, columns, values, x, alpha, beta, read_y, y, partials, long_rows);
@@ -253,7 +269,17 @@ CsrAdaptiveSchedule csr_adaptive_schedule(std::span<const I> row_ptr) {
   s.long_row_count = static_cast<long long>(b.long_rows.size() / 3);
   s.long_rows_in_runs = runs_hold_second_phase_rows(b, row_ptr, kThreads, kLongRowSteps);
   if (s.block_count > INT_MAX) throw Error(ErrorCode::invalid_argument, "CSR adaptive: too many work blocks for one grid");
-  s.blocks = DeviceArray<long long>(b.blocks);
+  if constexpr (sizeof(I) == 4) {
+    std::vector<std::int32_t> narrow(b.blocks.size());
+    for (std::size_t i = 0; i < b.blocks.size(); ++i) {
+      // Never taken: rows, nnz and slots of an int32 matrix are below 2^31.
+      if (b.blocks[i] < INT_MIN || b.blocks[i] > INT_MAX) throw Error(ErrorCode::internal, "CSR adaptive: a work block passes int32");
+      narrow[i] = static_cast<std::int32_t>(b.blocks[i]);
+    }
+    s.blocks32 = DeviceArray<std::int32_t>(narrow);
+  } else {
+    s.blocks64 = DeviceArray<std::int64_t>(std::vector<std::int64_t>(b.blocks.begin(), b.blocks.end()));
+  }
   s.long_rows = DeviceArray<long long>(b.long_rows);
   return s;
 }
@@ -276,7 +302,7 @@ void run_adaptive(const Executor& ex, V alpha, const I* row_ptr, Columns columns
     else return schedule.evict_first ? csr_adaptive_kernel<true, D, DS, I, Columns> : csr_adaptive_kernel<false, D, DS, I, Columns>;
   }();
   kernel<<<static_cast<unsigned>(schedule.block_count), kThreads, 0, detail::stream_of(ex)>>>(
-      schedule.blocks.data(), row_ptr, columns, detail::dev(values), detail::dev(x), al, be, read_y, detail::dev(y), partials,
+      schedule.template blocks<I>(), row_ptr, columns, detail::dev(values), detail::dev(x), al, be, read_y, detail::dev(y), partials,
       schedule.long_rows_in_runs);
   HSPARSE_CUDA_CHECK(cudaGetLastError());
   if (schedule.long_row_count > 0) {

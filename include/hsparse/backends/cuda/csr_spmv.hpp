@@ -2,6 +2,7 @@
 // GPU CSR SpMV kernels on device data, y = alpha*A*x + beta*y (beta == 0:
 // y is not read). x and y are device pointers of cols and rows elements.
 // Every kernel runs on the executor's stream and returns without waiting.
+#include <cstdint>
 #include <span>
 
 #include "hsparse/backends/cuda/device.hpp"
@@ -71,7 +72,22 @@ inline constexpr long long kAdaptiveBlockNnz = 2048;   // short-row budget per b
 // short-wide, whose 2600-entry rows stay one block each (no second kernel).
 inline constexpr long long kAdaptivePieceNnz = 4096;
 struct CsrAdaptiveSchedule {
-  DeviceArray<long long> blocks;     // 4 per work block: row_begin, row_end (or -(piece slot + 1)), nnz_begin, nnz_end
+  // 4 per work block: row_begin, row_end (or -(piece slot + 1)), nnz_begin,
+  // nnz_end, in the matrix's index type (one of the two is filled, by
+  // csr_adaptive_schedule<I>). With int32 indices every one of them fits
+  // (rows, nnz and slots are below 2^31), and the kernel reads a block as
+  // one 16-byte load and works in 32-bit arithmetic: H200, stencil3d n=155,
+  // a replica of CSR16's block ran at 524.6 GFLOP/s with 4 long long numbers
+  // a block (8 bytes spilled at 32 registers) and 582.7 with int ones
+  // (docs/results/2026-11-27-issue37-h100-head/experiment_csr16_overheads.cu).
+  DeviceArray<std::int32_t> blocks32;
+  DeviceArray<std::int64_t> blocks64;
+  template <class I>
+  const I* blocks() const {
+    static_assert(sizeof(I) == 4 || sizeof(I) == 8);
+    if constexpr (sizeof(I) == 4) return reinterpret_cast<const I*>(blocks32.data());
+    else return reinterpret_cast<const I*>(blocks64.data());
+  }
   DeviceArray<long long> long_rows;  // 3 per split row: row, first slot, end slot
   long long block_count = 0, long_row_count = 0, slots = 0;
   // The short rows' column indices and values loaded evict-first
