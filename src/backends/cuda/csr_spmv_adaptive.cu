@@ -99,23 +99,23 @@ __device__ __forceinline__ D reduce_staged_row(const DS* values, const Stored* o
 // long_rows: some run of the schedule holds a row for the second phase
 // (CsrAdaptiveSchedule::long_rows_in_runs); without one, every block skips it.
 // A work block's 4 numbers (CsrAdaptiveSchedule): one 16-byte load for int32.
-template <class I>
+template <class B>
 struct WorkBlock {
-  I row_begin, row_end, k0, k1;
+  B row_begin, row_end, k0, k1;
 };
-template <class I>
-__device__ __forceinline__ WorkBlock<I> load_work_block(const I* __restrict__ blocks) {
-  if constexpr (sizeof(I) == 4) {
+template <class B>
+__device__ __forceinline__ WorkBlock<B> load_work_block(const B* __restrict__ blocks) {
+  if constexpr (sizeof(B) == 4) {
     const int4 b = reinterpret_cast<const int4*>(blocks)[blockIdx.x];
     return {b.x, b.y, b.z, b.w};
   } else {
-    const I* b = blocks + 4 * static_cast<long long>(blockIdx.x);
+    const B* b = blocks + 4 * static_cast<long long>(blockIdx.x);
     return {b[0], b[1], b[2], b[3]};
   }
 }
 
-template <bool EVICT_FIRST, class D, class DS, class I, class Columns>
-__device__ __forceinline__ void adaptive_block(const I* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
+template <bool EVICT_FIRST, class D, class DS, class I, class B, class Columns>
+__device__ __forceinline__ void adaptive_block(const B* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
                                                const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y,
                                                D* __restrict__ y, D* __restrict__ partials, bool long_rows) {
   // Raw storage: complex types have constructors, not allowed on __shared__ arrays.
@@ -230,16 +230,16 @@ __device__ __forceinline__ void adaptive_block(const I* __restrict__ blocks, con
 // at 32 and eight 572). CSR keeps the bounds it was tuned with: asked for
 // eight blocks it also gets 32 registers but fell from 607 to 506 GFLOP/s,
 // and with an explicit minimum of one it took 52 registers and fell to 446.
-template <bool EVICT_FIRST, class D, class DS, class I, class Columns>
+template <bool EVICT_FIRST, class D, class DS, class I, class B, class Columns>
 __global__ void __launch_bounds__(kThreads)
-    csr_adaptive_kernel(const I* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
+    csr_adaptive_kernel(const B* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
                         const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y,
                         D* __restrict__ partials, bool long_rows) {
   adaptive_block<EVICT_FIRST>(blocks, row_ptr, columns, values, x, alpha, beta, read_y, y, partials, long_rows);
 }
-template <bool EVICT_FIRST, class D, class DS, class I, class Columns>
+template <bool EVICT_FIRST, class D, class DS, class I, class B, class Columns>
 __global__ void __launch_bounds__(kThreads, 8)
-    csr_adaptive_kernel_8_blocks(const I* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
+    csr_adaptive_kernel_8_blocks(const B* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
                                  const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y,
                                  D* __restrict__ y, D* __restrict__ partials, bool long_rows) {
   adaptive_block<EVICT_FIRST>(blocks, row_ptr, columns, values, x, alpha, beta, read_y, y, partials, long_rows);
@@ -277,9 +277,10 @@ CsrAdaptiveSchedule csr_adaptive_schedule(std::span<const I> row_ptr) {
       narrow[i] = static_cast<std::int32_t>(b.blocks[i]);
     }
     s.blocks32 = DeviceArray<std::int32_t>(narrow);
-  } else {
-    s.blocks64 = DeviceArray<std::int64_t>(std::vector<std::int64_t>(b.blocks.begin(), b.blocks.end()));
   }
+  // Also for int32: the evict-first kernel reads 64-bit blocks (run_adaptive), and
+  // evict_first is set after the schedule is built. 32 bytes per 2048 entries.
+  s.blocks64 = DeviceArray<std::int64_t>(std::vector<std::int64_t>(b.blocks.begin(), b.blocks.end()));
   s.long_rows = DeviceArray<long long>(b.long_rows);
   return s;
 }
@@ -296,14 +297,30 @@ void run_adaptive(const Executor& ex, V alpha, const I* row_ptr, Columns columns
   const D al = detail::dev_value(alpha), be = detail::dev_value(beta);
   const bool read_y = beta != V(0);
   D* partials = static_cast<D*>(workspace);
-  const auto kernel = [&schedule] {
-    if constexpr (Columns::row_base && std::is_floating_point_v<D> && sizeof(I) == 4) return csr_adaptive_kernel_8_blocks<false, D, DS, I, Columns>;
-    else if constexpr (Columns::row_base) return csr_adaptive_kernel<false, D, DS, I, Columns>;  // complex values or int64 indices would spill at 32 registers
-    else return schedule.evict_first ? csr_adaptive_kernel<true, D, DS, I, Columns> : csr_adaptive_kernel<false, D, DS, I, Columns>;
-  }();
-  kernel<<<static_cast<unsigned>(schedule.block_count), kThreads, 0, detail::stream_of(ex)>>>(
-      schedule.template blocks<I>(), row_ptr, columns, detail::dev(values), detail::dev(x), al, be, read_y, detail::dev(y), partials,
-      schedule.long_rows_in_runs);
+  const auto launch = [&](auto kernel, const auto* blocks) {
+    kernel<<<static_cast<unsigned>(schedule.block_count), kThreads, 0, detail::stream_of(ex)>>>(
+        blocks, row_ptr, columns, detail::dev(values), detail::dev(x), al, be, read_y, detail::dev(y), partials, schedule.long_rows_in_runs);
+  };
+  // The work blocks' numbers (CsrAdaptiveSchedule): the index type, but
+  // 64-bit for the evict-first kernel. H200, ABBA against fbbf4cc in one
+  // call (2026-11-27): with int32 blocks the evict-first kernel lost 7% on
+  // the power law (319/321 against 343/343 GFLOP/s) and 6% in the slabs
+  // (stencil 460 against 489), and with 64-bit ones it matched fbbf4cc
+  // (342/344, 489), while the plain kernel kept int32's gain (stencil
+  // 572-576 against 526). Its staging code is the same either way; the
+  // difference is in ptxas's schedule (not examined further). Complex
+  // values keep 64-bit blocks too: with int32 ones ptxas capped complex
+  // double's kernels at 64 registers and spilled 4-16 bytes.
+  using B = std::conditional_t<std::is_floating_point_v<D>, I, std::int64_t>;
+  if constexpr (Columns::row_base && std::is_floating_point_v<D> && sizeof(I) == 4) {
+    launch(csr_adaptive_kernel_8_blocks<false, D, DS, I, B, Columns>, schedule.template blocks<B>());
+  } else if constexpr (Columns::row_base) {  // complex values or int64 indices would spill at 32 registers
+    launch(csr_adaptive_kernel<false, D, DS, I, B, Columns>, schedule.template blocks<B>());
+  } else if (schedule.evict_first) {
+    launch(csr_adaptive_kernel<true, D, DS, I, std::int64_t, Columns>, schedule.template blocks<std::int64_t>());
+  } else {
+    launch(csr_adaptive_kernel<false, D, DS, I, B, Columns>, schedule.template blocks<B>());
+  }
   HSPARSE_CUDA_CHECK(cudaGetLastError());
   if (schedule.long_row_count > 0) {
     add_pieces_kernel<D><<<detail::grid_for(32 * schedule.long_row_count, 256), 256, 0, detail::stream_of(ex)>>>(
@@ -326,8 +343,12 @@ int csr_adaptive_blocks_per_sm(bool evict_first) {
   using D = detail::device_t<V>;
   using Columns = detail::StoredColumns<I>;
   int blocks = 0;
-  const auto kernel = evict_first ? csr_adaptive_kernel<true, D, D, I, Columns> : csr_adaptive_kernel<false, D, D, I, Columns>;
-  HSPARSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kThreads, 0));
+  if (evict_first) {  // the evict-first kernel reads 64-bit work blocks (run_adaptive)
+    HSPARSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, csr_adaptive_kernel<true, D, D, I, std::int64_t, Columns>, kThreads, 0));
+  } else {
+    using B = std::conditional_t<std::is_floating_point_v<D>, I, std::int64_t>;  // as run_adaptive
+    HSPARSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, csr_adaptive_kernel<false, D, D, I, B, Columns>, kThreads, 0));
+  }
   return blocks;
 }
 

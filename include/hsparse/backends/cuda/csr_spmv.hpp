@@ -73,13 +73,13 @@ inline constexpr long long kAdaptiveBlockNnz = 2048;   // short-row budget per b
 inline constexpr long long kAdaptivePieceNnz = 4096;
 struct CsrAdaptiveSchedule {
   // 4 per work block: row_begin, row_end (or -(piece slot + 1)), nnz_begin,
-  // nnz_end, in the matrix's index type (one of the two is filled, by
-  // csr_adaptive_schedule<I>). With int32 indices every one of them fits
-  // (rows, nnz and slots are below 2^31), and the kernel reads a block as
-  // one 16-byte load and works in 32-bit arithmetic: H200, stencil3d n=155,
+  // nnz_end; 64-bit always, and 32-bit as well for int32 indices (rows, nnz
+  // and slots are then below 2^31). The plain kernels read a 32-bit block as
+  // one 16-byte load and work in 32-bit arithmetic: H200, stencil3d n=155,
   // a replica of CSR16's block ran at 524.6 GFLOP/s with 4 long long numbers
   // a block (8 bytes spilled at 32 registers) and 582.7 with int ones
-  // (docs/results/2026-11-27-issue37-h100-head/experiment_csr16_overheads.cu).
+  // (docs/results/2026-11-27-issue37-h100-head/experiment_csr16_overheads.cu);
+  // the evict-first kernel keeps the 64-bit ones (csr_spmv_adaptive.cu).
   DeviceArray<std::int32_t> blocks32;
   DeviceArray<std::int64_t> blocks64;
   template <class I>
