@@ -53,16 +53,22 @@ RowBlocks adaptive_row_blocks(std::span<const I> row_ptr, long long block_nnz, l
 
 template <class I>
 bool runs_hold_second_phase_rows(const RowBlocks& b, std::span<const I> row_ptr, int threads, int long_row_steps) {
-  for (std::size_t i = 0; i + 3 < b.blocks.size(); i += 4) {
-    const long long row_begin = b.blocks[i], row_end = b.blocks[i + 1];
-    if (row_end < 0 || row_end - row_begin < 2) continue;  // one row or a piece: a whole block each
+  // Parallel over the work blocks: where no run holds such a row (every
+  // regular matrix) every row is read, and this is part of the GPU plan's
+  // setup (7 ms serial for 7.6 M rows on the 2-core build VM).
+  const auto count = static_cast<long long>(b.blocks.size() / 4);
+  bool found = false;
+#pragma omp parallel for schedule(static) reduction(|| : found)
+  for (long long i = 0; i < count; ++i) {
+    const long long row_begin = b.blocks[static_cast<std::size_t>(4 * i)], row_end = b.blocks[static_cast<std::size_t>(4 * i + 1)];
+    if (found || row_end < 0 || row_end - row_begin < 2) continue;  // one row or a piece: a whole block each
     const int width = adaptive_run_width(row_end - row_begin, threads);
-    for (long long r = row_begin; r < row_end; ++r) {
+    for (long long r = row_begin; r < row_end && !found; ++r) {
       const auto length = static_cast<long long>(row_ptr[static_cast<std::size_t>(r) + 1] - row_ptr[static_cast<std::size_t>(r)]);
-      if (adaptive_second_phase_row(length, width, long_row_steps)) return true;
+      found = adaptive_second_phase_row(length, width, long_row_steps);
     }
   }
-  return false;
+  return found;
 }
 
 template RowBlocks adaptive_row_blocks(std::span<const std::int32_t>, long long, long long, long long);

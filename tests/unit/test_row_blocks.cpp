@@ -111,6 +111,19 @@ TEST(RowBlocks, FindRunsHoldingSecondPhaseRows) {
   std::vector<std::int64_t> block_row = {3000, 2000};  // each fills a block of its own (one row)
   EXPECT_FALSE(holds(block_row));
   EXPECT_FALSE(holds({}));
+  // The scan runs in parallel over the blocks: one such row in the first
+  // block, or in one of the last of ~2700, is found whichever thread reads
+  // it (the very last block holds 50 rows, 4 lanes each: 65 stays there).
+  auto many = std::vector<std::int64_t>(200000, 27);
+  EXPECT_FALSE(holds(many));
+  many.front() = 65;
+  EXPECT_TRUE(holds(many));
+  many.front() = 27;
+  many[many.size() - 100] = 65;
+  EXPECT_TRUE(holds(many));
+  many[many.size() - 100] = 27;
+  many.back() = 65;
+  EXPECT_FALSE(holds(many));
   // The real thing: a power law's long rows sit in runs of short ones.
   const auto p = io::load_matrix<double, std::int32_t>("powerlaw:rows=30000,long_rows=3,long_fraction=0.5");
   const std::span<const std::int32_t> prp(p.row_ptr);

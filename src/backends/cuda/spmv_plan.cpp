@@ -53,11 +53,13 @@ bool gathers_far_columns(const Csr<V, I>& a, double cache_bytes) {
   if (nnz == 0 || static_cast<double>(a.cols) * sizeof(V) <= cache_bytes / 4) return false;  // x stays in L2 anyway
   constexpr std::size_t kSamples = 4096;
   const long long values_per_line = static_cast<long long>(std::max<std::size_t>(1, 64 / sizeof(V)));
-  std::size_t sampled = 0, far = 0, row = 0;
+  std::size_t sampled = 0, far = 0;
   std::unordered_set<long long> far_lines;
   for (std::size_t s = 0; s < kSamples; ++s) {
-    const std::size_t k = nnz * s / kSamples;  // increasing: the row only moves forward
-    while (static_cast<std::size_t>(a.row_ptr[row + 1]) <= k) ++row;
+    const std::size_t k = nnz * s / kSamples;
+    // The row holding entry k, by bisection: a walk over every row pointer
+    // cost the setup 2-6 ms on 7.6 M rows (2-core build VM).
+    const std::size_t row = static_cast<std::size_t>(std::upper_bound(a.row_ptr.begin(), a.row_ptr.end(), static_cast<I>(k)) - a.row_ptr.begin()) - 1;
     if (a.row_ptr[row + 1] - a.row_ptr[row] > static_cast<I>(kAdaptiveBlockNnz)) continue;  // a long row
     ++sampled;
     const long long c = static_cast<long long>(a.col_idx[k]);
