@@ -114,6 +114,19 @@ __device__ __forceinline__ WorkBlock<B> load_work_block(const B* __restrict__ bl
   }
 }
 
+// The work blocks' number type of a kernel: the index type for the plain
+// kernels on real values, 64-bit for the evict-first kernel and for complex
+// values. H200, ABBA against fbbf4cc in one call (2026-11-27): with int32
+// blocks the evict-first kernel lost 7% on the power law (319/321 against
+// 343/343 GFLOP/s) and 6% in the slabs (stencil 460 against 489), and with
+// 64-bit ones it matched fbbf4cc (342/344, 489), while the plain kernel kept
+// int32's gain (stencil 572-576 against 526). Its staging code is the same
+// either way; the difference is in ptxas's schedule (not examined further).
+// With int32 blocks ptxas also capped complex double's kernels at 64
+// registers and spilled 4-16 bytes.
+template <bool EVICT_FIRST, class D, class I>
+using WorkBlockNumber = std::conditional_t<!EVICT_FIRST && std::is_floating_point_v<D>, I, std::int64_t>;
+
 template <bool EVICT_FIRST, class D, class DS, class I, class B, class Columns>
 __device__ __forceinline__ void adaptive_block(const B* __restrict__ blocks, const I* __restrict__ row_ptr, Columns columns,
                                                const DS* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y,
@@ -278,8 +291,8 @@ CsrAdaptiveSchedule csr_adaptive_schedule(std::span<const I> row_ptr) {
     }
     s.blocks32 = DeviceArray<std::int32_t>(narrow);
   }
-  // Also for int32: the evict-first kernel reads 64-bit blocks (run_adaptive), and
-  // evict_first is set after the schedule is built. 32 bytes per 2048 entries.
+  // Also for int32: the evict-first kernel reads 64-bit blocks (WorkBlockNumber),
+  // and evict_first is set after the schedule is built. 32 bytes per 2048 entries.
   s.blocks64 = DeviceArray<std::int64_t>(std::vector<std::int64_t>(b.blocks.begin(), b.blocks.end()));
   s.long_rows = DeviceArray<long long>(b.long_rows);
   return s;
@@ -301,23 +314,14 @@ void run_adaptive(const Executor& ex, V alpha, const I* row_ptr, Columns columns
     kernel<<<static_cast<unsigned>(schedule.block_count), kThreads, 0, detail::stream_of(ex)>>>(
         blocks, row_ptr, columns, detail::dev(values), detail::dev(x), al, be, read_y, detail::dev(y), partials, schedule.long_rows_in_runs);
   };
-  // The work blocks' numbers (CsrAdaptiveSchedule): the index type, but
-  // 64-bit for the evict-first kernel. H200, ABBA against fbbf4cc in one
-  // call (2026-11-27): with int32 blocks the evict-first kernel lost 7% on
-  // the power law (319/321 against 343/343 GFLOP/s) and 6% in the slabs
-  // (stencil 460 against 489), and with 64-bit ones it matched fbbf4cc
-  // (342/344, 489), while the plain kernel kept int32's gain (stencil
-  // 572-576 against 526). Its staging code is the same either way; the
-  // difference is in ptxas's schedule (not examined further). Complex
-  // values keep 64-bit blocks too: with int32 ones ptxas capped complex
-  // double's kernels at 64 registers and spilled 4-16 bytes.
-  using B = std::conditional_t<std::is_floating_point_v<D>, I, std::int64_t>;
+  using B = WorkBlockNumber<false, D, I>;
+  using BF = WorkBlockNumber<true, D, I>;
   if constexpr (Columns::row_base && std::is_floating_point_v<D> && sizeof(I) == 4) {
     launch(csr_adaptive_kernel_8_blocks<false, D, DS, I, B, Columns>, schedule.template blocks<B>());
   } else if constexpr (Columns::row_base) {  // complex values or int64 indices would spill at 32 registers
     launch(csr_adaptive_kernel<false, D, DS, I, B, Columns>, schedule.template blocks<B>());
   } else if (schedule.evict_first) {
-    launch(csr_adaptive_kernel<true, D, DS, I, std::int64_t, Columns>, schedule.template blocks<std::int64_t>());
+    launch(csr_adaptive_kernel<true, D, DS, I, BF, Columns>, schedule.template blocks<BF>());
   } else {
     launch(csr_adaptive_kernel<false, D, DS, I, B, Columns>, schedule.template blocks<B>());
   }
@@ -343,11 +347,12 @@ int csr_adaptive_blocks_per_sm(bool evict_first) {
   using D = detail::device_t<V>;
   using Columns = detail::StoredColumns<I>;
   int blocks = 0;
-  if (evict_first) {  // the evict-first kernel reads 64-bit work blocks (run_adaptive)
-    HSPARSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, csr_adaptive_kernel<true, D, D, I, std::int64_t, Columns>, kThreads, 0));
+  if (evict_first) {
+    HSPARSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, csr_adaptive_kernel<true, D, D, I, WorkBlockNumber<true, D, I>, Columns>, kThreads, 0));
   } else {
-    using B = std::conditional_t<std::is_floating_point_v<D>, I, std::int64_t>;  // as run_adaptive
-    HSPARSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, csr_adaptive_kernel<false, D, D, I, B, Columns>, kThreads, 0));
+    HSPARSE_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, csr_adaptive_kernel<false, D, D, I, WorkBlockNumber<false, D, I>, Columns>, kThreads, 0));
   }
   return blocks;
 }
