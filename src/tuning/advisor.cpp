@@ -45,6 +45,9 @@ double rhs_reuse_alpha(const Csr<V, I>& a, double cache_bytes) {
   return std::max(static_cast<double>(a.cols) / nnz, new_lines * per_line / entries);
 }
 
+// The CPU's widest SELL sorting scope the advisor takes (advise, below).
+constexpr std::int64_t kCpuSellMaxSortRows = 262144;
+
 double kernel_efficiency(const MachineModel& m, Format format, int block) {
   const SpmvKernelModel& model = spmv_registration(m.backend == "cuda" ? Backend::cuda : Backend::cpu, format).model;
   const double memory_bound = model.efficiency(block);
@@ -67,8 +70,19 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
   // taken (on a stencil, sorting all rows saves a fraction of a percent;
   // on circuit's hub rows it stores 1.0001 entries per nonzero against
   // sigma 256's 1.79). The plan then runs this sigma (prediction_options).
+  // On the CPU the scope is at most kCpuSellMaxSortRows rows: sorting a
+  // whole matrix of 0.9-2.2 M rows made SELL's product 1.3-1.6x slower than
+  // the same bytes sorted in windows, or than CSR (2-core build VM,
+  // 2026-11-27, two rounds each, b521c33: power law 894785 rows at
+  // sigma = all 5.27/5.27 ms, 1.044 entries per nonzero, against 3.57/3.74
+  // at 262144 (1.106) and 3.32/3.48 at 16384 (1.142); circuit 2236962 rows
+  // at sigma = all 7.50/7.44 ms against CSR's 5.74/5.91, where the advisor
+  // had ranked that SELL 4% ahead of CSR and the main job's `auto` ran at
+  // 78% of the best). Its y writes, and its x gathers, then span the whole
+  // vector (7-18 MB), not a window of 2 MB.
   FormatFootprint fp = format_footprint(a, m.simd_width, 1);
-  for (std::int64_t sigma : {std::int64_t{256}, std::int64_t{4096}, static_cast<std::int64_t>(a.rows)}) {
+  const std::int64_t widest = backend == Backend::cpu ? std::min<std::int64_t>(a.rows, kCpuSellMaxSortRows) : a.rows;
+  for (std::int64_t sigma : {std::int64_t{256}, std::int64_t{4096}, widest}) {
     if (sigma > a.rows) continue;
     const SellOccupancy s = sell_occupancy(a, m.simd_width, sigma);
     if (static_cast<double>(s.bytes) < 0.99 * static_cast<double>(fp.sell.bytes)) fp.sell = s;

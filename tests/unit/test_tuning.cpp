@@ -494,6 +494,18 @@ TEST(Advisor, SellRunsAtTheSigmaItsBytesWereCountedAt) {
   std::vector<double> y(static_cast<std::size_t>(a.rows), std::nan(""));
   plan.apply(1.0, std::span<const double>(x), 0.0, std::span<double>(y));
   EXPECT_TRUE((check_spmv_result<double, std::int32_t>(a, x, 1.0, 0.0, {}, y).passed));
+  // Past 262144 rows the CPU sorts in windows, never the whole matrix
+  // (advisor.cpp, kCpuSellMaxSortRows: a whole sort ran 1.3-1.6x slower);
+  // the GPU's scope still reaches every row.
+  const auto big = io::load_matrix<double, std::int32_t>("circuit:n=600000");
+  const auto sell_sigma = [&](const MachineModel& shape) {
+    for (const auto& p : advise(big, shape, 1000).ranked) {
+      if (p.format == Format::sell) return p.sigma;
+    }
+    return std::int64_t{-1};
+  };
+  EXPECT_EQ(sell_sigma(m), 262144) << "the hub rows pad less the wider the window";
+  EXPECT_EQ(sell_sigma(machine_shape("cuda")), big.rows);
   // Rows of equal length: no sorting, whatever scope ties for the fewest bytes.
   const auto random = io::load_matrix<double, std::int32_t>("random:per_row=10,rows=20000");
   for (const auto& p : advise(random, m, 1000).ranked) {
