@@ -37,6 +37,26 @@ void expect_invalid(const Csr<double, int>& a, const std::string& fragment) {
 
 TEST(Csr, ValidMatrixPasses) { EXPECT_NO_THROW(small_csr().validate()); }
 
+// Validation runs in parallel over rows and still names the first bad row.
+TEST(Csr, ValidationNamesTheFirstBadRowOfMany) {
+  Csr<double, int> a;
+  a.rows = 100000;
+  a.cols = 100000;
+  a.row_ptr.assign(static_cast<std::size_t>(a.rows) + 1, 0);
+  for (int r = 0; r <= a.rows; ++r) a.row_ptr[static_cast<std::size_t>(r)] = 2 * r;
+  for (int r = 0; r < a.rows; ++r) {
+    a.col_idx.insert(a.col_idx.end(), {r / 2, r / 2 + 1});
+    a.values.insert(a.values.end(), {1.0, 2.0});
+  }
+  EXPECT_NO_THROW(a.validate());
+  a.col_idx[2 * 90000 + 1] = 100000;  // outside, in a later row
+  a.col_idx[2 * 70000 + 1] = a.col_idx[2 * 70000];  // repeated, in an earlier one
+  expect_invalid(a, "row 70000 has column indices not strictly increasing");
+  a.row_ptr[95001] = 0;
+  a.row_ptr[99001] = 0;
+  expect_invalid(a, "row_ptr decreases at row 95000");
+}
+
 TEST(Csr, ValidationNamesEachViolation) {
   auto a = small_csr();
   a.row_ptr = {0, 2, 1, 4};
@@ -50,6 +70,9 @@ TEST(Csr, ValidationNamesEachViolation) {
   a = small_csr();
   a.col_idx[3] = 3;
   expect_invalid(a, "column index 3 outside [0, 3)");
+  a = small_csr();
+  a.row_ptr = {0, 9, 2, 4};  // past nnz before it decreases: named, not read past col_idx
+  expect_invalid(a, "row_ptr decreases at row 1");
   a = small_csr();
   a.row_ptr = {1, 2, 2, 4};
   expect_invalid(a, "row_ptr[0] is 1");
