@@ -37,6 +37,7 @@ KernelCases<V, I> all_cpu_kernels(const Csr<V, I>& a) {
   add(out, "csr/openmp-static", csr, [](V al, const Csr<V, I>& m, auto x, V be, auto y) { openmp::csr_spmv<V, I>(al, m, x, be, y, openmp::Schedule::static_rows); });
   add(out, "csr/openmp-guided", csr, [](V al, const Csr<V, I>& m, auto x, V be, auto y) { openmp::csr_spmv<V, I>(al, m, x, be, y, openmp::Schedule::guided_rows); });
   add(out, "csr/merge-path", csr, openmp::csr_merge_spmv<V, I>);
+  add(out, "csr/openmp-sorted", std::make_shared<openmp::CsrSortedRows<V, I>>(openmp::csr_sorted_rows(a)), openmp::csr_sorted_spmv<V, I>);
   // The panels where the layout takes the matrix (it refuses fewer than 2
   // entries per row and panel by design, not as a format limit: not counted
   // as a refusal); small panels and tiles, so most matrices span several.

@@ -3,12 +3,15 @@
 // value type, with alpha/beta and NaN-poisoned outputs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "hsparse/analysis/spmv_check.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/formats/convert.hpp"
+#include "hsparse/io/matrix_source.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
 #include "support/test_support.hpp"
 
 namespace hsparse {
@@ -117,6 +120,72 @@ TEST(CsrSpmv, ScheduleRuleFollowsEquation15) {
   EXPECT_EQ(openmp::choose_schedule(1 << 10, 5.0), openmp::Schedule::static_rows);
   EXPECT_EQ(openmp::choose_schedule(std::size_t{1} << 40, 0.1), openmp::Schedule::static_rows);
   EXPECT_EQ(openmp::choose_schedule(std::size_t{1} << 40, 3.0), openmp::Schedule::guided_rows);
+}
+
+// The rows sorted by length within windows (CsrSortedRows): a permutation
+// that keeps each row in its window, lengths non-increasing there, rows of
+// one length in their order; the entries are the row's own.
+TEST(CsrSortedRows, SortsRowsByLengthWithinWindows) {
+  const auto a = io::load_matrix<double, int>("powerlaw:min=2.5,rows=5000");
+  const auto s = openmp::csr_sorted_rows(a);
+  ASSERT_EQ(s.row_of.size(), static_cast<std::size_t>(a.rows));
+  EXPECT_NO_THROW(s.rows.validate());
+  std::vector<int> seen(static_cast<std::size_t>(a.rows), 0);
+  const auto length = [&a](int r) { return a.row_ptr[r + 1] - a.row_ptr[r]; };
+  for (int i = 0; i < a.rows; ++i) {
+    const int r = s.row_of[static_cast<std::size_t>(i)];
+    ++seen[static_cast<std::size_t>(r)];
+    EXPECT_EQ(r / openmp::kSortedRowWindow, i / openmp::kSortedRowWindow) << "stored row " << i;
+    EXPECT_EQ(s.rows.row_ptr[i + 1] - s.rows.row_ptr[i], length(r));
+    EXPECT_TRUE(std::equal(s.rows.col_idx.begin() + s.rows.row_ptr[i], s.rows.col_idx.begin() + s.rows.row_ptr[i + 1], a.col_idx.begin() + a.row_ptr[r]));
+    if (i % openmp::kSortedRowWindow == 0) continue;
+    const int prev = s.row_of[static_cast<std::size_t>(i) - 1];
+    EXPECT_GE(length(prev), length(r)) << "stored row " << i;
+    if (length(prev) == length(r)) EXPECT_LT(prev, r) << "stored row " << i;
+  }
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), a.rows) << "not a permutation";
+}
+
+// The CPU plan's default CSR kernel sorts the rows where most rows differ
+// in length from the one before (a power law), not on a stencil nor on a
+// circuit (rows of one length, and hubs); its products and SpMM match the
+// reference, with alpha and beta.
+TEST(CsrSortedRows, ThePlanSortsWhereRowLengthsVary) {
+  const ExecutorPtr cpu = make_executor(Backend::cpu);
+  const auto a = io::load_matrix<double, int>("powerlaw:min=2.5,rows=200000");
+  ASSERT_TRUE(openmp::sort_rows_by_length(a));
+  const SpmvPlan<double, int> plan(cpu, a, SpmvOptions{Format::csr});
+  EXPECT_EQ(plan.description(), "csr/sorted");
+  const auto x = test::test_vector<double>(static_cast<std::size_t>(a.cols), 3);
+  const auto y0 = test::test_vector<double>(static_cast<std::size_t>(a.rows), 4);
+  std::vector<double> y = y0;
+  plan.apply(2.0, std::span<const double>(x), 0.5, std::span<double>(y));
+  EXPECT_TRUE((check_spmv_result<double, int>(a, x, 2.0, 0.5, y0, y).passed));
+  // SpMM, three columns: each column as its own product.
+  const long long k = 3;
+  std::vector<double> xs(static_cast<std::size_t>(a.cols * k)), ys(static_cast<std::size_t>(a.rows * k));
+  for (long long j = 0; j < k; ++j) {
+    const auto xj = test::test_vector<double>(static_cast<std::size_t>(a.cols), 10 + static_cast<std::uint64_t>(j));
+    const auto yj = test::test_vector<double>(static_cast<std::size_t>(a.rows), 20 + static_cast<std::uint64_t>(j));
+    std::copy(xj.begin(), xj.end(), xs.begin() + j * a.cols);
+    std::copy(yj.begin(), yj.end(), ys.begin() + j * a.rows);
+  }
+  const std::vector<double> ys0 = ys;
+  plan.apply(2.0, ConstDenseView<double>(xs.data(), a.cols, k, a.cols), 0.5, DenseView<double>{ys.data(), a.rows, k, a.rows});
+  for (long long j = 0; j < k; ++j) {
+    const std::span<const double> xj(xs.data() + j * a.cols, static_cast<std::size_t>(a.cols));
+    const std::span<const double> y0j(ys0.data() + j * a.rows, static_cast<std::size_t>(a.rows)), yj(ys.data() + j * a.rows, static_cast<std::size_t>(a.rows));
+    EXPECT_TRUE((check_spmv_result<double, int>(a, xj, 2.0, 0.5, y0j, yj).passed)) << "column " << j;
+  }
+  const auto stencil = io::load_matrix<double, int>("stencil3d:points=27,n=20");
+  const SpmvPlan<double, int> regular(cpu, stencil, SpmvOptions{Format::csr});
+  EXPECT_EQ(regular.description(), "csr/static");
+  const auto circuit = io::load_matrix<double, int>("circuit:n=300000");
+  EXPECT_FALSE(openmp::sort_rows_by_length(circuit));
+  const SpmvPlan<double, int> hubs(cpu, circuit, SpmvOptions{Format::csr});
+  EXPECT_EQ(hubs.description().find("sorted"), std::string::npos) << hubs.description();
+  // One row, and none: nothing to compare.
+  EXPECT_FALSE(openmp::sort_rows_by_length(io::load_matrix<double, int>("powerlaw:min=2.5,rows=1")));
 }
 
 }  // namespace

@@ -108,6 +108,37 @@ Built<V> build_csr(const Csr<V, I>& a, const std::string& kernel) {
     c.kernel = "panels-" + std::to_string(p->panels) + "x" + std::to_string(p->panel_cols) + "-rows" + std::to_string(p->tile_rows);
     return c;
   }
+  if (kernel == "openmp" && openmp::sort_rows_by_length(a)) {
+    // Most rows differing in length from the one before: the rows sorted by
+    // length in windows (kernels/csr_spmv.hpp, CsrSortedRows), in place of
+    // the plain copy below.
+    auto s = std::make_shared<const openmp::CsrSortedRows<V, I>>(openmp::csr_sorted_rows(a));
+    Built<V> b;
+    b.matrix = s;
+    b.kernel = "sorted";
+    b.bytes = FormatStorage<Format::csr>::bytes(s->rows) + s->row_of.size() * sizeof(I);
+    b.stored = FormatStorage<Format::csr>::stored(s->rows);
+    b.apply = bind(s, openmp::csr_sorted_spmv<V, I>);
+    // SpMM: the sorted rows' products into a scratch block, then each row
+    // to its place (A still read once per pass of the SpMM kernel).
+    b.apply_block = [s](V al, const ConstDenseView<V>& x, V be, const DenseView<V>& y) {
+      const long long rows = s->rows.rows, cols = y.cols;
+      check_spmv_dimensions(rows, s->rows.cols, static_cast<std::size_t>(x.rows), static_cast<std::size_t>(y.rows));
+      if (x.cols != cols) throw Error(ErrorCode::invalid_argument, "SpMM: X has " + std::to_string(x.cols) + " columns, Y " + std::to_string(cols));
+      std::vector<V> scratch(static_cast<std::size_t>(rows * cols));
+      openmp::csr_spmm<V, I>(al, s->rows, x, V(0), DenseView<V>{scratch.data(), rows, cols, rows});
+      const bool read_y = be != V(0);
+#pragma omp parallel for schedule(static)
+      for (long long i = 0; i < rows; ++i) {
+        const long long r = static_cast<long long>(s->row_of[static_cast<std::size_t>(i)]);
+        for (long long j = 0; j < cols; ++j) {
+          const V v = scratch[static_cast<std::size_t>(i + j * rows)];
+          y(r, j) = read_y ? v + be * y(r, j) : v;
+        }
+      }
+    };
+    return b;
+  }
   auto m = std::make_shared<const Csr<V, I>>(a);
   Built<V> b;
   // SpMM (kernels/csr_spmm.hpp): the reference for the reference kernel, the OpenMP one for the others.
