@@ -33,7 +33,7 @@ BackendFormat make(Format format) {
       return {{{"openmp", "entries split evenly over threads, carries between threads fixed up serially"}, reference},
               {[](int) { return 0.6; }, rows, kConversion, 0}};
     case Format::csr:
-      return {{{"openmp", "row-parallel, static or guided schedule by eq. (15) of the SELL-C-sigma paper; where it is guided, the rows sorted by length within windows of 256"},
+      return {{{"openmp", "row-parallel, static or guided schedule by eq. (15) of the SELL-C-sigma paper; where most rows differ in length from the one before, the rows sorted by length within windows of 256"},
                {"merge", "merge-path split of rows and nonzeros (Merrill and Garland)"},
                {"panels", "x in 64 KB column panels, threads over tiles of rows, a tile's panels in order (cache blocking, Nishtala et al.); few, long rows"},
                reference},
