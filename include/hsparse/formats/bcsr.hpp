@@ -18,7 +18,7 @@ namespace hsparse {
 
 template <class V, class I>
 /// A block CSR matrix (BSR): square blocks of `block` x `block` values,
-/// row-major inside a block, addressed by block row and block column.
+/// column-major inside a block (see above), addressed by block row and block column.
 struct Bcsr {
   I rows = 0;  ///< rows of the matrix
   I cols = 0;  ///< columns of the matrix

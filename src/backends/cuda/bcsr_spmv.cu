@@ -74,41 +74,53 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
   }
 }
 
+// by-column's column arithmetic (a block row's columns, their block and x
+// indices): unsigned 32-bit for int32 indices, where all of them stay below
+// 2^31 + 32, else 64-bit. A 64-bit division of the column by BS was most of
+// the loop's index work (as CSR adaptive's 64-bit work blocks were:
+// docs/results/2026-11-27-issue37-h200-int-blocks). The values' offsets stay
+// 64-bit (blocks x stride may pass 2^32), one widening multiply-add.
+template <class I>
+using ByColumnIndex = std::conditional_t<sizeof(I) == 4, unsigned, unsigned long long>;
+
 template <int BS, int G, class D, class I>
-__global__ void bcsr_by_column_kernel(I block_rows, long long stride, I rows, I cols, const I* __restrict__ row_ptr,
+__global__ void bcsr_by_column_kernel(I block_rows, ByColumnIndex<I> stride, I rows, I cols, const I* __restrict__ row_ptr,
                                       const I* __restrict__ col_idx, const D* __restrict__ values, const D* __restrict__ x,
                                       D alpha, D beta, bool read_y, D* __restrict__ y) {
+  using N = ByColumnIndex<I>;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % G;
   const long long br = (static_cast<long long>(blockIdx.x) * kWarpsPerBlock + warp) * (32 / G) + static_cast<int>(threadIdx.x % 32) / G;
   D acc[BS];
 #pragma unroll
   for (int i = 0; i < BS; ++i) acc[i] = D(0);
   if (br < block_rows) {
-    const long long first = row_ptr[br], columns = (static_cast<long long>(row_ptr[br + 1]) - first) * BS;
+    const N first = static_cast<N>(row_ptr[br]), columns = (static_cast<N>(row_ptr[br + 1]) - first) * BS;
     // U block columns per lane per step, their x gathers issued together
-    // (one column at a time was a latency-bound col_idx -> x chain).
+    // (one column at a time was a latency-bound col_idx -> x chain). A
+    // column's values are read whether or not its x exists: the padding
+    // past the matrix's last column is zero (Bcsr), and its x is taken as
+    // zero, so the value loads wait for the row offsets only, not for the
+    // column index.
     constexpr int U = by_column_unroll(BS);
-    for (long long c0 = lane; c0 < columns; c0 += G * U) {
+    for (N c0 = lane; c0 < columns; c0 += G * U) {
       D xv[U];
-      long long offset[U];
+      unsigned long long offset[U];
 #pragma unroll
       for (int u = 0; u < U; ++u) {
-        const long long c = c0 + static_cast<long long>(G) * u;
+        const N c = c0 + static_cast<N>(G) * u;
         xv[u] = D(0);
-        offset[u] = -1;
+        offset[u] = 0;
         if (c < columns) {
-          const long long k = first + c / BS;
-          const int j = static_cast<int>(c % BS);
-          const long long xc = static_cast<long long>(col_idx[k]) * BS + j;
-          if (xc < cols) {
-            xv[u] = x[xc];
-            offset[u] = k * stride + static_cast<long long>(j) * BS;
-          }
+          const N k = first + c / BS;
+          const N j = c % BS;
+          const N xc = static_cast<N>(col_idx[k]) * BS + j;
+          if (xc < static_cast<N>(cols)) xv[u] = x[xc];
+          offset[u] = static_cast<unsigned long long>(k) * stride + j * BS;
         }
       }
 #pragma unroll
       for (int u = 0; u < U; ++u) {
-        if (offset[u] < 0) continue;
+        if (c0 + static_cast<N>(G) * u >= columns) break;
         const D* column = values + offset[u];
 #pragma unroll
         for (int i = 0; i < BS; ++i) acc[i] += column[i] * xv[u];
@@ -162,8 +174,8 @@ void launch_by_column_group(const Executor& ex, const DeviceBcsr<V, I>& a, const
   using D = detail::device_t<V>;
   const long long warps = (static_cast<long long>(a.block_rows) + 32 / G - 1) / (32 / G);
   bcsr_by_column_kernel<BS, G, D, I><<<detail::grid_for(warps, kWarpsPerBlock), 32 * kWarpsPerBlock, 0, detail::stream_of(ex)>>>(
-      a.block_rows, static_cast<long long>(a.block_stride), a.rows, a.cols, a.row_ptr.data(), a.col_idx.data(),
-      detail::dev(a.values.data()), detail::dev(x), detail::dev_value(alpha), detail::dev_value(beta), read_y, detail::dev(y));
+      a.block_rows, static_cast<ByColumnIndex<I>>(a.block_stride), a.rows, a.cols, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()),
+      detail::dev(x), detail::dev_value(alpha), detail::dev_value(beta), read_y, detail::dev(y));
 }
 
 template <int BS, class V, class I>

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds variants of one source file beside the current build on the device,
+# for scripts/spmv-ab.sh's AB_BINARIES, cheaper than scripts/ab-base.sh when
+# a change touches one file: each variant replaces the file, the CLI is
+# rebuilt incrementally (that file and the link), its binary is copied to
+# $VARIANT_DIR/hsparse-NAME, and the file is restored at the end (not rebuilt:
+# the tree's own binary is $VARIANT_DIR/hsparse-this).
+# Usage on the device, after gpu-check.sh built build-gpu:
+#   AB_FILE=src/backends/cuda/bcsr_spmv.cu AB_VARIANTS="base=ab-variants/base.cu u8=ab-variants/u8.cu" scripts/ab-variants.sh
+# prints the AB_BINARIES string for spmv-ab.sh on its last line ("this" is the tree's own file).
+# The variant files are left untracked here so the device call carries them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build-gpu}
+dir=${VARIANT_DIR:-/tmp/ab-variants}
+file=${AB_FILE:?AB_FILE: the source file the variants replace}
+mkdir -p "$dir"
+cp "$build/bin/hsparse" "$dir/hsparse-this"
+cp "$file" "$dir/original"
+trap 'cp "$dir/original" "$file"' EXIT
+binaries="this=$dir/hsparse-this"
+for v in ${AB_VARIANTS:?AB_VARIANTS: name=file ...}; do
+  name=${v%%=*}
+  cp "${v#*=}" "$file"
+  if cmake --build "$build" --target hsparse_cli > "$dir/$name-build.log" 2>&1; then
+    cp "$build/bin/hsparse" "$dir/hsparse-$name"
+    binaries+=" $name=$dir/hsparse-$name"
+  else
+    echo "variant $name: the build failed" >&2
+    tail -20 "$dir/$name-build.log" >&2
+  fi
+done
+cp "$dir/original" "$file"  # its new time stamp makes the next build rebuild it: $dir/hsparse-this is the tree's binary meanwhile
+echo "$binaries"
