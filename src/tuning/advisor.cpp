@@ -8,6 +8,8 @@
 #include "hsparse/formats/format.hpp"
 #include "hsparse/kernels/csr_panels.hpp"
 #include "hsparse/kernels/csr_slabs.hpp"
+#include "hsparse/kernels/csr_vector_rows.hpp"
+#include "hsparse/formats/row_statistics.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
 #include <cstdio>
 #include "hsparse/core/types.hpp"
@@ -89,15 +91,17 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
   }
   const PanelShape panels = csr_panel_shape(a.rows, a.cols, static_cast<long long>(a.nnz()), sizeof(V));  // CSR's panels, below
   // One prediction per format with its backend's default kernel (CSR on
-  // the GPU: adaptive, or its slabs, below; on the CPU: the row-parallel
-  // kernel), and for CSR a second one with the panels where rows are few
-  // and long over a wide x (kernels/csr_panels.hpp, csr_panels_suit). Both
+  // the GPU: adaptive, or vector on long even rows, or the slabs, below; on
+  // the CPU: the row-parallel kernel), and for CSR a second one with the
+  // panels where rows are few and long over a wide x (kernels/csr_panels.hpp,
+  // csr_panels_suit). Both
   // CSR kernels stay ranked: the panels' setup (kPanelBuildSecondsPerByte*)
   // pays back only over enough products. Only here, for products: a plan
   // made for SpMM keeps the default, whose SpMM reads A once per 32 columns
   // (the panels have no SpMM kernel). Measured on short-wide matrices: 1.41x
   // cuSPARSE's CSR on the H100, 1.25-1.35x CSR's OpenMP kernel on the
   // 2-core build VM.
+  const bool long_even_rows = csr_vector_suits(row_length_statistics(a));  // CSR vector's regime (kernels/csr_vector_rows.hpp)
   std::vector<std::pair<Format, bool>> candidates;  // (format, the CSR panels)
   for (Format f : all_formats()) {
     candidates.emplace_back(f, false);
@@ -164,6 +168,17 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
                                                    (m.read_bytes_per_s * model.tail_efficiency * std::min(1.0, tail_entries / 16 / m.resident_threads))
                                              : 0;
       p.spmv_seconds = head_s + tail_s;
+    }
+    if (f == Format::csr && backend == Backend::cuda && p.kernel != "panels" && long_even_rows) {
+      // CSR vector on long rows of even length, at its own share of the
+      // bandwidth where that beats adaptive's bound by the multiprocessors
+      // (kernels/csr_vector_rows.hpp: the H200, not the H100).
+      const double vector_seconds = seconds(balance * 2 * nnz, nnz, kCsrVectorStreamEfficiency * latency_hiding);
+      if (vector_seconds < p.spmv_seconds) {
+        p.kernel = "vector";
+        p.efficiency = kCsrVectorStreamEfficiency * latency_hiding;
+        p.spmv_seconds = vector_seconds;
+      }
     }
     double conversion_per_byte = model.conversion_seconds_per_byte;
     if (p.kernel == "panels") conversion_per_byte = backend == Backend::cuda ? kPanelBuildSecondsPerByteGpu : kPanelBuildSecondsPerByteCpu;

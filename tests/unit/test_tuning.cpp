@@ -231,6 +231,7 @@ TEST(TuningCache, StoresFindsAndSurvivesADamagedFile) {
 // ---- the advisor ----
 #include "hsparse/tuning/advisor.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/kernels/csr_vector_rows.hpp"
 
 namespace hsparse {
 namespace {
@@ -343,6 +344,56 @@ TEST(Advisor, SmBoundKernelsReachMoreOfASlowerMemory) {
   for (Format f : all_formats()) {
     EXPECT_DOUBLE_EQ(kernel_efficiency(cpu, f, 2), spmv_registration(Backend::cpu, f).model.efficiency(2)) << to_string(f);
   }
+}
+
+// CSR's kernel on the GPU (kernels/csr_vector_rows.hpp): CSR vector on long
+// rows of even length where CSR adaptive is bound by the SMs (the H200's
+// bandwidth), adaptive where the memory binds first (the H100's), and
+// adaptive on short or uneven rows on both.
+TEST(Advisor, CsrVectorOnLongEvenRowsWhereAdaptiveIsSmBound) {
+  MachineModel h200;
+  h200.read_bytes_per_s = 4.62e12;  // measured by the bench, 2026-11-27
+  MachineModel h100 = h200;
+  h100.read_bytes_per_s = 3.08e12;
+  const auto csr_kernel = [](const Csr<double, std::int32_t>& a, const MachineModel& m) {
+    for (const auto& p : advise(a, m, 1000).ranked) {
+      if (p.format == Format::csr && p.kernel != "panels") return p.kernel;
+    }
+    return std::string("none");
+  };
+  const auto fem = io::load_matrix<double, std::int32_t>("fem:block=3,n=20");  // 73 a row, spread 0.18
+  EXPECT_EQ(csr_kernel(fem, h200), "vector");
+  EXPECT_EQ(csr_kernel(fem, h100), "adaptive");
+  const auto banded = io::load_matrix<double, std::int32_t>("banded:bandwidth=16,n=30000");  // 33 a row
+  EXPECT_EQ(csr_kernel(banded, h200), "vector");
+  EXPECT_EQ(csr_kernel(io::load_matrix<double, std::int32_t>("stencil3d:n=30,points=27"), h200), "adaptive");  // 25 a row
+  EXPECT_EQ(csr_kernel(io::load_matrix<double, std::int32_t>("banded:bandwidth=6,n=30000"), h200), "adaptive");  // 13 a row
+  // Uneven: rows of 8 and 120 entries in turn (mean 64, spread 0.88), near the diagonal.
+  Csr<double, std::int32_t> uneven;
+  uneven.rows = uneven.cols = 30000;
+  for (std::int32_t r = 0; r < uneven.rows; ++r) {
+    const std::int32_t length = r % 2 ? 120 : 8, first = std::max(0, std::min(r - length / 2, uneven.cols - length));
+    for (std::int32_t k = 0; k < length; ++k) {
+      uneven.col_idx.push_back(first + k);
+      uneven.values.push_back(1.0);
+    }
+    uneven.row_ptr.push_back(static_cast<std::int32_t>(uneven.col_idx.size()));
+  }
+  ASSERT_GT(row_length_statistics(uneven).mean_length, kCsrVectorMinMeanRow);
+  EXPECT_EQ(csr_kernel(uneven, h200), "adaptive");
+  MachineModel cpu = h200;
+  cpu.backend = "cpu";  // the CPU has no such rule
+  EXPECT_NE(csr_kernel(fem, cpu), "vector");
+  // The regime's edges.
+  RowStatistics rows;
+  rows.mean_length = kCsrVectorMinMeanRow;
+  rows.coefficient_of_variation = kCsrVectorMaxRowSpread;
+  EXPECT_TRUE(csr_vector_suits(rows));
+  rows.mean_length = kCsrVectorMinMeanRow - 0.1;
+  EXPECT_FALSE(csr_vector_suits(rows));
+  rows.mean_length = kCsrVectorMinMeanRow;
+  rows.coefficient_of_variation = kCsrVectorMaxRowSpread + 0.01;
+  EXPECT_FALSE(csr_vector_suits(rows));
 }
 
 }  // namespace
