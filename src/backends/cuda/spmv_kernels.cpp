@@ -17,8 +17,12 @@
 //    docs/results/2026-11-24-issue18-merge-h200; docs/results/2026-11-22-bench.md):
 //    DIA 0.76 (0.88 since 566f36a, its loads issued ahead of its products:
 //    the stencil's 887 GFLOP/s over the model's 1003, banded 855 over 918;
-//    docs/results/2026-11-27-issue37), SELL 0.83, BCSR 0.67 at bs = 3 and 0.90 at bs = 6, CSR
-//    adaptive 0.83, COO 0.72 (the lane-per-8-entries kernel, b1b02b4),
+//    docs/results/2026-11-27-issue37), SELL 0.83, BCSR 0.90 at bs = 6 and
+//    0.67 at bs = 2, at bs = 3 0.67 before by-column's 32-bit arithmetic
+//    (ec327ff) and 0.80 since (FEM 840.5 and replicated bcsstk16 788.0
+//    GFLOP/s at 81% and 78% of 4.62 TB/s, 318c3d3, 2026-11-27,
+//    docs/results/2026-11-27-issue37-h200-bcsr32; bs = 4 and 5 not
+//    measured, taken as bs = 3), CSR adaptive 0.83, COO 0.72 (the lane-per-8-entries kernel, b1b02b4),
 //    CSR16 0.72, csr16-single 0.66. ELL and HYB run at 0.90-0.98 on both
 //    cards: no bound;
 //  - gather_efficiency: x's traffic beyond one read, from the random matrix
@@ -113,7 +117,7 @@ BackendFormat make(Format format) {
                {"row-per-thread", "a thread per row of a block row, x in shared memory (Eberhardt and Hoemmen)"},
                {"cusparse", "cuSPARSE BSR, column-major blocks (baseline)"}},
               {[](int b) { return b >= 6 ? 0.95 : b >= 2 ? 0.87 : 0.30; }, bcsr_units, kBcsrOnDevice, 0,
-               [](int b) { return h200_bound(b >= 6 ? 0.90 : b >= 2 ? 0.67 : 0.30); }}};
+               [](int b) { return h200_bound(b >= 6 ? 0.90 : b >= 3 ? 0.80 : b == 2 ? 0.67 : 0.30); }}};
     case Format::sell:
       return {{{"thread", "one thread per row, a warp per chunk at C = 32 (Kreutzer et al.)", {"", "sigma=256"}},
                {"threads", "T threads per row (Sliced ELLR-T)"},
