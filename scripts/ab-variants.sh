@@ -3,8 +3,9 @@
 # for scripts/spmv-ab.sh's AB_BINARIES, cheaper than scripts/ab-base.sh when
 # a change touches one file: each variant replaces the file, the CLI is
 # rebuilt incrementally (that file and the link), its binary is copied to
-# $VARIANT_DIR/hsparse-NAME, and the file is restored at the end (not rebuilt:
-# the tree's own binary is $VARIANT_DIR/hsparse-this).
+# $VARIANT_DIR/hsparse-NAME, and the file is restored at the end (rebuilt by
+# the next build or call; the tree's own binary is $VARIANT_DIR/hsparse-this).
+# Calls run one after another, one file each, each followed by its spmv-ab.sh.
 # Usage on the device, after gpu-check.sh built build-gpu:
 #   AB_FILE=src/backends/cuda/bcsr_spmv.cu AB_VARIANTS="base=ab-variants/base.cu u8=ab-variants/u8.cu" scripts/ab-variants.sh
 # prints the AB_BINARIES string for spmv-ab.sh on its last line ("this" is the tree's own file).
@@ -15,6 +16,9 @@ build=${BUILD_DIR:-build-gpu}
 dir=${VARIANT_DIR:-/tmp/ab-variants}
 file=${AB_FILE:?AB_FILE: the source file the variants replace}
 mkdir -p "$dir"
+# The tree's own binary first: a no-op after gpu-check.sh, and after an
+# earlier call of this script it rebuilds the file that call restored.
+cmake --build "$build" --target hsparse_cli > "$dir/this-build.log" 2>&1 || { tail -20 "$dir/this-build.log" >&2; exit 1; }
 cp "$build/bin/hsparse" "$dir/hsparse-this"
 cp "$file" "$dir/original"
 trap 'cp "$dir/original" "$file"' EXIT
@@ -30,5 +34,5 @@ for v in ${AB_VARIANTS:?AB_VARIANTS: name=file ...}; do
     tail -20 "$dir/$name-build.log" >&2
   fi
 done
-cp "$dir/original" "$file"  # its new time stamp makes the next build rebuild it: $dir/hsparse-this is the tree's binary meanwhile
+cp "$dir/original" "$file"  # its new time stamp makes the next build (or call) rebuild it: $dir/hsparse-this is the tree's binary meanwhile
 echo "$binaries"
