@@ -94,14 +94,13 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
   // the GPU: adaptive, or vector on long even rows, or the slabs, below; on
   // the CPU: the row-parallel kernel), and for CSR a second one with the
   // panels where rows are few and long over a wide x (kernels/csr_panels.hpp,
-  // csr_panels_suit). Both
-  // CSR kernels stay ranked: the panels' setup (kPanelBuildSecondsPerByte*)
-  // pays back only over enough products. Only here, for products: a plan
+  // csr_panels_suit). Both CSR kernels stay ranked: the panels' setup
+  // (kPanelBuildSecondsPerByte*) pays back only over enough products. Only here, for products: a plan
   // made for SpMM keeps the default, whose SpMM reads A once per 32 columns
   // (the panels have no SpMM kernel). Measured on short-wide matrices: 1.41x
   // cuSPARSE's CSR on the H100, 1.25-1.35x CSR's OpenMP kernel on the
   // 2-core build VM.
-  const bool long_even_rows = csr_vector_suits(row_length_statistics(a));  // CSR vector's regime (kernels/csr_vector_rows.hpp)
+  const bool long_even_rows = backend == Backend::cuda && csr_vector_suits(row_length_statistics(a));  // CSR vector's regime (kernels/csr_vector_rows.hpp)
   std::vector<std::pair<Format, bool>> candidates;  // (format, the CSR panels)
   for (Format f : all_formats()) {
     candidates.emplace_back(f, false);
@@ -169,7 +168,7 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
                                              : 0;
       p.spmv_seconds = head_s + tail_s;
     }
-    if (f == Format::csr && backend == Backend::cuda && p.kernel != "panels" && long_even_rows) {
+    if (f == Format::csr && p.kernel != "panels" && long_even_rows) {  // the GPU only (long_even_rows)
       // CSR vector on long rows of even length, at its own share of the
       // bandwidth where that beats adaptive's bound by the multiprocessors
       // (kernels/csr_vector_rows.hpp: the H200, not the H100).
