@@ -346,6 +346,18 @@ TEST(Advisor, SmBoundKernelsReachMoreOfASlowerMemory) {
   }
 }
 
+// The CPU: SELL and CSR stream alike, SELL's SIMD gathers are faster
+// (backends/openmp/spmv_kernels.cpp). So where x stays in the cache CSR
+// keeps the matrix (no conversion to pay back), and where rows gather
+// scattered columns from an x larger than the cache SELL is taken.
+TEST(Advisor, CpuSellOnlyWhereItsGathersPay) {
+  MachineModel cpu = machine_shape("cpu");
+  cpu.read_bytes_per_s = 20e9;
+  cpu.cache_bytes = 1 << 20;  // a quarter holds the stencil's x (216 KB), not the random matrix's (1.6 MB)
+  EXPECT_EQ(advise(io::load_matrix<double, std::int32_t>("stencil3d:n=30,points=27"), cpu, 1000).choice().format, Format::csr);
+  EXPECT_EQ(advise(io::load_matrix<double, std::int32_t>("random:per_row=10,rows=200000"), cpu, 1000).choice().format, Format::sell);
+}
+
 // CSR's kernel on the GPU (kernels/csr_vector_rows.hpp): CSR vector on long
 // rows of even length where CSR adaptive is bound by the SMs (the H200's
 // bandwidth), adaptive where the memory binds first (the H100's), and
