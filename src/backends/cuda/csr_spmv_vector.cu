@@ -24,19 +24,49 @@ namespace {
 using detail::OffsetColumns;
 using detail::StoredColumns;
 
+// Entries per lane per step: a step issues all its value and column loads,
+// then its x gathers, then adds its products in order (the same order as
+// one entry a step, so the sums are unchanged). One entry a step left a
+// lane one value and one column in flight, each gather waiting on its
+// column: csr16-single's 6 bytes an entry then read at 59% of the H200's
+// bandwidth on FEM bs = 3 and double CSR at 85% (c4bb416; the bytes in
+// flight per SM fall short of the bandwidth-latency product).
+// [measured in the next device session: docs/results/...]
+constexpr int kVectorEntriesPerStep = 4;
+
 // DS: the stored values' device type (D, or single precision widened to D).
+// Entries are counted in the unsigned type of I: k + a step stays below
+// 2^32 for int32 (nnz < 2^31), where a signed int could overflow.
 template <int COOP, class D, class DS, class I, class Columns>
 __global__ void csr_vector_kernel(I rows, const I* __restrict__ row_ptr, Columns columns, const DS* __restrict__ values, const D* __restrict__ x,
                                   D alpha, D beta, bool read_y, D* __restrict__ y, int repeat) {
+  using K = std::make_unsigned_t<I>;
+  constexpr int U = kVectorEntriesPerStep;
   const int lane = threadIdx.x % COOP;
   const long long groups = blockDim.x / COOP;
   long long row = static_cast<long long>(blockIdx.x) * repeat * groups + threadIdx.x / COOP;
   for (int r = 0; r < repeat; ++r, row += groups) {
     D sum(0);
     if (row < rows) {
-      const I end = row_ptr[row + 1];
+      const K end = static_cast<K>(row_ptr[row + 1]);
       const D* xr = x + columns.base(row);
-      for (I k = row_ptr[row] + lane; k < end; k += COOP) sum += D(values[k]) * xr[columns.at(k)];
+      for (K k = static_cast<K>(row_ptr[row]) + lane; k < end; k += U * COOP) {
+        DS v[U];
+        I c[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          const K e = k + static_cast<K>(u * COOP);
+          v[u] = e < end ? values[e] : DS(0);
+          c[u] = e < end ? static_cast<I>(columns.at(e)) : I(0);
+        }
+        D xv[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) xv[u] = k + static_cast<K>(u * COOP) < end ? xr[c[u]] : D(0);
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+          if (k + static_cast<K>(u * COOP) < end) sum += D(v[u]) * xv[u];
+        }
+      }
     }
     // All lanes of the warp reach the shuffle (rows past the end add zeros).
     sum = detail::group_sum<COOP>(sum);
