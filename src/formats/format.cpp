@@ -78,12 +78,12 @@ const std::vector<FormatTraits>& registry() {
       {Format::csr16, "csr16", "CSR16",
        "CSR with a 32-bit base per row and 16-bit column offsets; rows spanning 2^16 columns or more in a plain CSR part (issue 18: "
        "lossless index compression)",
-       0, "", {}, false,
+       0, "", {}, true,
        [](const Footprint& f, std::size_t vb, std::size_t ib) { return csr16_bytes(f, vb, ib); }, [](const Footprint&) { return 1.0; }, csr16_shape},
       {Format::csr16_single, "csr16-single", "CSR16, single values",
        "CSR16 with the values stored in single precision, products accumulated in the caller's precision (issue 18: opt-in, lossy; "
        "relative rounding 2^-24 per value)",
-       0, "", {}, false,
+       0, "", {}, true,
        [](const Footprint& f, std::size_t, std::size_t ib) { return csr16_bytes(f, f.complex_values ? 8 : 4, ib); },  // complex<float> or float
        [](const Footprint&) { return 1.0; }, csr16_shape, 1.0 / (1 << 24)},
   };

@@ -22,6 +22,7 @@
 #include "hsparse/formats/hyb.hpp"
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/io/matrix_market.hpp"
+#include "hsparse/formats/csr16.hpp"
 #include "hsparse/io/matrix_source.hpp"
 #include "hsparse/core/array.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
@@ -84,6 +85,25 @@ TEST(CudaConversions, DeviceConversionsEqualTheHostOnes) {
         }
       }
     }
+    {  // CSR16 and csr16-single: equal where no row is wide; the host's (std::nullopt) where one is
+      const auto c16 = csr16_from_csr(a);
+      const auto d16 = csr16_from_device_csr<double>(ex, a, DeviceCsr<double, std::int32_t>::upload(a));
+      EXPECT_EQ(d16.has_value(), !c16.has_wide()) << name;
+      if (d16) {
+        EXPECT_EQ(d16->row_ptr.download(), c16.row_ptr) << name;
+        EXPECT_EQ(d16->base.download(), c16.base) << name;
+        EXPECT_EQ(d16->offset.download(), c16.offset) << name;
+        EXPECT_EQ(d16->values.download(), c16.values) << name;
+      }
+      const auto s16 = csr16_single_from_csr(a);
+      const auto ds16 = csr16_from_device_csr<float>(ex, a, DeviceCsr<double, std::int32_t>::upload(a));
+      EXPECT_EQ(ds16.has_value(), !s16.has_wide()) << name;
+      if (ds16) {
+        EXPECT_EQ(ds16->base.download(), s16.base) << name;
+        EXPECT_EQ(ds16->offset.download(), s16.offset) << name;
+        EXPECT_EQ(ds16->values.download(), s16.values) << name;
+      }
+    }
     for (double max_fill : {3.0, 1e9}) {  // DIA: refused alike at the default limit, equal where stored
       try {
         const auto dia = dia_from_csr(a, max_fill);
@@ -94,6 +114,24 @@ TEST(CudaConversions, DeviceConversionsEqualTheHostOnes) {
         EXPECT_THROW(dia_from_device_csr(ex, a, staged, max_fill), Error) << name;
       }
     }
+  }
+}
+
+// csr16-single of a value beyond single precision's range: the device
+// conversion declines (std::nullopt) and the plan's host conversion names
+// the entry in its error, as without a GPU.
+TEST(CudaConversions, Csr16SingleBeyondFloatRangeIsRefusedByName) {
+  REQUIRE_CUDA_DEVICE();
+  Executor ex;
+  auto a = convert_types<double, std::int32_t>(generators::stencil_2d<double, std::int64_t>(10, 10, 5));
+  a.values[7] = 1e300;
+  EXPECT_FALSE(csr16_from_device_csr<float>(ex, a, DeviceCsr<double, std::int32_t>::upload(a)).has_value());
+  try {
+    SpmvPlan<double, std::int32_t> plan(make_cuda_executor(), a, SpmvOptions{Format::csr16_single});
+    ADD_FAILURE() << "a value beyond float's range was stored";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::overflow);
+    EXPECT_NE(std::string(e.what()).find("entry 7"), std::string::npos) << e.what();
   }
 }
 

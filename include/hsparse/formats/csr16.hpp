@@ -53,6 +53,9 @@ template <class V, class I>
 /// The CSR16 form of a (exact).
 Csr16<V, I> csr16_from_csr(const Csr<V, I>& a);
 template <class V, class I>
+/// Rows of a spanning kCsr16Span columns or more (CSR16's wide part); O(rows).
+std::int64_t csr16_wide_row_count(const Csr<V, I>& a);
+template <class V, class I>
 /// Back to CSR (exact).
 Csr<V, I> csr16_to_csr(const Csr16<V, I>& a);
 

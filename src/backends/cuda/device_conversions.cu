@@ -9,12 +9,15 @@
 // each (a thread alone copied circuit's 950 000-entry hub row: HYB's setup
 // was 0.258 s against CSR's 0.131 on circuit n = 1e7, H100, 2026-11-26).
 #include <algorithm>
+#include <cfloat>
 #include <climits>
+#include <optional>
 #include <vector>
 
 #include "device_common.cuh"
 #include "hsparse/backends/cuda/device_conversions.hpp"
 #include "hsparse/formats/bcsr.hpp"
+#include "hsparse/formats/csr16.hpp"
 #include "hsparse/formats/dia.hpp"
 
 namespace hsparse::cuda {
@@ -121,6 +124,29 @@ __global__ void bcsr_fill_kernel(long long rows, int block, std::size_t block_st
       else hi = mid;
     }
     block_values[static_cast<std::size_t>(lo) * block_stride + static_cast<std::size_t>((c - bc * block) * block + i)] = values[k];
+  }
+}
+
+// CSR16: a warp per row writes its base (its first column; 0 for an empty
+// row, as the host conversion) and each entry's offset from it.
+template <class I>
+__global__ void csr16_offsets_kernel(long long rows, const I* __restrict__ row_ptr, const I* __restrict__ col_idx, I* __restrict__ base,
+                                     std::uint16_t* __restrict__ offset) {
+  const long long r = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / 32;
+  if (r >= rows) return;
+  const long long b = row_ptr[r], e = row_ptr[r + 1];
+  const I first = b < e ? col_idx[b] : I(0);
+  if (threadIdx.x % 32 == 0) base[r] = first;
+  for (long long k = b + threadIdx.x % 32; k < e; k += 32) offset[k] = static_cast<std::uint16_t>(col_idx[k] - first);
+}
+
+// csr16-single's values: rounded to float; *over set where one exceeds
+// float's range (the host conversion refuses such a matrix).
+__global__ void round_to_single_kernel(long long n, const double* __restrict__ in, float* __restrict__ out, int* __restrict__ over) {
+  for (long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; k < n; k += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const double v = in[k];
+    if (fabs(v) > static_cast<double>(FLT_MAX)) *over = 1;
+    out[k] = static_cast<float>(v);
   }
 }
 
@@ -242,6 +268,39 @@ DeviceBcsr<V, I> bcsr_from_device_csr(const Executor& ex, const Csr<V, I>& host,
   return b;
 }
 
+template <class S, class V, class I>
+std::optional<DeviceCsr16<S, I>> csr16_from_device_csr(const Executor& ex, const Csr<V, I>& host, DeviceCsr<V, I>&& a) {
+  constexpr bool rounds = !std::is_same_v<S, V>;
+  if constexpr (rounds && !std::is_same_v<V, double>) {
+    return std::nullopt;  // complex single values: the host conversion
+  } else {
+    if (csr16_wide_row_count(host) > 0) return std::nullopt;
+    DeviceCsr16<S, I> d{a.rows, a.cols, std::move(a.row_ptr), DeviceArray<I>(static_cast<std::size_t>(a.rows)),
+                        DeviceArray<std::uint16_t>(a.col_idx.size()), {}, std::nullopt, {}};
+    if (a.rows > 0) {
+      csr16_offsets_kernel<I><<<detail::grid_for(32 * static_cast<long long>(a.rows), 256), 256, 0, detail::stream_of(ex)>>>(
+          a.rows, d.row_ptr.data(), a.col_idx.data(), d.base.data(), d.offset.data());
+      HSPARSE_CUDA_CHECK(cudaGetLastError());
+    }
+    if constexpr (rounds) {
+      d.values = DeviceArray<float>(a.values.size());
+      DeviceArray<int> over(std::vector<int>{0});
+      if (a.values.size() > 0) {
+        const long long n = static_cast<long long>(a.values.size());
+        round_to_single_kernel<<<static_cast<unsigned>(std::min<long long>((n + 255) / 256, 65535)), 256, 0, detail::stream_of(ex)>>>(
+            n, a.values.data(), d.values.data(), over.data());
+        HSPARSE_CUDA_CHECK(cudaGetLastError());
+      }
+      ex.synchronize();
+      if (over.download().front() != 0) return std::nullopt;  // the host conversion names the entry
+    } else {
+      d.values = std::move(a.values);
+      ex.synchronize();  // a's columns are freed on return
+    }
+    return d;
+  }
+}
+
 #define HSPARSE_INSTANTIATE_ALL(V, I) template DeviceCoo<V, I> coo_from_device_csr(const Executor&, const DeviceCsr<V, I>&);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE_ALL)
 #undef HSPARSE_INSTANTIATE_ALL
@@ -252,5 +311,13 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE_ALL)
   template DeviceBcsr<V, I> bcsr_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, int, bool, double);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE_REAL)
 #undef HSPARSE_INSTANTIATE_REAL
+#define HSPARSE_INSTANTIATE_CSR16(V, I) \
+  template std::optional<DeviceCsr16<V, I>> csr16_from_device_csr(const Executor&, const Csr<V, I>&, DeviceCsr<V, I>&&);
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE_CSR16)
+#undef HSPARSE_INSTANTIATE_CSR16
+#define HSPARSE_INSTANTIATE_CSR16_SINGLE(V, S, I) \
+  template std::optional<DeviceCsr16<S, I>> csr16_from_device_csr(const Executor&, const Csr<V, I>&, DeviceCsr<V, I>&&);
+HSPARSE_FOR_EACH_DOUBLE_SINGLE_INDEX(HSPARSE_INSTANTIATE_CSR16_SINGLE)
+#undef HSPARSE_INSTANTIATE_CSR16_SINGLE
 
 }  // namespace hsparse::cuda

@@ -348,20 +348,21 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
   }
   case Format::csr16:
   case Format::csr16_single: {
-    const auto upload = [&](auto& slot, const auto& host) {
-      std::vector<I> wide_row_ptr;  // the wide part's compacted rows (device_formats.hpp)
-      slot.emplace(std::remove_cvref_t<decltype(*slot)>::upload(host, &wide_row_ptr));
-      const auto* m = &*slot;
+    std::vector<I> wide_row_ptr;  // the wide part's compacted rows (device_formats.hpp)
+    // The kernel over the uploaded matrix m, whose narrow part has the row
+    // pointers narrow_row_ptr and narrow_nnz entries (`a`'s own when the
+    // device converted it: no row is wide then).
+    const auto attach = [&](const auto* m, std::span<const I> narrow_row_ptr, long long narrow_nnz, long long wide_nnz) {
       if (kernel == "vector") {
-        const CsrVectorParams narrow = csr_vector_fixed_rule(a.rows, static_cast<long long>(host.values.size()), ex.shape());
-        const CsrVectorParams wide = csr_vector_fixed_rule(m->wide_row_count(), static_cast<long long>(host.wide.nnz()), ex.shape());
+        const CsrVectorParams narrow = csr_vector_fixed_rule(a.rows, narrow_nnz, ex.shape());
+        const CsrVectorParams wide = csr_vector_fixed_rule(m->wide_row_count(), wide_nnz, ex.shape());
         s.workspace = DeviceArray<unsigned char>(csr16_vector_workspace_bytes(m->wide_row_count(), sizeof(V)));
         void* w = s.workspace.data();
         apply_ = [e, m, narrow, wide, w](V al, const V* x, V be, V* y) { csr16_spmv_vector(*e, al, *m, x, be, y, narrow, wide, w); };
         desc += "-coop" + std::to_string(narrow.coop);
       } else {
-        s.csr16_adaptive.narrow = csr_adaptive_schedule(std::span<const I>(host.row_ptr));
-        if (host.has_wide()) s.csr16_adaptive.wide = csr_adaptive_schedule(std::span<const I>(wide_row_ptr));
+        s.csr16_adaptive.narrow = csr_adaptive_schedule(narrow_row_ptr);
+        if (m->wide) s.csr16_adaptive.wide = csr_adaptive_schedule(std::span<const I>(wide_row_ptr));
         s.csr16_adaptive.wide_rows = m->wide_row_count();
         s.workspace = DeviceArray<unsigned char>(s.csr16_adaptive.workspace_bytes(sizeof(V)));
         const Csr16AdaptiveSchedules* sched = &s.csr16_adaptive;
@@ -370,10 +371,24 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
         const long long split = sched->narrow.long_row_count + sched->wide.long_row_count;
         if (split > 0) desc += "-split" + std::to_string(split);
       }
-      if (host.has_wide()) desc += "-wide";
+      if (m->wide) desc += "-wide";
     };
-    if (o.format == Format::csr16) upload(s.csr16, FormatStorage<Format::csr16>::from_csr(a, layout));
-    else upload(s.csr16_single, FormatStorage<Format::csr16_single>::from_csr(a, layout));
+    // On the device where it can (csr16_from_device_csr), else on the host.
+    const auto place = [&](auto& slot, const auto& host_conversion) {
+      using Stored = typename std::remove_cvref_t<decltype(*slot)>::value_type;
+      if (o.convert_on_device && csr16_wide_row_count(a) == 0) {
+        if (auto d = csr16_from_device_csr<Stored>(ex, a, DeviceCsr<V, I>::upload(a))) {
+          slot.emplace(std::move(*d));
+          attach(&*slot, std::span<const I>(a.row_ptr), static_cast<long long>(a.nnz()), 0);
+          return;
+        }
+      }
+      const auto host = host_conversion();
+      slot.emplace(std::remove_cvref_t<decltype(*slot)>::upload(host, &wide_row_ptr));
+      attach(&*slot, std::span<const I>(host.row_ptr), static_cast<long long>(host.values.size()), static_cast<long long>(host.wide.nnz()));
+    };
+    if (o.format == Format::csr16) place(s.csr16, [&] { return FormatStorage<Format::csr16>::from_csr(a, layout); });
+    else place(s.csr16_single, [&] { return FormatStorage<Format::csr16_single>::from_csr(a, layout); });
     break;
   }
   }

@@ -1,5 +1,5 @@
 #pragma once
-// CSR to COO, ELL, HYB, DIA and BCSR on the GPU. The host CSR supplies only O(rows)
+// CSR to COO, ELL, HYB, DIA, BCSR and CSR16 on the GPU. The host CSR supplies only O(rows)
 // facts (row lengths: ELL's width and fill check, HYB's width and tail
 // offsets; DIA's diagonals; BCSR's block pattern); the O(nnz) work runs on the device from a DeviceCsr already
 // uploaded. The results are identical, entry for entry, to the host
@@ -33,5 +33,18 @@ DeviceDia<V, I> dia_from_device_csr(const Executor& ex, const Csr<V, I>& host, c
 template <class V, class I>
 DeviceBcsr<V, I> bcsr_from_device_csr(const Executor& ex, const Csr<V, I>& host, const DeviceCsr<V, I>& a, int block, bool align_blocks_64,
                                       double max_fill);
+
+// CSR16 (S = V) and csr16-single (S = float, V = double): the row bases and
+// 16-bit offsets computed on the device from the uploaded CSR, a warp per
+// row; the values moved (S = V) or rounded on the device. std::nullopt where
+// the host conversion must run instead: a row spans kCsr16Span columns or
+// more (its wide part is split on the host), complex single values, or a
+// value beyond single precision's range (the host conversion names it in
+// its error). The host CSR is read for its row spans only, O(rows).
+// The host conversion copied the values and wrote the offsets on the host's
+// cores, then uploaded them: 1.1-2.0 s for 100-156 M entries on the H200's
+// 16-core host, 20-40x CSR's own upload (docs/results/2026-11-27-issue37-h200-bcsr32).
+template <class S, class V, class I>
+std::optional<DeviceCsr16<S, I>> csr16_from_device_csr(const Executor& ex, const Csr<V, I>& host, DeviceCsr<V, I>&& a);
 
 }  // namespace hsparse::cuda

@@ -52,6 +52,7 @@ struct DeviceHyb {
 
 template <class V, class I>
 struct DeviceCsr16 {
+  using value_type = V;  // the stored values (single precision for csr16-single)
   I rows = 0, cols = 0;
   DeviceArray<I> row_ptr, base;
   DeviceArray<std::uint16_t> offset;
