@@ -51,7 +51,7 @@ const std::vector<FormatTraits>& registry() {
          return "ELL width " + std::to_string(f.hyb_ell_width) + ", " + std::to_string(f.hyb_coo_entries) + " COO entries";
        }},
       {Format::dia, "dia", "DIA", "diagonals stored densely, one offset each (Bell and Garland)", 3.0, "DIA slots (diagonals x rows)",
-       {{"--max-fill", "refuse beyond this many slots per nonzero"}}, false,
+       {{"--max-fill", "refuse beyond this many slots per nonzero"}}, true,
        [](const Footprint& f, std::size_t vb, std::size_t ib) { return u(f.diagonals) * (u(f.rows) * vb + ib); },
        [](const Footprint& f) { return per_nonzero(static_cast<double>(f.diagonals) * static_cast<double>(f.rows), f); },
        [](const Footprint& f) { return std::to_string(f.diagonals) + " diagonals"; }},
@@ -59,7 +59,7 @@ const std::vector<FormatTraits>& registry() {
        "stored block entries",
        {{"--block-size", "block size b (default: the fewest bytes in 1..8)"}, {"--align-blocks", "64-byte aligned blocks (CPU)"},
         {"--max-fill", "refuse beyond this many stored entries per nonzero"}},
-       false,
+       true,
        [](const Footprint& f, std::size_t vb, std::size_t ib) {
          const std::size_t b = u(f.bcsr.block), block_rows = (u(f.rows) + b - 1) / std::max<std::size_t>(b, 1);
          return u(f.bcsr.blocks) * (b * b * vb + ib) + (block_rows + 1) * ib;
