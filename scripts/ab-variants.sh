@@ -3,8 +3,9 @@
 # for scripts/spmv-ab.sh's AB_BINARIES, cheaper than scripts/ab-base.sh when
 # a change touches one file: each variant replaces the file, the CLI is
 # rebuilt incrementally (that file and the link), its binary is copied to
-# $VARIANT_DIR/hsparse-NAME, and the file is restored at the end (rebuilt by
-# the next build or call; the tree's own binary is $VARIANT_DIR/hsparse-this).
+# $VARIANT_DIR/hsparse-NAME, and the file is restored at the end (its object
+# deleted, so the next build recompiles it; the tree's own binary is
+# $VARIANT_DIR/hsparse-this).
 # Calls run one after another, one file each, each followed by its spmv-ab.sh.
 # Usage on the device, after gpu-check.sh built build-gpu:
 #   AB_FILE=src/backends/cuda/bcsr_spmv.cu AB_VARIANTS="base=ab-variants/base.cu u8=ab-variants/u8.cu" scripts/ab-variants.sh
@@ -21,7 +22,9 @@ mkdir -p "$dir"
 cmake --build "$build" --target hsparse_cli > "$dir/this-build.log" 2>&1 || { tail -20 "$dir/this-build.log" >&2; exit 1; }
 cp "$build/bin/hsparse" "$dir/hsparse-this"
 cp "$file" "$dir/original"
-trap 'cp "$dir/original" "$file"' EXIT
+# On exit, the tree's file back and the last variant's object deleted (below).
+restore() { cp "$dir/original" "$file"; find "$build" -name "$(basename "$file").o" -delete; }
+trap restore EXIT
 binaries="this=$dir/hsparse-this"
 for v in ${AB_VARIANTS:?AB_VARIANTS: name=file ...}; do
   name=${v%%=*}
@@ -34,5 +37,8 @@ for v in ${AB_VARIANTS:?AB_VARIANTS: name=file ...}; do
     tail -20 "$dir/$name-build.log" >&2
   fi
 done
-cp "$dir/original" "$file"  # its new time stamp makes the next build (or call) rebuild it: $dir/hsparse-this is the tree's binary meanwhile
+# The build tree holds the last variant's object. The file's new time
+# stamp does not survive the next device call, which copies the tree again
+# with the old one, so ninja would keep that object (session 26's first suite
+# ran main's kernels this way): delete it, so the next build recompiles it.
 echo "$binaries"
