@@ -179,7 +179,7 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
         p.spmv_seconds = vector_seconds;
       }
     }
-    double conversion_per_byte = model.conversion_seconds_per_byte;
+    double conversion_per_byte = model.conversion_seconds_per_byte_for ? model.conversion_seconds_per_byte_for(fp) : model.conversion_seconds_per_byte;
     if (p.kernel == "panels") conversion_per_byte = backend == Backend::cuda ? kPanelBuildSecondsPerByteGpu : kPanelBuildSecondsPerByteCpu;
     if (f == Format::csr && backend == Backend::cuda && p.kernel != "panels") {
       // CSR's slabs (kernels/csr_slabs.hpp) where x is larger than L2: x

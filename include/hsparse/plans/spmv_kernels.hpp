@@ -47,6 +47,10 @@ struct SpmvKernelModel {
   // the cache no longer holds), measured on a random matrix, where it is
   // nearly all of the traffic; 0: at the efficiency above, as the rest.
   double gather_efficiency = 0;
+  // Where the setup depends on the matrix (CSR16 on the GPU: converted on
+  // the device unless a row is wide), its seconds per byte of the converted
+  // matrix; nullptr: conversion_seconds_per_byte for every matrix.
+  double (*conversion_seconds_per_byte_for)(const FormatFootprint&) = nullptr;
 };
 
 struct BackendFormat {

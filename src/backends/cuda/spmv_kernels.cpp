@@ -82,6 +82,13 @@ constexpr double kDiaOnDevice = 0.03e-9;
 // bcsstk16; H100 and its 16-core host, 2026-11-26). It was 0.41 on the host.
 constexpr double kBcsrOnDevice = 0.1e-9;
 constexpr double kSellOnHost = 0.12e-9, kCsr16OnHost = 1.2e-9, kCsr16SingleOnHost = 2.1e-9;
+// CSR16 and csr16-single on the device where no row is wide (spmv_plan.cpp):
+// setup within 0.01 s of CSR's for 0.6-1.6 GB (stencil, banded, FEM bs = 3
+// and 6; H200, exp/all 3f5205a, 2026-11-27), against 0.24-1.7 s where wide
+// rows send the matrix to the host.
+constexpr double kCsr16OnDevice = 0.01e-9;
+double csr16_conversion(const FormatFootprint& f) { return f.csr16_wide_rows > 0 ? kCsr16OnHost : kCsr16OnDevice; }
+double csr16_single_conversion(const FormatFootprint& f) { return f.csr16_wide_rows > 0 ? kCsr16SingleOnHost : kCsr16OnDevice; }
 
 // An H200 fraction as bytes per multiprocessor cycle: x 4.53 TB/s / (132 SMs x 1.98 GHz).
 constexpr double h200_bound(double fraction) { return fraction * 4.526e12 / (132 * 1.98e9); }
@@ -129,11 +136,11 @@ BackendFormat make(Format format) {
     case Format::csr16:
       return {{{"adaptive", "CSR adaptive's row blocks, columns a row base + 16-bit offsets; wide rows by CSR adaptive"},
                {"vector", "CSR vector's kernel, columns a row base + 16-bit offsets (Reguly and Giles); wide rows by CSR vector"}},
-              {[](int) { return 0.78; }, csr_units, kCsr16OnHost, 0, [](int) { return h200_bound(0.72); }, 0.87}};
+              {[](int) { return 0.78; }, csr_units, kCsr16OnHost, 0, [](int) { return h200_bound(0.72); }, 0.87, csr16_conversion}};
     case Format::csr16_single:
       return {{{"adaptive", "CSR16's adaptive kernel, single values widened to the product's precision"},
                {"vector", "CSR16's vector kernel, single values widened to the product's precision"}},
-              {[](int) { return 0.72; }, csr_units, kCsr16SingleOnHost, 0, [](int) { return h200_bound(0.66); }, 0.87}};
+              {[](int) { return 0.72; }, csr_units, kCsr16SingleOnHost, 0, [](int) { return h200_bound(0.66); }, 0.87, csr16_single_conversion}};
   }
   return {};  // unreachable: the switch covers every Format (-Werror=switch)
 }
