@@ -7,7 +7,8 @@
 # Prepare here first (git-ignored folders it needs, named in the call's carry):
 #   scripts/gpu-prepare.sh        # third_party/ (headers, GoogleTest sources), matrices/
 # Device call:  bash scripts/gpu-check.sh   with carry ["third_party", "matrices"]
-# Environment: HSPARSE_COMMIT=<hash> (named in the logs and the bench report),
+# Environment: HSPARSE_COMMIT=<hash> (named in the logs and the bench report; pass the hash from the local checkout:
+#   the device's copy of .git may name an older HEAD than the files it ran, as in session 26),
 #   BUILD_TARGETS="hsparse_cli hsparse_gpu_tests" (build only these; default all, which CPU tests and the install check need),
 #   SKIP_CPU_TESTS=1, SKIP_GPU_TESTS=1, SKIP_MEMCHECK=1, GPU_TEST_FILTER=<gtest filter>, MEMCHECK_FILTER=<gtest filter>
 #   (memcheck on those tests only), RACECHECK_FILTER=<gtest filter> (racecheck and synccheck on those), SKIP_GPU_BENCH=1, BENCH_MATRICES=1 (add the shared

@@ -100,7 +100,8 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
   // (the panels have no SpMM kernel). Measured on short-wide matrices: 1.41x
   // cuSPARSE's CSR on the H100, 1.25-1.35x CSR's OpenMP kernel on the
   // 2-core build VM.
-  const bool long_even_rows = backend == Backend::cuda && csr_vector_suits(row_length_statistics(a));  // CSR vector's regime (kernels/csr_vector_rows.hpp)
+  const RowStatistics rows_statistics = row_length_statistics(a);
+  const bool even_rows = backend == Backend::cuda && csr_vector_suits(rows_statistics);  // CSR vector's regime (kernels/csr_vector_rows.hpp)
   std::vector<std::pair<Format, bool>> candidates;  // (format, the CSR panels)
   for (Format f : all_formats()) {
     candidates.emplace_back(f, false);
@@ -168,18 +169,27 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
                                              : 0;
       p.spmv_seconds = head_s + tail_s;
     }
-    if (f == Format::csr && p.kernel != "panels" && long_even_rows) {  // the GPU only (long_even_rows)
-      // CSR vector on long rows of even length, at its own share of the
-      // bandwidth where that beats adaptive's bound by the multiprocessors
-      // (kernels/csr_vector_rows.hpp: the H200, not the H100).
-      const double vector_seconds = seconds(balance * 2 * nnz, nnz, kCsrVectorStreamEfficiency * latency_hiding);
-      if (vector_seconds < p.spmv_seconds) {
-        p.kernel = "vector";
-        p.efficiency = kCsrVectorStreamEfficiency * latency_hiding;
-        p.spmv_seconds = vector_seconds;
-      }
-    }
     double conversion_per_byte = model.conversion_seconds_per_byte_for ? model.conversion_seconds_per_byte_for(fp) : model.conversion_seconds_per_byte;
+    const bool csr_family = f == Format::csr || f == Format::csr16 || f == Format::csr16_single;
+    if (csr_family && p.kernel == "adaptive" && backend == Backend::cuda) {
+      // The adaptive kernels' row blocks are built at setup; the vector
+      // kernel has none (kernels/csr_vector_rows.hpp).
+      const double preprocess = kCsrAdaptivePreprocessSecondsPerByte * p.matrix_bytes;
+      if (even_rows) {
+        // The vector kernel on rows of even length, at its own share of the
+        // bandwidth, where its time over the products beats adaptive's
+        // with the preprocessing (kernels/csr_vector_rows.hpp: the H200,
+        // where adaptive is bound by the multiprocessors, not the H100).
+        const double efficiency = csr_vector_stream_efficiency(f, rows_statistics) * latency_hiding;
+        const double vector_seconds = seconds(balance * 2 * nnz, nnz, efficiency);
+        if (static_cast<double>(advice.spmv_count) * (p.spmv_seconds - vector_seconds) + preprocess > 0) {
+          p.kernel = "vector";
+          p.efficiency = efficiency;
+          p.spmv_seconds = vector_seconds;
+        }
+      }
+      if (p.kernel == "adaptive") conversion_per_byte += kCsrAdaptivePreprocessSecondsPerByte;
+    }
     if (p.kernel == "panels") conversion_per_byte = backend == Backend::cuda ? kPanelBuildSecondsPerByteGpu : kPanelBuildSecondsPerByteCpu;
     if (f == Format::csr && backend == Backend::cuda && p.kernel != "panels") {
       // CSR's slabs (kernels/csr_slabs.hpp) where x is larger than L2: x

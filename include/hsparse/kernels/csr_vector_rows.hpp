@@ -1,9 +1,9 @@
 #pragma once
 // Where the GPU's CSR vector kernel (Reguly and Giles: a group of coop
-// threads per row, section 5.4's fixed rule) is the advisor's CSR kernel
-// instead of CSR adaptive (tuning/advisor.cpp): long rows of even length,
-// on a card where CSR adaptive is bound by its multiprocessors, not by the
-// memory. Backend-neutral, so the rule is tested without a GPU.
+// threads per row, section 5.4's fixed rule) is the advisor's kernel for
+// CSR, CSR16 and csr16-single instead of their adaptive one
+// (tuning/advisor.cpp): rows of even length, on a card where the adaptive
+// kernel is bound by its multiprocessors, not by the memory. Backend-neutral, so the rule is tested without a GPU.
 //
 // Why: CSR adaptive stages each run of rows in shared memory and reduces it
 // there; its instructions cap it near 0.83 of the H200's read bandwidth
@@ -21,22 +21,54 @@
 //  - H100 (3.08 TB/s), 5510605, 2026-11-27 (docs/results/2026-11-27-issue37-h100-head):
 //    adaptive ahead everywhere, FEM bs = 3 473 / 447 (0.89), FEM bs = 6
 //    492 / 460 (0.91), bcsstk16 469 / 433 (0.87).
-// So kCsrVectorStreamEfficiency is the vector kernel's share on both cards,
-// and it applies to rows of at least kCsrVectorMinMeanRow entries on
-// average whose lengths vary by at most kCsrVectorMaxRowSpread (the
-// coefficient of variation: bcsstk16 0.29, FEM 0.18; a power law's 3.4).
-// Where rows vary more, a group sized for the mean idles on the short rows
-// and serialises the long ones.
+//  - H200, b36a2bd, 2026-11-27, after d764cd7 gave the vector kernel four
+//    entries a lane a step (docs/results/2026-11-27-issue37-h200-kernels):
+//    the shorter rows are a tie, stencil (27 a row) 574 / 550 (0.78),
+//    banded (13) 561 / 558 (0.84), cage10 (13) 524 / 542 (0.81); the long
+//    ones as before, FEM bs = 3 585 / 625 (0.85), FEM bs = 6 589 / 678
+//    (0.91), bcsstk16 574 / 610 (0.83). CSR16's and csr16-single's vector
+//    kernels lead their adaptive ones on every even matrix from 13 a row:
+//    CSR16 by 8-36% at 0.76-0.88 of the bandwidth, csr16-single by 9-44% at
+//    0.61-0.70 (their adaptive kernels, which also decode each column in
+//    the staged loop, reach 0.60-0.77 and 0.44-0.61).
+// So the vector kernel is weighed on rows of at least kCsrVectorMinMeanRow
+// entries on average (the shortest measured: 13) whose lengths vary by at
+// most kCsrVectorMaxRowSpread (the coefficient of variation: bcsstk16 0.29,
+// FEM 0.18; a power law's 3.4), at its measured share: CSR's by row length
+// (below kCsrVectorLongRow the share falls, as the group's lanes hold 1-3
+// entries), CSR16's and csr16-single's over every length measured. Where
+// rows vary more, a group sized for the mean idles on the short rows and
+// serialises the long ones. The advisor takes it where its time, with CSR
+// adaptive's preprocessing counted (kCsrAdaptivePreprocessSecondsPerByte),
+// beats adaptive's: on short even rows the two are within 4% on the H200,
+// and the preprocessing decides at a few thousand products.
+#include "hsparse/formats/format.hpp"
 #include "hsparse/formats/row_statistics.hpp"
 
 namespace hsparse {
 
-inline constexpr double kCsrVectorMinMeanRow = 32;
+inline constexpr double kCsrVectorMinMeanRow = 12;
 inline constexpr double kCsrVectorMaxRowSpread = 0.5;
-inline constexpr double kCsrVectorStreamEfficiency = 0.87;
+inline constexpr double kCsrVectorLongRow = 32;
+inline constexpr double kCsrVectorStreamEfficiency = 0.87;       // CSR, rows of kCsrVectorLongRow or more
+inline constexpr double kCsrVectorShortRowEfficiency = 0.81;     // CSR, shorter rows (0.78-0.84)
+inline constexpr double kCsr16VectorStreamEfficiency = 0.80;     // CSR16 (0.76-0.88)
+inline constexpr double kCsr16SingleVectorStreamEfficiency = 0.64;  // csr16-single (0.61-0.70: L1 and L2 bound by the x gathers)
+// CSR adaptive's row blocks, built on the device at setup: its setup minus
+// CSR scalar's, 3-21 ms for 0.3-1.9 GB on the H200 (b36a2bd, the suite's
+// ten matrices), about 0.01 ns a byte of the matrix.
+inline constexpr double kCsrAdaptivePreprocessSecondsPerByte = 0.01e-9;
 
 inline bool csr_vector_suits(const RowStatistics& rows) {
   return rows.mean_length >= kCsrVectorMinMeanRow && rows.coefficient_of_variation <= kCsrVectorMaxRowSpread;
+}
+
+// The vector kernel's share of the read bandwidth for a format of the CSR
+// family (Format::csr, csr16, csr16_single) on rows where it suits.
+inline double csr_vector_stream_efficiency(Format format, const RowStatistics& rows) {
+  if (format == Format::csr16) return kCsr16VectorStreamEfficiency;
+  if (format == Format::csr16_single) return kCsr16SingleVectorStreamEfficiency;
+  return rows.mean_length >= kCsrVectorLongRow ? kCsrVectorStreamEfficiency : kCsrVectorShortRowEfficiency;
 }
 
 }  // namespace hsparse

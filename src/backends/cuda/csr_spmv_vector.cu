@@ -31,7 +31,14 @@ using detail::StoredColumns;
 // column: csr16-single's 6 bytes an entry then read at 59% of the H200's
 // bandwidth on FEM bs = 3 and double CSR at 85% (c4bb416; the bytes in
 // flight per SM fall short of the bandwidth-latency product).
-// [measured in the next device session: docs/results/...]
+// Measured (H200, same-call ABBA against one entry a step, L2 flushed,
+// GFLOP/s; docs/results/2026-11-27-issue37-h200-kernels/ab-csr-vector-4-a-step.txt):
+// CSR stencil 509 -> 554, cage10 516 -> 543, FEM bs = 3 640 -> 632;
+// csr16-single stencil 640 -> 820, cage10 642 -> 720, FEM bs = 3 865 -> 853.
+// Eight entries a step for CSR16's columns lost 4-24% (csr16-single on
+// FEM bs = 3 848 -> 817, on the stencil 815 -> 625; ab-csr16-vector-8-a-step.txt).
+// What still binds csr16-single (Nsight Compute, FEM bs = 3): L1 and L2
+// throughput at 79-80% from the x gathers (L2 hit rate 33%), the DRAM at 58%.
 constexpr int kVectorEntriesPerStep = 4;
 
 // DS: the stored values' device type (D, or single precision widened to D).
