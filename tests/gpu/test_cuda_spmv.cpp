@@ -135,6 +135,23 @@ TEST(CudaConversions, Csr16SingleBeyondFloatRangeIsRefusedByName) {
   }
 }
 
+// The device's CSR16 conversion validates the CSR as the host's does: an
+// unsorted row would give wrapped 16-bit offsets, not an error.
+TEST(CudaConversions, Csr16RefusesAnUnsortedRowByName) {
+  REQUIRE_CUDA_DEVICE();
+  auto a = convert_types<double, std::int32_t>(generators::stencil_2d<double, std::int64_t>(10, 10, 5));
+  std::swap(a.col_idx[a.row_ptr[3]], a.col_idx[a.row_ptr[3] + 1]);
+  for (Format f : {Format::csr16, Format::csr16_single}) {
+    try {
+      SpmvPlan<double, std::int32_t> plan(make_cuda_executor(), a, SpmvOptions{f});
+      ADD_FAILURE() << to_string(f) << ": an unsorted row was converted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::invalid_matrix) << e.what();
+      EXPECT_NE(std::string(e.what()).find("row 3"), std::string::npos) << e.what();
+    }
+  }
+}
+
 // Every product a tuning handle makes is right, whatever parameters the
 // tuner is trying; the tuner converges, stores its choice, and a second
 // handle for the same matrix starts from the cache.

@@ -397,6 +397,46 @@ TEST(Advisor, CsrVectorOnEvenRowsWhereAdaptiveIsSmBound) {
       EXPECT_EQ(kernel_of(*a, h200, f, 1000000), "vector") << to_string(f);
     }
   }
+  // The H100's adaptive kernels are bound by the memory, not the SMs: no
+  // vector kernel weighed for CSR16 either (only the H200 measured it).
+  for (Format f : {Format::csr16, Format::csr16_single}) EXPECT_EQ(kernel_of(fem, h100, f, 1000000), "adaptive") << to_string(f);
+  // Setup: adaptive's row blocks counted, the vector kernel's none; CSR16's
+  // device conversion where no row is wide, the host's where one is.
+  const auto prediction = [](const Csr<double, std::int32_t>& a, const MachineModel& m, Format format, long long products) {
+    for (const auto& p : advise(a, m, products, 1e-6).ranked) {
+      if (p.format == format && p.kernel != "panels") return p;
+    }
+    return FormatPrediction{};
+  };
+  const FormatPrediction adaptive = prediction(stencil, h200, Format::csr, 1000000);
+  ASSERT_EQ(adaptive.kernel, "adaptive");
+  EXPECT_NEAR(adaptive.conversion_seconds, kCsrAdaptivePreprocessSecondsPerByte * adaptive.matrix_bytes, 1e-3 * adaptive.conversion_seconds);
+  EXPECT_GT(adaptive.conversion_seconds, 0);
+  EXPECT_EQ(prediction(stencil, h200, Format::csr, 1000).conversion_seconds, 0);  // the vector kernel
+  const auto narrow = io::load_matrix<double, std::int32_t>("banded:bandwidth=6,n=70000");
+  auto wide = narrow;  // row 0 spans 2^16 columns and more
+  wide.col_idx.insert(wide.col_idx.begin() + wide.row_ptr[1], wide.cols - 1);
+  wide.values.insert(wide.values.begin() + wide.row_ptr[1], 1.0);
+  for (std::size_t r = 1; r < wide.row_ptr.size(); ++r) ++wide.row_ptr[r];
+  ASSERT_NO_THROW(wide.validate());
+  for (Format f : {Format::csr16, Format::csr16_single}) {
+    const FormatPrediction on_device = prediction(narrow, h200, f, 1000), on_host = prediction(wide, h200, f, 1000);
+    EXPECT_GT(on_host.conversion_seconds / on_host.matrix_bytes, 50 * on_device.conversion_seconds / on_device.matrix_bytes) << to_string(f);
+  }
+  // Complex csr16-single is rounded on the host.
+  Csr<std::complex<double>, std::int32_t> complex_banded;
+  complex_banded.rows = short_banded.rows;
+  complex_banded.cols = short_banded.cols;
+  complex_banded.row_ptr = short_banded.row_ptr;
+  complex_banded.col_idx = short_banded.col_idx;
+  complex_banded.values.assign(short_banded.values.begin(), short_banded.values.end());
+  const auto complex_setup = [&](Format format) {
+    for (const auto& p : advise(complex_banded, h200, 1000, 1e-6).ranked) {
+      if (p.format == format) return p.conversion_seconds / p.matrix_bytes;
+    }
+    return 0.0;
+  };
+  EXPECT_GT(complex_setup(Format::csr16_single), 50 * complex_setup(Format::csr16));
   // Rows shorter than the regime's: adaptive.
   const auto very_short = io::load_matrix<double, std::int32_t>("banded:bandwidth=2,n=30000");  // 5 a row
   ASSERT_LT(row_length_statistics(very_short).mean_length, kCsrVectorMinMeanRow);
@@ -416,8 +456,8 @@ TEST(Advisor, CsrVectorOnEvenRowsWhereAdaptiveIsSmBound) {
   ASSERT_GT(row_length_statistics(uneven).mean_length, kCsrVectorMinMeanRow);
   EXPECT_EQ(csr_kernel(uneven, h200), "adaptive");
   MachineModel cpu = h200;
-  cpu.backend = "cpu";  // the CPU has no such rule
-  EXPECT_NE(csr_kernel(fem, cpu), "vector");
+  cpu.backend = "cpu";  // the CPU has no such rule: its CSR kernel stays the registration's default
+  EXPECT_EQ(csr_kernel(fem, cpu), spmv_registration(Backend::cpu, Format::csr).kernels.front().name);
   // The regime's edges.
   RowStatistics rows;
   rows.mean_length = kCsrVectorMinMeanRow;

@@ -38,10 +38,14 @@
 // (below kCsrVectorLongRow the share falls, as the group's lanes hold 1-3
 // entries), CSR16's and csr16-single's over every length measured. Where
 // rows vary more, a group sized for the mean idles on the short rows and
-// serialises the long ones. The advisor takes it where its time, with CSR
-// adaptive's preprocessing counted (kCsrAdaptivePreprocessSecondsPerByte),
-// beats adaptive's: on short even rows the two are within 4% on the H200,
-// and the preprocessing decides at a few thousand products.
+// serialises the long ones. The advisor weighs it only where the adaptive
+// kernel is bound by its multiprocessors (the registration's sm_bound below
+// its efficiency: the H200, not the H100, where adaptive led on every
+// matrix measured), and takes it where its time, with CSR adaptive's
+// preprocessing counted (kCsrAdaptivePreprocessSecondsPerByte), beats
+// adaptive's: on short even rows the two are within 4% on the H200, and the
+// preprocessing decides up to about a thousand products. That tie can fall
+// either way with the measured bandwidth (at most 4% either way).
 #include "hsparse/formats/format.hpp"
 #include "hsparse/formats/row_statistics.hpp"
 
@@ -54,9 +58,11 @@ inline constexpr double kCsrVectorStreamEfficiency = 0.87;       // CSR, rows of
 inline constexpr double kCsrVectorShortRowEfficiency = 0.81;     // CSR, shorter rows (0.78-0.84)
 inline constexpr double kCsr16VectorStreamEfficiency = 0.80;     // CSR16 (0.76-0.88)
 inline constexpr double kCsr16SingleVectorStreamEfficiency = 0.64;  // csr16-single (0.61-0.70: L1 and L2 bound by the x gathers)
-// CSR adaptive's row blocks, built on the device at setup: its setup minus
-// CSR scalar's, 3-21 ms for 0.3-1.9 GB on the H200 (b36a2bd, the suite's
-// ten matrices), about 0.01 ns a byte of the matrix.
+// CSR adaptive's row blocks, built on the host at setup and uploaded (with
+// the sample that decides its evict-first loads): its setup minus CSR
+// scalar's, 3-21 ms for 0.3-1.9 GB on the H200's host (b36a2bd, the suite's
+// ten matrices). The work is per row, not per byte; per byte of the matrix
+// (about 0.01 ns) is the model's unit and fits rows of 10-160 entries.
 inline constexpr double kCsrAdaptivePreprocessSecondsPerByte = 0.01e-9;
 
 inline bool csr_vector_suits(const RowStatistics& rows) {

@@ -88,7 +88,8 @@ constexpr double kSellOnHost = 0.12e-9, kCsr16OnHost = 1.2e-9, kCsr16SingleOnHos
 // rows send the matrix to the host.
 constexpr double kCsr16OnDevice = 0.01e-9;
 double csr16_conversion(const FormatFootprint& f) { return f.csr16_wide_rows > 0 ? kCsr16OnHost : kCsr16OnDevice; }
-double csr16_single_conversion(const FormatFootprint& f) { return f.csr16_wide_rows > 0 ? kCsr16SingleOnHost : kCsr16OnDevice; }
+// Complex values are rounded to complex<float> on the host (csr16_from_device_csr).
+double csr16_single_conversion(const FormatFootprint& f) { return f.csr16_wide_rows > 0 || f.complex_values ? kCsr16SingleOnHost : kCsr16OnDevice; }
 
 // An H200 fraction as bytes per multiprocessor cycle: x 4.53 TB/s / (132 SMs x 1.98 GHz).
 constexpr double h200_bound(double fraction) { return fraction * 4.526e12 / (132 * 1.98e9); }

@@ -374,13 +374,23 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
       if (m->wide) desc += "-wide";
     };
     // On the device where it can (csr16_from_device_csr), else on the host.
+    // The device path holds the uploaded CSR beside the CSR16 arrays it
+    // writes (up to 18 bytes an entry for csr16-single with int32, against
+    // the host path's 6), so it is taken only where that fits in half the
+    // free memory; it validates `a` as the host conversion does (the
+    // offsets of unsorted or out-of-range columns would wrap silently).
     const auto place = [&](auto& slot, const auto& host_conversion) {
       using Stored = typename std::remove_cvref_t<decltype(*slot)>::value_type;
-      if (o.convert_on_device && csr16_wide_row_count(a) == 0) {
-        if (auto d = csr16_from_device_csr<Stored>(ex, a, DeviceCsr<V, I>::upload(a))) {
-          slot.emplace(std::move(*d));
-          attach(&*slot, std::span<const I>(a.row_ptr), static_cast<long long>(a.nnz()), 0);
-          return;
+      const double device_peak = static_cast<double>(a.nnz()) * (2 * sizeof(I) + sizeof(V) + sizeof(std::uint16_t) + sizeof(Stored)) +
+                                 3.0 * (static_cast<double>(a.rows) + 1) * sizeof(I);
+      if (o.convert_on_device && device_peak < 0.5 * static_cast<double>(free_device_memory())) {
+        a.validate();
+        if (csr16_wide_row_count(a) == 0) {  // checked here too, so that a matrix with wide rows is not uploaded in vain
+          if (auto d = csr16_from_device_csr<Stored>(ex, a, DeviceCsr<V, I>::upload(a))) {  // nullopt: values beyond float's range
+            slot.emplace(std::move(*d));
+            attach(&*slot, std::span<const I>(a.row_ptr), static_cast<long long>(a.nnz()), 0);
+            return;
+          }
         }
       }
       const auto host = host_conversion();
