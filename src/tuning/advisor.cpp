@@ -100,7 +100,7 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
   // (the panels have no SpMM kernel). Measured on short-wide matrices: 1.41x
   // cuSPARSE's CSR on the H100, 1.25-1.35x CSR's OpenMP kernel on the
   // 2-core build VM.
-  const RowStatistics rows_statistics = row_length_statistics(a);
+  const RowStatistics rows_statistics = backend == Backend::cuda ? row_length_statistics(a) : RowStatistics{};  // read by the GPU's rule only
   const bool even_rows = backend == Backend::cuda && csr_vector_suits(rows_statistics);  // CSR vector's regime (kernels/csr_vector_rows.hpp)
   std::vector<std::pair<Format, bool>> candidates;  // (format, the CSR panels)
   for (Format f : all_formats()) {
