@@ -68,7 +68,7 @@ const std::vector<FormatTraits>& registry() {
        [](const Footprint& f) { return "block " + std::to_string(f.bcsr.block); }},
       {Format::sell, "sell", "SELL-C-sigma",
        "chunks of C rows sorted by length within sigma rows, padded per chunk (Kreutzer et al. 2014)", 0, "",
-       {{"--chunk", "C, rows per chunk (default: the SIMD width; 32 on the GPU)"}, {"--sigma", "sorting scope in rows"}}, false,
+       {{"--chunk", "C, rows per chunk (default: the SIMD width; 32 on the GPU)"}, {"--sigma", "sorting scope in rows"}}, true,
        [](const Footprint& f, std::size_t vb, std::size_t ib) {
          // The container keeps the row permutation whatever sigma (identity at 1).
          return u(f.sell.stored) * (vb + ib) + u(2 * f.sell.chunks + 1) * ib + u(f.rows) * ib;

@@ -64,7 +64,7 @@ std::vector<I> sell_row_order(const Csr<V, I>& a, std::int64_t sigma) {
 }
 
 template <class V, class I>
-SellCSigma<V, I> sell_from_csr(const Csr<V, I>& a, const SellOptions& o) {
+SellCSigma<V, I> sell_layout(const Csr<V, I>& a, const SellOptions& o) {
   if (o.chunk < 1 || o.chunk > 1024) throw Error(ErrorCode::invalid_argument, "SELL-C-sigma: chunk height C must be in [1, 1024]");
   if (o.sigma < 1) throw Error(ErrorCode::invalid_argument, "SELL-C-sigma: sorting scope sigma must be >= 1");
   if (o.permute_columns && a.rows != a.cols) {
@@ -88,12 +88,6 @@ SellCSigma<V, I> sell_from_csr(const Csr<V, I>& a, const SellOptions& o) {
 
   s.perm = sell_row_order(a, sigma);
   auto length = [&](I r) { return a.row_ptr[r + 1] - a.row_ptr[r]; };
-  std::vector<I> inverse;
-  if (o.permute_columns) {
-    inverse.resize(static_cast<std::size_t>(rows));
-    for (std::int64_t i = 0; i < rows; ++i) inverse[static_cast<std::size_t>(s.perm[i])] = static_cast<I>(i);
-  }
-
   const std::int64_t n_chunks = (rows + C - 1) / C;
   s.chunk_len.assign(static_cast<std::size_t>(n_chunks), 0);
   s.row_len.assign(static_cast<std::size_t>(n_chunks * C), 0);
@@ -110,6 +104,21 @@ SellCSigma<V, I> sell_from_csr(const Csr<V, I>& a, const SellOptions& o) {
     if (!fits_index<I>(total)) throw Error(ErrorCode::overflow, std::string("SELL-C-sigma: padded size overflows ") + type_name<I>() + " offsets");
     s.chunk_ptr[c + 1] = static_cast<I>(total);
   }
+  return s;
+}
+
+template <class V, class I>
+SellCSigma<V, I> sell_from_csr(const Csr<V, I>& a, const SellOptions& o) {
+  SellCSigma<V, I> s = sell_layout(a, o);
+  const std::int64_t C = o.chunk, rows = a.rows;
+  const auto n_chunks = static_cast<std::int64_t>(s.chunks());
+  auto length = [&](I r) { return a.row_ptr[r + 1] - a.row_ptr[r]; };
+  std::vector<I> inverse;
+  if (o.permute_columns) {
+    inverse.resize(static_cast<std::size_t>(rows));
+    for (std::int64_t i = 0; i < rows; ++i) inverse[static_cast<std::size_t>(s.perm[i])] = static_cast<I>(i);
+  }
+  const auto total = static_cast<std::size_t>(s.chunk_ptr.back());
   s.col_idx.resize(total);
   s.values.resize(total);
 #pragma omp parallel for schedule(dynamic, 64)
@@ -168,6 +177,7 @@ std::vector<V> sell_unpermute(const SellCSigma<V, I>& s, std::span<const V> sort
 #define HSPARSE_INSTANTIATE(V, I)                                                         \
   template struct SellCSigma<V, I>;                                                       \
   template SellCSigma<V, I> sell_from_csr(const Csr<V, I>&, const SellOptions&);          \
+  template SellCSigma<V, I> sell_layout(const Csr<V, I>&, const SellOptions&);            \
   template Csr<V, I> sell_to_csr(const SellCSigma<V, I>&);                                \
   template std::vector<V> sell_permute(const SellCSigma<V, I>&, std::span<const V>);      \
   template std::vector<V> sell_unpermute(const SellCSigma<V, I>&, std::span<const V>);    \

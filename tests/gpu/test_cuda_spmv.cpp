@@ -20,6 +20,7 @@
 #include "hsparse/formats/dia.hpp"
 #include "hsparse/formats/ell.hpp"
 #include "hsparse/formats/hyb.hpp"
+#include "hsparse/formats/sell_c_sigma.hpp"
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/formats/csr16.hpp"
@@ -104,6 +105,23 @@ TEST(CudaConversions, DeviceConversionsEqualTheHostOnes) {
         EXPECT_EQ(ds16->values.download(), s16.values) << name;
       }
     }
+    for (long long sigma : {1LL, 64LL, 1LL << 40}) {  // SELL: the same layout, entries and padding, unsorted, in windows, sorted globally
+      for (int chunk : {1, 32}) {
+        const SellOptions options{chunk, sigma, false};
+        const auto sell = sell_from_csr(a, options);
+        const auto d_sell = sell_from_device_csr(ex, sell_layout(a, options), staged);
+        const std::string what = name + " C" + std::to_string(chunk) + " sigma" + std::to_string(sigma);
+        EXPECT_EQ(d_sell.identity_order, sell.sigma == 1) << what;
+        EXPECT_EQ(d_sell.chunk_ptr.download(), sell.chunk_ptr) << what;
+        EXPECT_EQ(d_sell.chunk_len.download(), sell.chunk_len) << what;
+        EXPECT_EQ(d_sell.row_len.download(), sell.row_len) << what;
+        EXPECT_EQ(d_sell.perm.download(), sell.perm) << what;
+        EXPECT_EQ(d_sell.col_idx.download(), std::vector<std::int32_t>(sell.col_idx.begin(), sell.col_idx.end())) << what;
+        EXPECT_EQ(d_sell.values.download(), std::vector<double>(sell.values.begin(), sell.values.end())) << what;
+        EXPECT_EQ(d_sell.nnz, sell.nnz) << what;
+      }
+    }
+    EXPECT_THROW(sell_from_device_csr(ex, sell_layout(a, SellOptions{32, 1, true}), staged), Error) << name;  // permuted: the host's
     for (double max_fill : {3.0, 1e9}) {  // DIA: refused alike at the default limit, equal where stored
       try {
         const auto dia = dia_from_csr(a, max_fill);

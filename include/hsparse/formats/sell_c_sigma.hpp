@@ -65,6 +65,11 @@ struct SellOptions {
 template <class V, class I>
 /// The SELL-C-sigma form of a; Error(invalid_argument) for a chunk or sigma out of range.
 SellCSigma<V, I> sell_from_csr(const Csr<V, I>& a, const SellOptions& options);
+/// sell_from_csr()'s layout without its entries: the sizes, perm, row_len,
+/// chunk_len and chunk_ptr, with col_idx and values empty (the GPU fills
+/// them from an uploaded CSR, backends/cuda/device_conversions.hpp).
+template <class V, class I>
+SellCSigma<V, I> sell_layout(const Csr<V, I>& a, const SellOptions& options);
 /// SELL-C-sigma's row order (section 3.4): within each window of `sigma`
 /// rows, rows by length, longest first; equal lengths keep their order, so
 /// their x stays local. sigma <= 1: the original order. The conversion

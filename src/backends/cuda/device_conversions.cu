@@ -19,6 +19,7 @@
 #include "hsparse/formats/bcsr.hpp"
 #include "hsparse/formats/csr16.hpp"
 #include "hsparse/formats/dia.hpp"
+#include "hsparse/formats/sell_c_sigma.hpp"
 
 namespace hsparse::cuda {
 
@@ -99,6 +100,33 @@ __global__ void dia_fill_kernel(long long rows, const I* __restrict__ row_ptr, c
   for (long long k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
     const long long d = diagonal_of[static_cast<long long>(col_idx[k]) - r + rows];
     dia_values[d * rows + r] = values[k];
+  }
+}
+
+// SELL-C-sigma: a thread per row slot of a chunk (sorted row i = c * C + j),
+// writing its chunk's width of slots k * C + j: a warp's stores at each k
+// are consecutive. Padding as the host conversion's (sell_from_csr): value
+// 0 and the row's last column (column 0 for an empty row).
+template <class V, class I>
+__global__ void sell_fill_kernel(long long padded_rows, long long rows, int chunk, const I* __restrict__ perm, const I* __restrict__ chunk_ptr,
+                                 const I* __restrict__ chunk_len, const I* __restrict__ row_ptr, const I* __restrict__ col_idx,
+                                 const V* __restrict__ values, I* __restrict__ sell_col, V* __restrict__ sell_values) {
+  const long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (i >= padded_rows) return;
+  const long long c = i / chunk, j = i - c * chunk;
+  long long begin = 0, length = 0;
+  if (i < rows) {
+    const long long source = perm[i];
+    begin = row_ptr[source];
+    length = row_ptr[source + 1] - begin;
+  }
+  const I pad_column = length > 0 ? col_idx[begin + length - 1] : I(0);
+  const long long width = chunk_len[c];
+  I* const out_col = sell_col + chunk_ptr[c] + j;
+  V* const out_value = sell_values + chunk_ptr[c] + j;
+  for (long long k = 0; k < width; ++k) {
+    out_col[k * chunk] = k < length ? col_idx[begin + k] : pad_column;
+    out_value[k * chunk] = k < length ? values[begin + k] : V{};
   }
 }
 
@@ -253,6 +281,24 @@ DeviceDia<V, I> dia_from_device_csr(const Executor& ex, const Csr<V, I>& host, c
 }
 
 template <class V, class I>
+DeviceSell<V, I> sell_from_device_csr(const Executor& ex, SellCSigma<V, I>&& layout, const DeviceCsr<V, I>& a) {
+  if (layout.permuted_columns) throw Error(ErrorCode::invalid_argument, "SELL-C-sigma on the device: permuted columns are converted on the host");
+  const auto slots = static_cast<std::size_t>(layout.chunk_ptr.back());
+  DeviceSell<V, I> d{layout.rows, layout.cols, layout.chunk, false, layout.sigma == 1, DeviceArray<I>(layout.chunk_ptr),
+                     DeviceArray<I>(layout.chunk_len), DeviceArray<I>(layout.row_len), DeviceArray<I>(layout.perm), DeviceArray<I>(slots),
+                     DeviceArray<V>(slots), layout.nnz};
+  const long long padded_rows = static_cast<long long>(layout.chunks()) * layout.chunk;
+  if (slots > 0) {
+    sell_fill_kernel<detail::device_t<V>, I><<<detail::grid_for(padded_rows, 256), 256, 0, detail::stream_of(ex)>>>(
+        padded_rows, static_cast<long long>(layout.rows), layout.chunk, d.perm.data(), d.chunk_ptr.data(), d.chunk_len.data(), a.row_ptr.data(),
+        a.col_idx.data(), detail::dev(a.values.data()), d.col_idx.data(), detail::dev(d.values.data()));
+    HSPARSE_CUDA_CHECK(cudaGetLastError());
+  }
+  ex.synchronize();  // the caller may free the staged CSR on return
+  return d;
+}
+
+template <class V, class I>
 DeviceBcsr<V, I> bcsr_from_device_csr(const Executor& ex, const Csr<V, I>& host, const DeviceCsr<V, I>& a, int block, bool align_blocks_64,
                                       double max_fill) {
   const Bcsr<V, I> pattern = bcsr_pattern(host, block, align_blocks_64, max_fill);  // the host conversion's blocks and refusal
@@ -308,7 +354,8 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE_ALL)
   template DeviceEll<V, I> ell_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, I, double); \
   template DeviceHyb<V, I> hyb_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, std::optional<I>, I); \
   template DeviceDia<V, I> dia_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, double); \
-  template DeviceBcsr<V, I> bcsr_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, int, bool, double);
+  template DeviceBcsr<V, I> bcsr_from_device_csr(const Executor&, const Csr<V, I>&, const DeviceCsr<V, I>&, int, bool, double); \
+  template DeviceSell<V, I> sell_from_device_csr(const Executor&, SellCSigma<V, I>&&, const DeviceCsr<V, I>&);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE_REAL)
 #undef HSPARSE_INSTANTIATE_REAL
 #define HSPARSE_INSTANTIATE_CSR16(V, I) \

@@ -1,7 +1,7 @@
 #pragma once
-// CSR to COO, ELL, HYB, DIA, BCSR and CSR16 on the GPU. The host CSR supplies only O(rows)
+// CSR to COO, ELL, HYB, DIA, BCSR, SELL and CSR16 on the GPU. The host CSR supplies only O(rows)
 // facts (row lengths: ELL's width and fill check, HYB's width and tail
-// offsets; DIA's diagonals; BCSR's block pattern); the O(nnz) work runs on the device from a DeviceCsr already
+// offsets; DIA's diagonals; BCSR's block pattern; SELL's layout); the O(nnz) work runs on the device from a DeviceCsr already
 // uploaded. The results are identical, entry for entry, to the host
 // conversions (formats/*.hpp), padding included. Measured against the host
 // path in docs/results/2026-11-22-gpu-kernels.md: uploading CSR and
@@ -33,6 +33,16 @@ DeviceDia<V, I> dia_from_device_csr(const Executor& ex, const Csr<V, I>& host, c
 template <class V, class I>
 DeviceBcsr<V, I> bcsr_from_device_csr(const Executor& ex, const Csr<V, I>& host, const DeviceCsr<V, I>& a, int block, bool align_blocks_64,
                                       double max_fill);
+
+// SELL-C-sigma: the layout (row order, chunk widths and offsets: O(rows),
+// and the refusal of an offset overflow) from the host CSR (sell_layout),
+// the entries and padding written on the device. Unpermuted columns only
+// (the GPU plan's SELL); Error(invalid_argument) for a permuted layout.
+// The host conversion wrote every slot on the host's cores and uploaded
+// them: 0.14-0.28 s for the suite's 100-156 M entries on the H200's host,
+// 3-6x CSR's setup (docs/results/2026-11-27-issue37-h200-kernels).
+template <class V, class I>
+DeviceSell<V, I> sell_from_device_csr(const Executor& ex, SellCSigma<V, I>&& layout, const DeviceCsr<V, I>& a);
 
 // CSR16 (S = V) and csr16-single (S = float, V = double): the row bases and
 // 16-bit offsets computed on the device from the uploaded CSR, a warp per
