@@ -331,11 +331,14 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     // On the device where the staged CSR and the padded SELL fit in half the
     // free memory together, else converted on the host (its layout is the
     // same: sell_layout).
-    SellCSigma<V, I> sell_shape = sell_layout(a, SellOptions{layout.chunk, layout.sigma, false});
-    const double device_peak = static_cast<double>(a.nnz()) * (sizeof(I) + sizeof(V)) + static_cast<double>(a.rows + 1) * sizeof(I) +
-                               static_cast<double>(sell_shape.chunk_ptr.back()) * (sizeof(I) + sizeof(V));
-    if (o.convert_on_device && device_peak < 0.5 * static_cast<double>(free_device_memory())) {
-      s.sell.emplace(sell_from_device_csr(ex, std::move(sell_shape), DeviceCsr<V, I>::upload(a)));
+    std::optional<SellCSigma<V, I>> sell_shape;
+    if (o.convert_on_device) sell_shape = sell_layout(a, SellOptions{layout.chunk, layout.sigma, false});
+    const auto device_peak = [&] {
+      return static_cast<double>(a.nnz()) * (sizeof(I) + sizeof(V)) + static_cast<double>(a.rows + 1) * sizeof(I) +
+             static_cast<double>(sell_shape->chunk_ptr.back()) * (sizeof(I) + sizeof(V));
+    };
+    if (sell_shape && device_peak() < 0.5 * static_cast<double>(free_device_memory())) {
+      s.sell.emplace(sell_from_device_csr(ex, std::move(*sell_shape), DeviceCsr<V, I>::upload(a)));
     } else {
       s.sell.emplace(DeviceSell<V, I>::upload(FormatStorage<Format::sell>::from_csr(a, layout)));
     }
