@@ -26,7 +26,7 @@ namespace {
 constexpr int kWarpsPerBlock = 4;
 // by-column's U: block columns per lane per step, their x gathers issued together.
 __host__ __device__ constexpr int by_column_unroll(int block) { return block <= 8 ? 4 : 1; }
-constexpr double kByColumnValuesPerLane = 32;  // bcsr_by_column_lanes
+constexpr double kByColumnValuesPerLane = 16;  // bcsr_by_column_lanes
 
 // 32 values per warp of the block in shared memory. Real types get a typed
 // array (as before complex support: raw storage measured 2% slower in

@@ -83,10 +83,12 @@ constexpr double kDiaOnDevice = 0.03e-9;
 constexpr double kBcsrOnDevice = 0.1e-9;
 // SELL on the device (sell_from_device_csr): the layout (row order, chunk
 // widths) from the host's O(rows) pass, the entries and padding written by
-// the GPU from the uploaded CSR. PROVISIONAL 0.02 ns per byte, by analogy
-// with CSR16's device pass plus the layout; replaced by the measured value
-// in the same session. The host conversion was 0.12.
-constexpr double kSellOnDevice = 0.02e-9;
+// the GPU from the uploaded CSR. Set up minus CSR vector's, per byte of the
+// SELL (H200, fdad469, 2026-11-27, C = 32, sigma 1 and 256): cage10 x 664
+// 0.09-0.10 s for 1.36 GB, FEM bs = 3 0.03-0.07 s for 1.17 GB, the stencil
+// 0.0-0.06 s for 1.21 GB (CSR's own setup varied 0.05-0.12 s there): about
+// 0.06 ns per byte. The host conversion it replaces was 0.12.
+constexpr double kSellOnDevice = 0.06e-9;
 constexpr double kCsr16OnHost = 1.2e-9, kCsr16SingleOnHost = 2.1e-9;
 // CSR16 and csr16-single on the device where no row is wide (spmv_plan.cpp):
 // setup within 0.01 s of CSR's for 0.6-1.6 GB (stencil, banded, FEM bs = 3
