@@ -175,11 +175,12 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
       // The adaptive kernels' row blocks are built at setup; the vector
       // kernel has none (kernels/csr_vector_rows.hpp).
       const double preprocess = kCsrAdaptivePreprocessSecondsPerByte * p.matrix_bytes;
-      if (even_rows && kernel_efficiency(m, f, p.block) < model.efficiency(p.block)) {  // adaptive bound by the SMs
+      if (even_rows) {
         // The vector kernel on rows of even length, at its own share of the
         // bandwidth, where its time over the products beats adaptive's
-        // with the preprocessing (kernels/csr_vector_rows.hpp: the H200,
-        // where adaptive is bound by the multiprocessors; not the H100).
+        // with the preprocessing (kernels/csr_vector_rows.hpp). Where
+        // adaptive streams faster (CSR on the H100), that is only over
+        // fewer products than repay the preprocessing.
         const double efficiency = csr_vector_stream_efficiency(f, rows_statistics) * latency_hiding;
         const double vector_seconds = seconds(balance * 2 * nnz, nnz, efficiency);
         if (static_cast<double>(advice.spmv_count) * (p.spmv_seconds - vector_seconds) + preprocess > 0) {

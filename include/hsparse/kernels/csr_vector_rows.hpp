@@ -2,8 +2,8 @@
 // Where the GPU's CSR vector kernel (Reguly and Giles: a group of coop
 // threads per row, section 5.4's fixed rule) is the advisor's kernel for
 // CSR, CSR16 and csr16-single instead of their adaptive one
-// (tuning/advisor.cpp): rows of even length, on a card where the adaptive
-// kernel is bound by its multiprocessors, not by the memory. Backend-neutral, so the rule is tested without a GPU.
+// (tuning/advisor.cpp): rows of even length, where its time over the
+// products beats adaptive's with adaptive's preprocessing. Backend-neutral, so the rule is tested without a GPU.
 //
 // Why: CSR adaptive stages each run of rows in shared memory and reduces it
 // there; its instructions cap it near 0.83 of the H200's read bandwidth
@@ -31,6 +31,12 @@
 //    CSR16 by 8-36% at 0.76-0.88 of the bandwidth, csr16-single by 9-44% at
 //    0.61-0.70 (their adaptive kernels, which also decode each column in
 //    the staged loop, reach 0.60-0.77 and 0.44-0.61).
+//  - H100, f92505c, 2026-11-27 (docs/results/2026-11-27-issue37-session27):
+//    CSR adaptive still ahead, FEM bs = 3 458 / 449, bcsstk16 446 / 428,
+//    cage10 410 / 397, stencil 442 / 402; but CSR16's vector kernel leads
+//    its adaptive one there too, FEM bs = 3 528 / 455, bcsstk16 507 / 424,
+//    cage10 438 / 421, stencil 483 / 474, and csr16-single's by 6-43%
+//    (768 / 581, 763 / 533, 609 / 558, 696 / 654).
 // So the vector kernel is weighed on rows of at least kCsrVectorMinMeanRow
 // entries on average (the shortest measured: 13) whose lengths vary by at
 // most kCsrVectorMaxRowSpread (the coefficient of variation: bcsstk16 0.29,
@@ -38,14 +44,16 @@
 // (below kCsrVectorLongRow the share falls, as the group's lanes hold 1-3
 // entries), CSR16's and csr16-single's over every length measured. Where
 // rows vary more, a group sized for the mean idles on the short rows and
-// serialises the long ones. The advisor weighs it only where the adaptive
-// kernel is bound by its multiprocessors (the registration's sm_bound below
-// its efficiency: the H200, not the H100, where adaptive led on every
-// matrix measured), and takes it where its time, with CSR adaptive's
-// preprocessing counted (kCsrAdaptivePreprocessSecondsPerByte), beats
-// adaptive's: on short even rows the two are within 4% on the H200, and the
-// preprocessing decides up to about a thousand products. That tie can fall
-// either way with the measured bandwidth (at most 4% either way).
+// serialises the long ones. The advisor weighs it on every GPU and takes
+// it where its time, with CSR adaptive's preprocessing counted
+// (kCsrAdaptivePreprocessSecondsPerByte), beats adaptive's: CSR adaptive
+// streams at 0.95 on the H100 (ahead of the vector kernel's 0.87, so
+// adaptive from a few hundred products) and is bound by the
+// multiprocessors at 0.83 on the H200 (the registration's sm_bound); CSR16's
+// and csr16-single's adaptive kernels are slower than their vector ones on
+// both. On short even rows the two CSR kernels are within 4% on the H200,
+// and the preprocessing decides up to about a thousand products. That tie
+// can fall either way with the measured bandwidth (at most 4% either way).
 #include "hsparse/formats/format.hpp"
 #include "hsparse/formats/row_statistics.hpp"
 

@@ -205,6 +205,15 @@ void launch_by_column(const Executor& ex, int lanes, const DeviceBcsr<V, I>& a, 
 // bs = 3: 7% slower than 8 on the H200. Filling the group's column slots,
 // the first rule, took 4 lanes on FEM bs = 3 and 8 on FEM bs = 6, both
 // slower than the warp.) Blocks past 8 keep the warp: not measured.
+// Since ec327ff (U block columns a lane a step) fewer values per lane pay:
+// same-call runs, 8 / 16 lanes, GFLOP/s (docs/results/2026-11-27-issue37-
+// session27): H200 (f92505c, ABBA) FEM bs = 3 843, 843 / 846, 852,
+// bcsstk16 784, 789 / 781, 785, FEM bs = 3 n = 48 693, 708 / 715, 733;
+// H100 (f92505c) FEM bs = 3 613, 607 / 641, 643, bcsstk16 594, 592 /
+// 617, 617, FEM bs = 3 n = 48 533, 535 / 562, 573. So at most 16 values
+// a lane: 16 lanes at bs = 3; FEM bs = 6 keeps 32 (1000 against 983 at
+// 16 on the H200), banded bs = 2 keeps 4. Six block columns a lane a step
+// at bs = 3 instead of four lost 7-12% on the H200.
 int bcsr_by_column_lanes(long long blocks, long long block_rows, int block) {
   if (blocks <= 0 || block_rows <= 0 || block > 8) return 32;
   const double values = static_cast<double>(blocks) * block * block / static_cast<double>(block_rows);  // per block row, mean
