@@ -10,6 +10,7 @@
 #include "hsparse/formats/bcsr.hpp"
 #include "hsparse/formats/convert.hpp"
 #include "hsparse/formats/dia.hpp"
+#include "hsparse/formats/dia_tiles.hpp"
 #include "hsparse/formats/ell.hpp"
 #include "hsparse/formats/hyb.hpp"
 #include "hsparse/formats/sell_c_sigma.hpp"
@@ -100,6 +101,30 @@ TEST(DiaFormat, DiagonalsAsColumnsOfRows) {
   EXPECT_EQ(d.values[4 * 3 + 0], 2);  // offset +2, row 0: A(0,2)
   EXPECT_EQ(d.values[2 * 3 + 2], 5);  // main diagonal, row 2
   EXPECT_NO_THROW(d.validate());
+}
+
+// The GPU's DIA tiles (formats/dia_tiles.hpp): a tile's diagonals one after
+// another, every slot where dia_tiled_slot says, the last tile padded with
+// zeros; rows not a multiple of the tile included.
+TEST(DiaFormat, TiledValuesPlaceEachTilesDiagonalsTogetherAndRoundTrip) {
+  for (const char* spec : {"banded:bandwidth=3,n=70", "stencil3d:n=5,points=27", "banded:bandwidth=1,n=1"}) {
+    const auto a = generators::generate<double, std::int32_t>(spec);
+    const auto d = dia_from_csr(a);
+    const long long rows = d.rows, diagonals = static_cast<long long>(d.offsets.size());
+    const auto tiled = dia_tiled_values(d);
+    ASSERT_EQ(tiled.size(), static_cast<std::size_t>(dia_tiled_rows(rows) * diagonals)) << spec;
+    ASSERT_EQ(dia_tiled_rows(rows) % kDiaTileRows, 0) << spec;
+    for (long long d_ = 0; d_ < diagonals; ++d_) {
+      for (long long r = 0; r < rows; ++r) {
+        // Row r of tile t, diagonal d: after the t earlier tiles' slots and the tile's d earlier diagonals.
+        const long long expected = (r / kDiaTileRows) * diagonals * kDiaTileRows + d_ * kDiaTileRows + r % kDiaTileRows;
+        ASSERT_EQ(dia_tiled_slot(r, d_, diagonals), expected) << spec;
+        ASSERT_EQ(tiled[static_cast<std::size_t>(expected)], d.values[static_cast<std::size_t>(d_ * rows + r)]) << spec;
+      }
+      for (long long r = rows; r < dia_tiled_rows(rows); ++r) EXPECT_EQ(tiled[static_cast<std::size_t>(dia_tiled_slot(r, d_, diagonals))], 0.0) << spec;
+    }
+  }
+  EXPECT_TRUE(dia_tiled_values(Dia<double, std::int32_t>{}).empty());
 }
 
 TEST(DiaFormat, ScatteredMatrixIsRefusedNamingTheFill) {

@@ -19,6 +19,7 @@
 #include "hsparse/formats/bcsr.hpp"
 #include "hsparse/formats/csr16.hpp"
 #include "hsparse/formats/dia.hpp"
+#include "hsparse/formats/dia_tiles.hpp"
 #include "hsparse/formats/sell_c_sigma.hpp"
 
 namespace hsparse::cuda {
@@ -85,7 +86,8 @@ __global__ void hyb_long_tail_kernel(const long long* __restrict__ pieces, long 
 }
 
 // DIA: the slot of each present diagonal, then a thread per row scatters
-// its entries into its column of every diagonal (values zeroed first).
+// its entries into its slots of every diagonal, in DeviceDia's tiles
+// (values and the last tile's padding zeroed first).
 template <class I>
 __global__ void dia_index_kernel(long long count, long long rows, const I* __restrict__ offsets, I* __restrict__ diagonal_of) {
   const long long d = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
@@ -93,13 +95,13 @@ __global__ void dia_index_kernel(long long count, long long rows, const I* __res
 }
 
 template <class V, class I>
-__global__ void dia_fill_kernel(long long rows, const I* __restrict__ row_ptr, const I* __restrict__ col_idx, const V* __restrict__ values,
-                                const I* __restrict__ diagonal_of, V* __restrict__ dia_values) {
+__global__ void dia_fill_kernel(long long rows, long long diagonals, const I* __restrict__ row_ptr, const I* __restrict__ col_idx,
+                                const V* __restrict__ values, const I* __restrict__ diagonal_of, V* __restrict__ dia_values) {
   const long long r = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
   if (r >= rows) return;
   for (long long k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
     const long long d = diagonal_of[static_cast<long long>(col_idx[k]) - r + rows];
-    dia_values[d * rows + r] = values[k];
+    dia_values[dia_tiled_slot(r, d, diagonals)] = values[k];  // DeviceDia's tiles
   }
 }
 
@@ -265,7 +267,8 @@ DeviceHyb<V, I> hyb_from_device_csr(const Executor& ex, const Csr<V, I>& host, c
 template <class V, class I>
 DeviceDia<V, I> dia_from_device_csr(const Executor& ex, const Csr<V, I>& host, const DeviceCsr<V, I>& a, double max_fill) {
   const std::vector<I> offsets = dia_offsets(host, max_fill);  // the host conversion's diagonals and refusal
-  DeviceDia<V, I> d{a.rows, a.cols, DeviceArray<I>(offsets), DeviceArray<V>(offsets.size() * static_cast<std::size_t>(a.rows))};
+  const auto diagonals = static_cast<long long>(offsets.size());
+  DeviceDia<V, I> d{a.rows, a.cols, DeviceArray<I>(offsets), DeviceArray<V>(static_cast<std::size_t>(diagonals * dia_tiled_rows(a.rows)))};
   if (d.values.size() == 0) return d;
   HSPARSE_CUDA_CHECK(cudaMemsetAsync(d.values.data(), 0, d.values.size() * sizeof(V), detail::stream_of(ex)));  // V(0) is all zero bits
   // Only the present diagonals' slots are written, and only they are read.
@@ -274,7 +277,7 @@ DeviceDia<V, I> dia_from_device_csr(const Executor& ex, const Csr<V, I>& host, c
       static_cast<long long>(offsets.size()), a.rows, d.offsets.data(), diagonal_of.data());
   HSPARSE_CUDA_CHECK(cudaGetLastError());
   dia_fill_kernel<detail::device_t<V>, I><<<detail::grid_for(a.rows, 256), 256, 0, detail::stream_of(ex)>>>(
-      a.rows, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), diagonal_of.data(), detail::dev(d.values.data()));
+      a.rows, diagonals, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), diagonal_of.data(), detail::dev(d.values.data()));
   HSPARSE_CUDA_CHECK(cudaGetLastError());
   ex.synchronize();  // diagonal_of is freed on return
   return d;

@@ -10,6 +10,7 @@
 
 #include "device_common.cuh"
 #include "hsparse/backends/cuda/format_spmv.hpp"
+#include "hsparse/formats/dia_tiles.hpp"
 
 namespace hsparse::cuda {
 
@@ -21,7 +22,7 @@ namespace {
 // thread-per-row kernel sums them.
 template <class D, class I>
 __global__ void __launch_bounds__(kDiaStagedRows)
-    dia_staged_kernel(I rows, I cols, int phase_count, const int* __restrict__ phases, const long long* __restrict__ runs,
+    dia_staged_kernel(I rows, I cols, int diagonals, int phase_count, const int* __restrict__ phases, const long long* __restrict__ runs,
                       const int* __restrict__ diagonal_position, const D* __restrict__ values,
                       const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y) {
   extern __shared__ __align__(16) unsigned char window_bytes[];
@@ -49,7 +50,7 @@ __global__ void __launch_bounds__(kDiaStagedRows)
       // matrix" branch (GFLOP/s, docs/results/2026-11-27-issue37): H200
       // stencil 748 -> 873, banded 761 -> 856; H100 banded 598 -> 617.
 #pragma unroll 8
-      for (int d = d_begin; d < d_end; ++d) sum += values[static_cast<long long>(d) * rows + r] * window[diagonal_position[d] + t];
+      for (int d = d_begin; d < d_end; ++d) sum += values[dia_tiled_slot(r, d, diagonals)] * window[diagonal_position[d] + t];  // DeviceDia's tiles
     }
     if (p + 1 < phase_count) __syncthreads();  // the next phase overwrites the windows
   }
@@ -113,7 +114,7 @@ void dia_spmv_staged(const Executor& ex, V alpha, const DeviceDia<V, I>& a, cons
   }
   const std::size_t shared = static_cast<std::size_t>(w.shared_elements) * sizeof(D);
   dia_staged_kernel<D, I><<<detail::grid_for(a.rows, kDiaStagedRows), kDiaStagedRows, shared, detail::stream_of(ex)>>>(
-      a.rows, a.cols, w.phase_count, w.phases.data(), w.runs.data(), w.diagonal_position.data(),
+      a.rows, a.cols, static_cast<int>(a.offsets.size()), w.phase_count, w.phases.data(), w.runs.data(), w.diagonal_position.data(),
       detail::dev(a.values.data()), detail::dev(x), detail::dev_value(alpha), detail::dev_value(beta), beta != V(0), detail::dev(y));
   HSPARSE_CUDA_CHECK(cudaGetLastError());
 }

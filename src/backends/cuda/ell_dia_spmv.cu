@@ -1,11 +1,13 @@
 // ELL, HYB and DIA on the GPU. Decomposition: thread = one row; a warp's
 // 32 rows read 32 consecutive slots of each ELL column / DIA diagonal
-// (coalesced, the reason these layouts are column-major). DIA with x staged
-// in shared memory: dia_spmv_staged.cu.
+// (coalesced, the reason these layouts are column-major; DIA's in tiles of
+// 32 rows, so that the warp's diagonals are one region: formats/dia_tiles.hpp).
+// DIA with x staged in shared memory: dia_spmv_staged.cu.
 #include <type_traits>
 
 #include "device_common.cuh"
 #include "hsparse/backends/cuda/format_spmv.hpp"
+#include "hsparse/formats/dia_tiles.hpp"
 
 namespace hsparse::cuda {
 
@@ -88,8 +90,8 @@ __global__ void __launch_bounds__(256, kDiaMinBlocks<D>)
   // address, so the load need not wait for the test) and the select drops
   // the product (x may hold inf: 0 * inf would be NaN).
   const K row = static_cast<K>(r), width = static_cast<K>(cols);
-  const D* slot = values + r;  // this row's slot of diagonal d: slot[d * rows]
-  const std::size_t stride = static_cast<std::size_t>(rows);
+  const D* slot = values + dia_tiled_slot(r, 0, diagonals);  // this row's slot of diagonal d: slot[d * kDiaTileRows] (DeviceDia's tiles)
+  constexpr int stride = kDiaTileRows;
   D sum(0);
   int d = 0;
   constexpr int batch = kDiaBatch<D>;

@@ -435,8 +435,10 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     stored_ = s.hyb->ell.values.size() + s.hyb->coo.values.size();
   }
   if (s.dia) {
-    bytes_ = bytes(s.dia->offsets) + bytes(s.dia->values);
-    stored_ = s.dia->values.size();
+    // The slots of the rows, as the host's Dia counts them: the last tile's
+    // padding (formats/dia_tiles.hpp) is never read.
+    stored_ = s.dia->offsets.size() * static_cast<std::size_t>(a.rows);
+    bytes_ = bytes(s.dia->offsets) + stored_ * sizeof(V);
   }
   if (s.sell) {
     bytes_ = bytes(s.sell->chunk_ptr) + bytes(s.sell->chunk_len) + bytes(s.sell->row_len) + bytes(s.sell->col_idx) +

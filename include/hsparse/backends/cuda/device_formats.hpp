@@ -12,6 +12,7 @@
 #include "hsparse/formats/coo.hpp"
 #include "hsparse/formats/csr16.hpp"
 #include "hsparse/formats/dia.hpp"
+#include "hsparse/formats/dia_tiles.hpp"
 #include "hsparse/formats/ell.hpp"
 #include "hsparse/formats/hyb.hpp"
 #include "hsparse/formats/sell_c_sigma.hpp"
@@ -90,9 +91,9 @@ template <class V, class I>
 struct DeviceDia {
   I rows = 0, cols = 0;
   DeviceArray<I> offsets;
-  DeviceArray<V> values;
+  DeviceArray<V> values;  ///< in tiles of rows (formats/dia_tiles.hpp), not the host's one array per diagonal
   static DeviceDia upload(const Dia<V, I>& a) {
-    return DeviceDia{a.rows, a.cols, DeviceArray<I>(a.offsets), DeviceArray<V>(a.values)};
+    return DeviceDia{a.rows, a.cols, DeviceArray<I>(a.offsets), DeviceArray<V>(dia_tiled_values(a))};
   }
 };
 

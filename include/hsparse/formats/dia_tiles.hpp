@@ -1,0 +1,47 @@
+#pragma once
+// DIA's values on the GPU, in tiles of kDiaTileRows rows: a tile's slots of
+// diagonal 0, then of diagonal 1, and so on (dia_tiled_slot), the last tile
+// padded with zeros. The host's Dia keeps one array per diagonal
+// (formats/dia.hpp); the GPU's thread-per-row kernels read this one.
+//
+// Why: with one array per diagonal, a warp's 32 rows read one 256-byte
+// piece of each of the D diagonals, D regions rows x 8 bytes apart; in
+// tiles the warp streams one contiguous region of D x 256 bytes, as SELL's
+// chunks do. Measured (H200, 1a9337b plus the tiled kernel, same process,
+// L2 flushed, GFLOP/s, untiled / tiled at 32, 64 and 256 rows; docs/results/
+// 2026-11-27-issue37-session27/ab-dia-tiled-h200.txt): stencil 902, 907 /
+// 935, 935 (32), 934, 932 (64), 936, 941 (256); banded 878, 877 / 899, 893
+// (32), 901, 902 (64), 901, 902 (256); FEM bs = 3 810, 805 / 823, 818 (32),
+// 821, 820 (64), 822, 816 (256). The tile sizes tie; 32, a warp, keeps the
+// layout independent of the kernels' block size. Evict-first value loads
+// did not help (untiled 895 on the stencil, tiled 932).
+#include <cstddef>
+#include <vector>
+
+#include "hsparse/core/host_device.hpp"
+#include "hsparse/formats/dia.hpp"
+
+namespace hsparse {
+
+inline constexpr int kDiaTileRows = 32;
+
+/// Rows rounded up to whole tiles.
+HSPARSE_HOST_DEVICE inline long long dia_tiled_rows(long long rows) { return (rows + kDiaTileRows - 1) / kDiaTileRows * kDiaTileRows; }
+
+/// Where row r's slot of diagonal d lies among `diagonals` diagonals.
+HSPARSE_HOST_DEVICE inline long long dia_tiled_slot(long long r, long long d, long long diagonals) {
+  return ((r / kDiaTileRows) * diagonals + d) * kDiaTileRows + r % kDiaTileRows;
+}
+
+/// a's values (one array per diagonal) in the tiled order, padding zero.
+template <class V, class I>
+std::vector<V> dia_tiled_values(const Dia<V, I>& a) {
+  const long long rows = a.rows, diagonals = static_cast<long long>(a.offsets.size());
+  std::vector<V> tiled(static_cast<std::size_t>(dia_tiled_rows(rows) * diagonals), V(0));
+  for (long long d = 0; d < diagonals; ++d) {
+    for (long long r = 0; r < rows; ++r) tiled[static_cast<std::size_t>(dia_tiled_slot(r, d, diagonals))] = a.values[static_cast<std::size_t>(d * rows + r)];
+  }
+  return tiled;
+}
+
+}  // namespace hsparse
