@@ -125,6 +125,15 @@ TEST(DiaFormat, TiledValuesPlaceEachTilesDiagonalsTogetherAndRoundTrip) {
     }
   }
   EXPECT_TRUE(dia_tiled_values(Dia<double, std::int32_t>{}).empty());
+  auto short_of_values = dia_from_csr(generators::generate<double, std::int32_t>("banded:bandwidth=1,n=40"));
+  short_of_values.values.pop_back();
+  try {
+    dia_tiled_values(short_of_values);
+    FAIL() << "tiled a DIA whose values do not fill its diagonals";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_matrix);
+    EXPECT_NE(std::string(e.what()).find("119 values for 3 diagonals of 40 rows"), std::string::npos) << e.what();
+  }
 }
 
 TEST(DiaFormat, ScatteredMatrixIsRefusedNamingTheFill) {

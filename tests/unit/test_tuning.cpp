@@ -358,10 +358,11 @@ TEST(Advisor, CpuSellOnlyWhereItsGathersPay) {
   EXPECT_EQ(advise(io::load_matrix<double, std::int32_t>("random:per_row=10,rows=200000"), cpu, 1000).choice().format, Format::sell);
 }
 
-// CSR's kernel on the GPU (kernels/csr_vector_rows.hpp): CSR vector on long
-// rows of even length where CSR adaptive is bound by the SMs (the H200's
-// bandwidth), adaptive where the memory binds first (the H100's), and
-// adaptive on short or uneven rows on both.
+// The CSR family's kernel on the GPU (kernels/csr_vector_rows.hpp): the
+// vector kernel on rows of even length where its time beats adaptive's with
+// adaptive's preprocessing: CSR on the H200 (adaptive bound by the SMs), not
+// CSR on the H100 beyond a few products, CSR16 and csr16-single on both;
+// adaptive on short or uneven rows.
 TEST(Advisor, CsrVectorOnEvenRowsWhereItBeatsAdaptiveWithItsPreprocessing) {
   MachineModel h200;
   h200.read_bytes_per_s = 4.62e12;  // measured by the bench, 2026-11-27

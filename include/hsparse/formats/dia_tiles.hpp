@@ -16,8 +16,10 @@
 // layout independent of the kernels' block size. Evict-first value loads
 // did not help (untiled 895 on the stencil, tiled 932).
 #include <cstddef>
+#include <string>
 #include <vector>
 
+#include "hsparse/core/error.hpp"
 #include "hsparse/core/host_device.hpp"
 #include "hsparse/formats/dia.hpp"
 
@@ -37,6 +39,10 @@ HSPARSE_HOST_DEVICE inline long long dia_tiled_slot(long long r, long long d, lo
 template <class V, class I>
 std::vector<V> dia_tiled_values(const Dia<V, I>& a) {
   const long long rows = a.rows, diagonals = static_cast<long long>(a.offsets.size());
+  if (a.values.size() != static_cast<std::size_t>(rows * diagonals)) {
+    throw Error(ErrorCode::invalid_matrix, "DIA tiles: " + std::to_string(a.values.size()) + " values for " + std::to_string(diagonals) +
+                                               " diagonals of " + std::to_string(rows) + " rows");
+  }
   std::vector<V> tiled(static_cast<std::size_t>(dia_tiled_rows(rows) * diagonals), V(0));
   for (long long d = 0; d < diagonals; ++d) {
     for (long long r = 0; r < rows; ++r) tiled[static_cast<std::size_t>(dia_tiled_slot(r, d, diagonals))] = a.values[static_cast<std::size_t>(d * rows + r)];

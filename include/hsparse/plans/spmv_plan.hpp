@@ -36,7 +36,7 @@ struct SpmvOptions {
   int threads_per_row = 4;                ///< SELL "threads" kernel
   int bcsr_lanes = 0;                     ///< BCSR by-column: lanes per block row, 4, 8, 16 or 32 (0: from the mean block row)
   int slabs = 0;                          ///< CSR slabs: column slabs, 1..64 (0: x's bytes over a third of L2, kernels/csr_slabs.hpp)
-  bool convert_on_device = true;          ///< COO, ELL, HYB, DIA, BCSR, CSR panels: upload the CSR and convert on the GPU
+  bool convert_on_device = true;          ///< COO, ELL, HYB, DIA, BCSR, SELL, CSR16, CSR panels: upload the CSR and convert on the GPU
   bool cusparse_preprocess = true;        ///< cuSPARSE CSR ALG1/ALG2: cusparseSpMV_preprocess at setup
   /// Keep x in L2 during each product (an access-policy window on the
   /// stream, backends/cuda/l2_window.hpp): `automatic` lets the backend

@@ -197,10 +197,11 @@ void launch_by_column(const Executor& ex, int lanes, const DeviceBcsr<V, I>& a, 
 // 584 / 602 / 563, FEM bs = 6 (156, 936) 716 / 688 / 650 / 603, banded
 // bs = 2 (13, 26) 129 / 241 / 338 / 464, short-wide bs = 1 (2600) 198 /
 // 178 / 181 / 127; on the H200 (docs/results/2026-11-26-issue37-h200):
-// FEM bs = 3 692 / 767 / 823 / 752, bcsstk16 583 / 700 / 748 / 715. The
-// best group gives each lane about 24-30 of the block row's values: fewer
-// leave lanes idle, more make each group's chain of steps long. So the
-// fewest lanes with at most kByColumnValuesPerLane values each. (A rule in
+// FEM bs = 3 692 / 767 / 823 / 752, bcsstk16 583 / 700 / 748 / 715. With
+// that kernel the best group gave each lane about 24-30 of the block row's
+// values: fewer leave lanes idle, more make each group's chain of steps
+// long. So the fewest lanes with at most kByColumnValuesPerLane values each
+// (16 since the measurements below). (A rule in
 // columns, about two steps of U columns per lane, took 16 lanes on FEM
 // bs = 3: 7% slower than 8 on the H200. Filling the group's column slots,
 // the first rule, took 4 lanes on FEM bs = 3 and 8 on FEM bs = 6, both

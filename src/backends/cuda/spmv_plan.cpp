@@ -1,6 +1,7 @@
-// The CUDA backend's plan builder (plans/spmv_plan.hpp): COO, ELL, HYB, DIA
-// and BCSR are converted on the GPU after uploading the CSR (convert_on_device), the
-// other formats on the host by the CPU's conversions, then uploaded. One
+// The CUDA backend's plan builder (plans/spmv_plan.hpp): COO, ELL, HYB, DIA,
+// BCSR, SELL and CSR16 are converted on the GPU after uploading the CSR
+// (convert_on_device; each falls back to the host where its own limits say,
+// below), the other formats on the host by the CPU's conversions, then uploaded. One
 // case per format in a switch without a default (-Werror=switch).
 #include "../common/spmv_plan_builders.hpp"
 

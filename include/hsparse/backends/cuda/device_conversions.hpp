@@ -3,7 +3,8 @@
 // facts (row lengths: ELL's width and fill check, HYB's width and tail
 // offsets; DIA's diagonals; BCSR's block pattern; SELL's layout); the O(nnz) work runs on the device from a DeviceCsr already
 // uploaded. The results are identical, entry for entry, to the host
-// conversions (formats/*.hpp), padding included. Measured against the host
+// conversions (formats/*.hpp), padding included, except DIA's values, which
+// are in DeviceDia's tiles of rows (formats/dia_tiles.hpp). Measured against the host
 // path in docs/results/2026-11-22-gpu-kernels.md: uploading CSR and
 // converting there beats converting on the host and uploading the result.
 #include "hsparse/backends/cuda/device_formats.hpp"

@@ -108,7 +108,7 @@ template <class V, class I>
 void bcsr_spmv(const Executor& ex, BcsrAlgorithm algorithm, V alpha, const DeviceBcsr<V, I>& a, const V* x, V beta, V* y,
                int lanes = 32);
 // by-column's lanes per block row for a matrix of `blocks` blocks of size
-// `block` in `block_rows` block rows: the fewest with at most 32 of the
+// `block` in `block_rows` block rows: the fewest with at most 16 of the
 // mean block row's values per lane (measured; bcsr_spmv.cu).
 int bcsr_by_column_lanes(long long blocks, long long block_rows, int block);
 
