@@ -286,6 +286,11 @@ DeviceDia<V, I> dia_from_device_csr(const Executor& ex, const Csr<V, I>& host, c
 template <class V, class I>
 DeviceSell<V, I> sell_from_device_csr(const Executor& ex, SellCSigma<V, I>&& layout, const DeviceCsr<V, I>& a) {
   if (layout.permuted_columns) throw Error(ErrorCode::invalid_argument, "SELL-C-sigma on the device: permuted columns are converted on the host");
+  if (layout.rows != a.rows || layout.cols != a.cols || layout.nnz != a.nnz() || layout.chunk_ptr.empty()) {
+    throw Error(ErrorCode::invalid_argument, "SELL-C-sigma on the device: the layout (" + std::to_string(layout.rows) + " x " +
+                                                 std::to_string(layout.cols) + ", " + std::to_string(layout.nnz) + " entries) is not the CSR's (" +
+                                                 std::to_string(a.rows) + " x " + std::to_string(a.cols) + ", " + std::to_string(a.nnz()) + ")");
+  }
   const auto slots = static_cast<std::size_t>(layout.chunk_ptr.back());
   DeviceSell<V, I> d{layout.rows, layout.cols, layout.chunk, false, layout.sigma == 1, DeviceArray<I>(layout.chunk_ptr),
                      DeviceArray<I>(layout.chunk_len), DeviceArray<I>(layout.row_len), DeviceArray<I>(layout.perm), DeviceArray<I>(slots),

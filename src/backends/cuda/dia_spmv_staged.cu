@@ -49,8 +49,9 @@ __global__ void __launch_bounds__(kDiaStagedRows)
       // loads ahead of the products. With the loads under an "inside the
       // matrix" branch (GFLOP/s, docs/results/2026-11-27-issue37): H200
       // stencil 748 -> 873, banded 761 -> 856; H100 banded 598 -> 617.
+      const D* row_values = values + dia_tiled_slot(r, 0, diagonals);  // DeviceDia's tiles: diagonal d at row_values[d * kDiaTileRows]
 #pragma unroll 8
-      for (int d = d_begin; d < d_end; ++d) sum += values[dia_tiled_slot(r, d, diagonals)] * window[diagonal_position[d] + t];  // DeviceDia's tiles
+      for (int d = d_begin; d < d_end; ++d) sum += row_values[d * kDiaTileRows] * window[diagonal_position[d] + t];
     }
     if (p + 1 < phase_count) __syncthreads();  // the next phase overwrites the windows
   }

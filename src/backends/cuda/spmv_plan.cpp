@@ -258,7 +258,19 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     break;
   }
   case Format::dia: {
-    if (o.convert_on_device) {
+    // On the device where the staged CSR, the diagonal index (rows + cols)
+    // and the tiled DIA fit in half the free memory together, as SELL and
+    // CSR16. The DIA's slots are bounded without a pass over the entries:
+    // at most the fill limit times the entries (dia_offsets refuses more)
+    // and at most every diagonal, plus the last tile's padding.
+    const auto dia_device_peak = [&] {
+      const double rows = static_cast<double>(a.rows), cols = static_cast<double>(a.cols);
+      const double diagonals = std::min(fill_limit(Format::dia, layout) * static_cast<double>(a.nnz()) / std::max(rows, 1.0),
+                                        std::max(0.0, rows + cols - 1));
+      const double slots = std::ceil(diagonals) * static_cast<double>(dia_tiled_rows(a.rows));
+      return static_cast<double>(a.nnz()) * (sizeof(I) + sizeof(V)) + (rows + 1) * sizeof(I) + (rows + cols) * sizeof(I) + slots * sizeof(V);
+    };
+    if (o.convert_on_device && dia_device_peak() < 0.5 * static_cast<double>(free_device_memory())) {
       const auto staged = DeviceCsr<V, I>::upload(a);
       s.dia.emplace(dia_from_device_csr(ex, a, staged, fill_limit(Format::dia, layout)));
     } else {
@@ -336,7 +348,8 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     if (o.convert_on_device) sell_shape = sell_layout(a, SellOptions{layout.chunk, layout.sigma, false});
     const auto device_peak = [&] {
       return static_cast<double>(a.nnz()) * (sizeof(I) + sizeof(V)) + static_cast<double>(a.rows + 1) * sizeof(I) +
-             static_cast<double>(sell_shape->chunk_ptr.back()) * (sizeof(I) + sizeof(V));
+             static_cast<double>(sell_shape->chunk_ptr.back()) * (sizeof(I) + sizeof(V)) +
+             static_cast<double>(sell_shape->perm.size() + sell_shape->row_len.size() + 2 * sell_shape->chunk_len.size() + 1) * sizeof(I);
     };
     if (sell_shape && device_peak() < 0.5 * static_cast<double>(free_device_memory())) {
       s.sell.emplace(sell_from_device_csr(ex, std::move(*sell_shape), DeviceCsr<V, I>::upload(a)));
