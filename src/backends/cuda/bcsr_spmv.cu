@@ -25,7 +25,17 @@ namespace {
 
 constexpr int kWarpsPerBlock = 4;
 // by-column's U: block columns per lane per step, their x gathers issued together.
-__host__ __device__ constexpr int by_column_unroll(int block) { return block <= 8 ? 4 : 1; }
+// bs = 3 takes 2. H200, two calls, ABBA in each, GFLOP/s at U = 4 / 3 / 2 / 1 with
+// 16 lanes, the lanes rule's choice (docs/results/2026-11-27-issue37-
+// session28): FEM bs = 3 n = 74 846, 847 / 871, 867 / 887, 890 / 877, 885;
+// bcsstk16 x 344 784, 785 / 817, 820 / 839, 832 / 828, 827; FEM bs = 3
+// n = 48 729, 716 / - / 758, 755 / 744, 747. (With 8 lanes U = 2 ties or
+// loses to U = 4 on FEM; with 32 it wins by 8-15%.) Why is not profiled:
+// fewer registers, and on FEM's 81 columns a block row three steps of 32
+// slots fill 84% of them where two of 64 fill 63%, are candidates; U = 3
+// and 1 fill the same 84% and are slower. Other block sizes keep 4: U = 2
+// was not measured there.
+__host__ __device__ constexpr int by_column_unroll(int block) { return block == 3 ? 2 : block <= 8 ? 4 : 1; }
 constexpr double kByColumnValuesPerLane = 16;  // bcsr_by_column_lanes
 
 // 32 values per warp of the block in shared memory. Real types get a typed
