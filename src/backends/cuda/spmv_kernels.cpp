@@ -17,7 +17,10 @@
 //    docs/results/2026-11-24-issue18-merge-h200; docs/results/2026-11-22-bench.md):
 //    DIA 0.76 (0.88 since 566f36a, its loads issued ahead of its products:
 //    the stencil's 887 GFLOP/s over the model's 1003, banded 855 over 918;
-//    docs/results/2026-11-27-issue37), SELL 0.83, BCSR 0.90 at bs = 6 and
+//    docs/results/2026-11-27-issue37; kept after the tiles of 38e6bed, whose
+//    measured over modelled GFLOP/s, 0.93-1.00 on the stencil, banded and
+//    FEM, match ELL's 0.91-1.00 and SELL's 0.93-0.99 in the same run:
+//    742da77, docs/results/2026-11-27-issue37-session28), SELL 0.83, BCSR 0.90 at bs = 6 and
 //    0.67 at bs = 2, at bs = 3 0.67 before by-column's 32-bit arithmetic
 //    (ec327ff) and 0.80 since (FEM 840.5 and replicated bcsstk16 788.0
 //    GFLOP/s at 81% and 78% of 4.62 TB/s, 318c3d3, 2026-11-27,
