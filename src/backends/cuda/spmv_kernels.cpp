@@ -82,7 +82,15 @@ constexpr double kOnDevice = 0.004e-9;
 // DIA on the device (755f06d): setup minus CSR's 0.016-0.030 s for 0.8 GB
 // (banded, stencil; H100 and its 16-core host, 2026-11-26), 0.02-0.04 ns
 // per byte: the host's diagonal pass and the scatter. It was 0.57 on the host.
-constexpr double kDiaOnDevice = 0.03e-9;
+// 0.017 since the tiles (38e6bed): setup minus CSR vector's (no
+// preprocessing), per DIA byte, on the H200 and its host in four suites
+// of 2026-11-27 (1a9337b, 742da77, df43869, DASP's six at 742da77): 0.009-
+// 0.023, median 0.0165 over 14 matrix runs (stencil, banded, FEM bs = 3
+// and 6). At 0.03 the advisor put CSR16 vector ahead of DIA on FEM bs = 3
+// from 4.59 TB/s (n = 48) and 4.65 (n = 74), where DIA's total at
+// N = 1000 measured 5% and 12% ahead (docs/results/2026-11-27-issue37-session28).
+// The H100's host was not measured since the tiles.
+constexpr double kDiaOnDevice = 0.017e-9;
 // BCSR on the device (2801738, ed4804d): the block pattern from the host's
 // cores, the values scattered on the device; setup minus CSR's 0.09-0.14 ns
 // per byte where the blocks are 2 or more (FEM bs = 3 / 6, banded,
