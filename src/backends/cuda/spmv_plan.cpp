@@ -25,6 +25,12 @@ namespace hsparse::cuda {
 
 namespace {
 
+// Whether a conversion on the device, peaking at peak_bytes (the staged CSR
+// and the converted arrays together), is taken: where it fits in half the
+// free memory, so the plan's other arrays and the caller's vectors still
+// fit; else the host converts and uploads only the result (SELL, DIA, CSR16).
+bool device_conversion_fits(double peak_bytes) { return peak_bytes < 0.5 * static_cast<double>(free_device_memory()); }
+
 // Whether CSR adaptive should load its entries evict-first
 // (CsrAdaptiveSchedule::evict_first), so that x's lines outlive the
 // streaming matrix in L2. Where x is larger than a quarter of L2, a sample
@@ -270,7 +276,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
       const double slots = std::ceil(diagonals) * static_cast<double>(dia_tiled_rows(a.rows));
       return static_cast<double>(a.nnz()) * (sizeof(I) + sizeof(V)) + (rows + 1) * sizeof(I) + (rows + cols) * sizeof(I) + slots * sizeof(V);
     };
-    if (o.convert_on_device && dia_device_peak() < 0.5 * static_cast<double>(free_device_memory())) {
+    if (o.convert_on_device && device_conversion_fits(dia_device_peak())) {
       const auto staged = DeviceCsr<V, I>::upload(a);
       s.dia.emplace(dia_from_device_csr(ex, a, staged, fill_limit(Format::dia, layout)));
     } else {
@@ -351,7 +357,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
              static_cast<double>(sell_shape->chunk_ptr.back()) * (sizeof(I) + sizeof(V)) +
              static_cast<double>(sell_shape->perm.size() + sell_shape->row_len.size() + 2 * sell_shape->chunk_len.size() + 1) * sizeof(I);
     };
-    if (sell_shape && device_peak() < 0.5 * static_cast<double>(free_device_memory())) {
+    if (sell_shape && device_conversion_fits(device_peak())) {
       s.sell.emplace(sell_from_device_csr(ex, std::move(*sell_shape), DeviceCsr<V, I>::upload(a)));
     } else {
       s.sell.emplace(DeviceSell<V, I>::upload(FormatStorage<Format::sell>::from_csr(a, layout)));
@@ -410,7 +416,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
       using Stored = typename std::remove_cvref_t<decltype(*slot)>::value_type;
       const double device_peak = static_cast<double>(a.nnz()) * (2 * sizeof(I) + sizeof(V) + sizeof(std::uint16_t) + sizeof(Stored)) +
                                  3.0 * (static_cast<double>(a.rows) + 1) * sizeof(I);
-      if (o.convert_on_device && device_peak < 0.5 * static_cast<double>(free_device_memory())) {
+      if (o.convert_on_device && device_conversion_fits(device_peak)) {
         a.validate();
         if (csr16_wide_row_count(a) == 0) {  // checked here too, so that a matrix with wide rows is not uploaded in vain
           if (auto d = csr16_from_device_csr<Stored>(ex, a, DeviceCsr<V, I>::upload(a))) {  // nullopt: values beyond float's range
