@@ -28,7 +28,6 @@ std::string temp_path(const std::string& name) {
   return (dir / name).string();
 }
 
-namespace {
 Csr<double, std::int64_t> from_triplets(std::int64_t rows, std::int64_t cols,
                                         const std::vector<std::tuple<std::int64_t, std::int64_t, double>>& t) {
   Coo<double, std::int64_t> coo;
@@ -41,7 +40,6 @@ Csr<double, std::int64_t> from_triplets(std::int64_t rows, std::int64_t cols,
   }
   return coo_to_csr(coo);
 }
-}  // namespace
 
 std::vector<NamedMatrix> edge_case_matrices() {
   using namespace generators;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "hsparse/formats/csr.hpp"
@@ -33,6 +34,10 @@ struct NamedMatrix {
   Csr<double, std::int64_t> matrix;
 };
 std::vector<NamedMatrix> edge_case_matrices();
+
+// A CSR matrix from (row, column, value) triplets in any order.
+Csr<double, std::int64_t> from_triplets(std::int64_t rows, std::int64_t cols,
+                                        const std::vector<std::tuple<std::int64_t, std::int64_t, double>>& t);
 
 // Deterministic, non-constant vector in [-1, 1] (or complex) of length n.
 template <class V>

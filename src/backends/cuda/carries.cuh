@@ -8,8 +8,8 @@
 //     direct write, lie in this block), so its first thread adds
 //     alpha * sum to y; the block's last run may go on in the next block
 //     and becomes the block's one global carry;
-//  2. across blocks (add_carries): the first carry of each run of equal
-//     rows sums its run and adds alpha * sum to y.
+//  2. across blocks (add_carries): the warp of the first carry of each
+//     run of equal rows sums its run and adds alpha * sum to y.
 // Level 1 keeps a row spread over many threads from being summed serially
 // by one thread in level 2 (a 100k-entry row: 6000 thread carries, but
 // only 50 block carries). Rows not in [0, rows) mark "no carry".
@@ -17,22 +17,41 @@
 
 namespace hsparse::cuda::detail {
 
+// Level 2: a warp per carry; the warp whose carry begins a run of equal rows
+// sums the run, lane l taking carries l, l + 32, ..., then a fixed shuffle
+// tree, so the order of the additions still never changes. One thread per
+// run summed it serially, a dependent load per block of the run. On circuit
+// n = 1e7 (8 hub rows of 950 k entries in HYB's COO tail, 464 block carries
+// each) HYB took 0.432 ms on the H200 where Nsight Compute timed its two
+// kernels at 218.6 and 126.7 us (9e0e3d8, 2026-11-27). With a warp per run,
+// HYB on the H100 went from 0.570 ms (2026-11-26) to 0.504, level with CSR
+// adaptive's 0.505; on circuit n = 3e6 it runs 1.16x CSR adaptive
+// (docs/results/2026-11-27-issue37-session29).
 template <class D>
 __global__ void add_carries_kernel(long long n, long long rows, const long long* __restrict__ carry_row,
                                    const D* __restrict__ carry_val, D alpha, D* __restrict__ y) {
-  const long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
-  if (t >= n) return;
+  const long long t = (blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x) / 32;  // this warp's carry
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  if (t >= n) return;  // whole warps: blockDim.x is a multiple of 32
   const long long row = carry_row[t];
-  if (row < 0 || row >= rows || (t > 0 && carry_row[t - 1] == row)) return;
+  if (row < 0 || row >= rows || (t > 0 && carry_row[t - 1] == row)) return;  // not the first of its run
   D sum(0);
-  for (long long s = t; s < n && carry_row[s] == row; ++s) sum += carry_val[s];
-  y[row] += alpha * sum;
+  for (long long base = t;; base += 32) {
+    const long long s = base + lane;
+    const bool in_run = s < n && carry_row[s] == row;
+    const unsigned outside = __ballot_sync(0xffffffffu, !in_run);
+    const int end = outside != 0 ? __ffs(static_cast<int>(outside)) - 1 : 32;  // the run's first lane past its end
+    if (lane < end) sum += carry_val[s];
+    if (end < 32) break;
+  }
+  sum = group_sum<32>(sum);
+  if (lane == 0) y[row] += alpha * sum;
 }
 
 template <class D>
 void add_carries(const Executor& ex, long long n, long long rows, const long long* carry_row, const D* carry_val, D alpha, D* y) {
   if (n == 0) return;
-  add_carries_kernel<D><<<grid_for(n, 256), 256, 0, stream_of(ex)>>>(n, rows, carry_row, carry_val, alpha, y);
+  add_carries_kernel<D><<<grid_for(32 * n, 256), 256, 0, stream_of(ex)>>>(n, rows, carry_row, carry_val, alpha, y);
   HSPARSE_CUDA_CHECK(cudaGetLastError());
 }
 
