@@ -17,15 +17,41 @@
 
 namespace hsparse {
 
+// Rows longer than this multiple of the mean row length are counted whole
+// in rhs_reuse rather than through the sample of 64 stretches of 256 rows:
+// a stretch holds 256 mean rows' entries, so such a row outweighs any
+// stretch it falls in, and the sample rarely holds one. Circuit n = 1e7's
+// 8 hub rows hold 7.6 M of its 67.5 M entries, in random columns over x's
+// 80 MB, and none was sampled: alpha came out 0.177 where the bench's
+// implied figures were 1.32 (CSR adaptive) and 1.79 (HYB), and Nsight
+// Compute measured HYB's COO tail (those rows) moving 449 MB, its 122 MB of
+// entries and 327 MB of x, against the 338 MB their distinct 64-byte lines
+// make (H200, 9e0e3d8, 2026-11-27, docs/results/2026-11-27-issue37-session29).
+constexpr double kLongRowMeanMultiple = 256;
+
 template <class V, class I>
-double rhs_reuse_alpha(const Csr<V, I>& a, double cache_bytes) {
+RhsReuse rhs_reuse(const Csr<V, I>& a, double cache_bytes) {
+  RhsReuse r;
   const double nnz = static_cast<double>(std::max<std::size_t>(a.nnz(), 1));
   const double per_line = 64.0 / sizeof(V);
-  if (static_cast<double>(a.cols) * sizeof(V) <= cache_bytes / 4) return static_cast<double>(a.cols) / nnz;  // x stays cached
-  // Lines of x a row needs that the previous `window` rows did not touch:
-  // a cache holding the recent rows' x lines (a quarter of it, the rest goes
-  // to the streamed matrix). Sampled: 64 stretches of 256 rows.
-  const double row_bytes = per_line * sizeof(V) * std::max(1.0, nnz / std::max<double>(a.rows, 1));
+  r.alpha = static_cast<double>(a.cols) / nnz;
+  if (static_cast<double>(a.cols) * sizeof(V) <= cache_bytes / 4) return r;  // x stays cached
+  const double mean_row = nnz / std::max<double>(a.rows, 1);
+  const auto long_row = static_cast<long long>(std::ceil(kLongRowMeanMultiple * mean_row));
+  const auto is_long = [&](I row) { return static_cast<long long>(a.row_ptr[row + 1] - a.row_ptr[row]) > long_row; };
+  const auto line = [&](I k) { return static_cast<long long>(a.col_idx[k] / static_cast<I>(per_line)); };
+  // Long rows: every distinct line (columns are sorted within a row).
+  for (I row = 0; row < a.rows; ++row) {
+    if (!is_long(row)) continue;
+    double lines = 0;
+    for (I k = a.row_ptr[row]; k < a.row_ptr[row + 1]; ++k) lines += k == a.row_ptr[row] || line(k) != line(k - 1);
+    r.long_entries += static_cast<double>(a.row_ptr[row + 1] - a.row_ptr[row]);
+    r.long_values += lines * per_line;
+  }
+  // The other rows: lines of x a row needs that the previous `window` rows
+  // did not touch: a cache holding the recent rows' x lines (a quarter of
+  // it, the rest goes to the streamed matrix). Sampled: 64 stretches of 256 rows.
+  const double row_bytes = per_line * sizeof(V) * std::max(1.0, mean_row);
   const auto window = static_cast<I>(std::clamp(cache_bytes / 4 / row_bytes, 1.0, 4096.0));
   double new_lines = 0, entries = 0;
   const I stretches = 64, stretch = 256;
@@ -33,18 +59,27 @@ double rhs_reuse_alpha(const Csr<V, I>& a, double cache_bytes) {
     const I first = static_cast<I>(static_cast<long long>(a.rows) * s / stretches);
     std::unordered_set<long long> seen;
     const I warm_begin = first >= window ? first - window : 0;
-    for (I r = warm_begin; r < first; ++r) {
-      for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) seen.insert(static_cast<long long>(a.col_idx[k] / static_cast<I>(per_line)));
+    for (I row = warm_begin; row < first; ++row) {
+      if (is_long(row)) continue;
+      for (I k = a.row_ptr[row]; k < a.row_ptr[row + 1]; ++k) seen.insert(line(k));
     }
-    for (I r = first; r < std::min<I>(a.rows, first + stretch); ++r) {
-      for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+    for (I row = first; row < std::min<I>(a.rows, first + stretch); ++row) {
+      if (is_long(row)) continue;
+      for (I k = a.row_ptr[row]; k < a.row_ptr[row + 1]; ++k) {
         entries += 1;
-        if (seen.insert(static_cast<long long>(a.col_idx[k] / static_cast<I>(per_line))).second) new_lines += 1;
+        if (seen.insert(line(k)).second) new_lines += 1;
       }
     }
   }
-  if (entries == 0) return static_cast<double>(a.cols) / nnz;
-  return std::max(static_cast<double>(a.cols) / nnz, new_lines * per_line / entries);
+  const double short_entries = nnz - r.long_entries;
+  const double short_values = entries > 0 ? new_lines * per_line / entries * short_entries : 0;
+  r.alpha = std::max(r.alpha, (short_values + r.long_values) / nnz);
+  return r;
+}
+
+template <class V, class I>
+double rhs_reuse_alpha(const Csr<V, I>& a, double cache_bytes) {
+  return rhs_reuse(a, cache_bytes).alpha;
 }
 
 // The CPU's widest SELL sorting scope the advisor takes (advise, below).
@@ -62,7 +97,8 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
   Advice advice;
   advice.spmv_count = std::max(1LL, spmv_count);
   const Backend backend = m.backend == "cuda" ? Backend::cuda : Backend::cpu;
-  const double alpha = rhs_reuse_alpha(a, m.cache_bytes);
+  const RhsReuse reuse = rhs_reuse(a, m.cache_bytes);
+  const double alpha = reuse.alpha;
   advice.alpha = alpha;
   const double nnz = static_cast<double>(std::max<std::size_t>(a.nnz(), 1));
   // The byte models' inputs, with SELL at the machine's SIMD width (the
@@ -156,17 +192,43 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
     const double balance = code_balance(p.matrix_bytes, a.nnz(), a.rows, sizeof(V), alpha - gather_alpha);  // bytes per flop, streamed
     p.spmv_seconds = seconds(balance * 2 * nnz, nnz, p.efficiency);
     if (model.tail_efficiency > 0 && backend == Backend::cuda) {
-      // Two kernels: the ELL part at its efficiency, the COO tail at the
-      // tail's (measured: the tail, not the ELL part, decides on circuit
-      // matrices). The bytes split by the tail's entries (value + 2 indices).
-      const double tail_entries = static_cast<double>(fp.hyb_coo_entries);
-      const double tail_bytes = tail_entries * (sizeof(V) + 8), head_bytes = p.matrix_bytes - tail_bytes;
-      const double streamed_alpha = alpha - gather_alpha;
-      const double head_s = seconds(head_bytes + 2 * sizeof(V) * static_cast<double>(a.rows) + streamed_alpha * sizeof(V) * (nnz - tail_entries),
-                                    nnz - tail_entries, p.efficiency);
-      const double tail_s = tail_entries > 0 ? (tail_bytes + alpha * sizeof(V) * tail_entries) /
-                                                   (m.read_bytes_per_s * model.tail_efficiency * std::min(1.0, tail_entries / 16 / m.resident_threads))
-                                             : 0;
+      // Two kernels: the ELL part at its efficiency, then the COO tail
+      // (measured: the tail, not the ELL part, decides on circuit matrices).
+      // The bytes split by the tail's entries (value + 2 indices). The tail
+      // is the overflow past the ELL width, so it holds the long rows
+      // (rhs_reuse) and reads their x lines: charged the matrix's mean x
+      // traffic, circuit n = 1e7's tail took 5.9 M of x's values where its
+      // hub rows read 44 M (Nsight Compute: 327 MB of x in the tail's
+      // kernel), and HYB was ranked 3.9% ahead of CSR adaptive while it ran
+      // 13% behind (df43869).
+      const double tail_entries = static_cast<double>(fp.hyb_coo_entries), head_entries = nnz - tail_entries;
+      const double from_long = std::min(tail_entries, reuse.long_entries), rest = tail_entries - from_long;
+      const double long_lines = reuse.long_entries > 0 ? reuse.long_values * from_long / reuse.long_entries : 0;
+      const double head_bytes = p.matrix_bytes - tail_entries * (sizeof(V) + 8);
+      const double streamed_alpha = alpha - gather_alpha;  // x read once
+      const double head_gathers = std::max(0.0, alpha * (nnz - rest) - long_lines - streamed_alpha * head_entries);  // beyond that read
+      const double head_s = (head_bytes + 2 * sizeof(V) * static_cast<double>(a.rows) + streamed_alpha * sizeof(V) * head_entries) /
+                                (m.read_bytes_per_s * p.efficiency) +
+                            head_gathers * sizeof(V) / (m.read_bytes_per_s * gather_efficiency);
+      // The long rows' part as COO's kernel, which runs it: its stream bound
+      // and gather efficiency give 124 us where Nsight Compute timed 126.7
+      // on circuit n = 1e7 (H200, 9e0e3d8). That kernel streams only the
+      // tail, so where x fits in L2 it stays there and is read once: on
+      // circuit n = 3e6 (x 24 MB) HYB ran 1.16x CSR adaptive on the H100
+      // (0.136 against 0.158 ms, 1c3a28d), whose stream of the whole matrix
+      // evicts x, so that it pays the hub rows' lines from memory.
+      const double long_x = static_cast<double>(a.cols) * sizeof(V) <= m.cache_bytes ? std::min(long_lines, static_cast<double>(a.cols)) : long_lines;
+      const SpmvKernelModel& coo = spmv_registration(backend, Format::coo).model;
+      const double coo_hiding = std::min(1.0, from_long / 8 / m.resident_threads);  // COO: 8 entries a thread
+      const double long_s = from_long > 0 ? from_long * (sizeof(V) + 8) / (m.read_bytes_per_s * kernel_efficiency(m, Format::coo, 1) * coo_hiding) +
+                                                long_x * sizeof(V) / (m.read_bytes_per_s * coo.gather_efficiency * coo_hiding)
+                                          : 0;
+      // The rest, the overflow of shorter rows, at the tail's fitted
+      // efficiency with the mean x traffic (backends/cuda/spmv_kernels.cpp).
+      const double rest_s = rest > 0 ? (rest * (sizeof(V) + 8) + alpha * sizeof(V) * rest) /
+                                           (m.read_bytes_per_s * model.tail_efficiency * std::min(1.0, rest / 16 / m.resident_threads))
+                                     : 0;
+      const double tail_s = long_s + rest_s;
       p.spmv_seconds = head_s + tail_s;
     }
     double conversion_per_byte = model.conversion_seconds_per_byte_for ? model.conversion_seconds_per_byte_for(fp) : model.conversion_seconds_per_byte;
@@ -270,6 +332,7 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
 }
 
 #define HSPARSE_INSTANTIATE(V, I)                                   \
+  template RhsReuse rhs_reuse(const Csr<V, I>&, double);            \
   template double rhs_reuse_alpha(const Csr<V, I>&, double);        \
   template Advice advise(const Csr<V, I>&, const MachineModel&, long long, double);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)

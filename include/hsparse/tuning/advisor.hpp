@@ -11,9 +11,10 @@
 /// Model inputs and where they come from:
 ///  - bytes of each format: analyze_matrix (padding, fill and indices counted);
 ///  - alpha, the x traffic per nonzero in units of sizeof V: estimated here
-///    from the column pattern (rhs_reuse_alpha): x lines a row touches that
-///    the previous rows did not, times the line's values per entry; 1/N_nzc
-///    when x fits in a quarter of the cache;
+///    from the column pattern (rhs_reuse): x lines a row touches that
+///    the previous rows did not, times the line's values per entry, sampled
+///    over stretches of rows, and every distinct line of each long row;
+///    1/N_nzc when x fits in a quarter of the cache;
 ///  - how close each kernel family gets to the bandwidth it is offered
 ///    (kernel_efficiency): measured by hsparse bench on the H100, the H200
 ///    and the build machine (each backend's spmv_kernels.cpp says
@@ -93,8 +94,17 @@ MachineModel measured_machine(const std::string& backend, std::string* note = nu
 /// are the defaults' until the caller sets its own measured ones (the bench).
 MachineModel machine_shape(const std::string& backend);
 
-/// x traffic per nonzero in units of sizeof V (GHOST's alpha) for a cache of
-/// cache_bytes and 64-byte lines.
+/// x traffic of a matrix in units of sizeof V, for a cache of cache_bytes
+/// and 64-byte lines: GHOST's alpha over all entries, and the part of it
+/// that the long rows (counted whole, not sampled) read.
+struct RhsReuse {
+  double alpha = 0;         ///< x values read per nonzero
+  double long_entries = 0;  ///< entries in rows longer than kLongRowMeanMultiple x the mean
+  double long_values = 0;   ///< x values those rows read (their distinct lines x values per line)
+};
+template <class V, class I>
+RhsReuse rhs_reuse(const Csr<V, I>& a, double cache_bytes);
+/// rhs_reuse(a, cache_bytes).alpha
 template <class V, class I>
 double rhs_reuse_alpha(const Csr<V, I>& a, double cache_bytes);
 

@@ -42,10 +42,19 @@
 //    ELL is 7% faster on both cards.
 // With the H200's fractions alone the advisor ranked ELL first on FEM on the
 // H100, where DIA and CSR adaptive were 13-16% faster and ELL's total 91% of
-// the best (issue 37). HYB's COO part stays at 0.53: its tail is the long
-// rows' overflow, fewer entries in scattered rows, and at 0.72 the advisor
-// chose HYB on the circuit matrix where it ran at 0.86x CSR adaptive
-// (8d3520e, docs/results/2026-11-24-issue18-coo-h200).
+// the best (issue 37). HYB's COO tail, where it is the overflow of rows
+// that are not long (rhs_reuse's long rows), stays at 0.53 of the bandwidth
+// with the matrix's mean x traffic: at 0.72 the advisor chose HYB on the
+// circuit matrix where it ran at 0.86x CSR adaptive (8d3520e,
+// docs/results/2026-11-24-issue18-coo-h200), and at COO's own rates it
+// ranked HYB 4% ahead of CSR adaptive on the power laws (2 M and 4 M rows),
+// where it ran at 0.76-0.77x (df43869; the model puts CSR adaptive 16-25%
+// slow there, HYB 8-16% fast, and the tail's x traffic on mid-length
+// rows is not measured apart). The long rows' part of the tail is modelled
+// as COO's kernel, which runs it (advisor.cpp): on circuit n = 1e7 Nsight
+// Compute timed the tail at 126.7 us (H200, 9e0e3d8), where COO's stream
+// bound and gather efficiency give 124 us for the model's 122 MB of
+// entries and 352 MB of the hub rows' x lines.
 // Conversions, seconds per byte of the converted matrix: the setup (upload
 // plus conversion) the bench measured on the H200 and its 16-core host at
 // f2a05e5 minus CSR's own upload, median over the default suite (circuit
