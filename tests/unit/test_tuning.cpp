@@ -7,6 +7,7 @@
 #include <limits>
 #include <functional>
 #include <map>
+#include <set>
 
 #include "hsparse/core/error.hpp"
 #include "hsparse/tuning/coordinate_tuner.hpp"
@@ -244,6 +245,42 @@ TEST(Advisor, RhsReuseAlphaFollowsTheColumnPattern) {
   EXPECT_LT(rhs_reuse_alpha(stencil, small_cache), 1.0);  // neighbouring rows share lines
   const double big_cache = 1e9;                           // x cached: read once
   EXPECT_DOUBLE_EQ(rhs_reuse_alpha(random, big_cache), 200000.0 / static_cast<double>(random.nnz()));
+}
+
+// Long rows (hub rows of a circuit matrix) are counted whole: their random
+// columns over x each take a line, which a sample of 64 stretches of 256
+// rows would almost never see (4 hubs among 400000 rows).
+TEST(Advisor, RhsReuseCountsLongRowsWhole) {
+  const auto circuit = io::load_matrix<double, std::int32_t>("circuit:n=400000,dense_rows=4,dense_fraction=0.2");
+  const double small_cache = 256 * 1024;  // x (3.2 MB) does not fit
+  double hub_entries = 0, hub_lines = 0;
+  const double mean = static_cast<double>(circuit.nnz()) / static_cast<double>(circuit.rows);
+  for (std::int32_t r = 0; r < circuit.rows; ++r) {
+    if (circuit.row_ptr[r + 1] - circuit.row_ptr[r] <= 256 * mean) continue;
+    std::set<std::int32_t> lines;
+    for (std::int32_t k = circuit.row_ptr[r]; k < circuit.row_ptr[r + 1]; ++k) lines.insert(circuit.col_idx[k] / 8);
+    hub_entries += circuit.row_ptr[r + 1] - circuit.row_ptr[r];
+    hub_lines += static_cast<double>(lines.size());
+  }
+  ASSERT_GT(hub_entries, 0.1 * static_cast<double>(circuit.nnz()));  // the hubs hold a tenth of the entries or more
+  const RhsReuse reuse = rhs_reuse(circuit, small_cache);
+  EXPECT_DOUBLE_EQ(reuse.long_entries, hub_entries);
+  EXPECT_DOUBLE_EQ(reuse.long_values, 8 * hub_lines);
+  EXPECT_GE(reuse.alpha * static_cast<double>(circuit.nnz()), reuse.long_values);
+  EXPECT_GT(reuse.alpha, 0.5);  // the sample alone: about 0.2 (the short rows' neighbours share lines)
+  // x cached: read once, long rows or not.
+  EXPECT_DOUBLE_EQ(rhs_reuse(circuit, 1e9).alpha, 400000.0 / static_cast<double>(circuit.nnz()));
+  EXPECT_EQ(rhs_reuse(circuit, 1e9).long_entries, 0);
+}
+
+// HYB's setup on the GPU: a tail costs its extraction (kHybTailOnDevice),
+// a matrix that fits the width does not.
+TEST(Advisor, HybSetupChargesItsTail) {
+  const SpmvKernelModel& hyb = spmv_registration(Backend::cuda, Format::hyb).model;
+  ASSERT_NE(hyb.conversion_seconds_per_byte_for, nullptr);
+  FormatFootprint no_tail, tail;
+  tail.hyb_coo_entries = 1000;
+  EXPECT_GT(hyb.conversion_seconds_per_byte_for(tail), 5 * hyb.conversion_seconds_per_byte_for(no_tail));
 }
 
 TEST(Advisor, PicksByTotalTimeOverTheProducts) {

@@ -119,6 +119,14 @@ constexpr double kCsr16OnHost = 1.2e-9, kCsr16SingleOnHost = 2.1e-9;
 // and 6; H200, exp/all 3f5205a, 2026-11-27), against 0.24-1.7 s where wide
 // rows send the matrix to the host.
 constexpr double kCsr16OnDevice = 0.01e-9;
+// HYB with a COO tail: setup minus CSR adaptive's or vector's per HYB byte
+// 0.036-0.099 ns, median 0.06, on the matrices whose rows overflow the
+// width (power law, circuit, random, banded; H200 at df43869 and H100 at
+// 7cc6070, 2026-11-27, docs/results/2026-11-27-issue37-session29); without
+// a tail 0.004-0.018, as ELL. At 0.004 the advisor charged circuit n = 1e7
+// 3 ms for a setup that took 64-83 ms beyond CSR's.
+constexpr double kHybTailOnDevice = 0.06e-9;
+double hyb_conversion(const FormatFootprint& f) { return f.hyb_coo_entries > 0 ? kHybTailOnDevice : kOnDevice; }
 double csr16_conversion(const FormatFootprint& f) { return f.csr16_wide_rows > 0 ? kCsr16OnHost : kCsr16OnDevice; }
 // Complex values are rounded to complex<float> on the host (csr16_from_device_csr).
 double csr16_single_conversion(const FormatFootprint& f) { return f.csr16_wide_rows > 0 || f.complex_values ? kCsr16SingleOnHost : kCsr16OnDevice; }
@@ -146,7 +154,7 @@ BackendFormat make(Format format) {
     case Format::ell:
       return {{thread, {"thread2", "two neighbouring rows per thread, vector loads"}},
               {[](int) { return 0.92; }, rows, kOnDevice, 0, nullptr, 0.93}};
-    case Format::hyb: return {{thread}, {[](int) { return 0.90; }, rows, kOnDevice, 0.53, nullptr, 0.93}};
+    case Format::hyb: return {{thread}, {[](int) { return 0.90; }, rows, kOnDevice, 0.53, nullptr, 0.93, hyb_conversion}};
     case Format::dia:
       return {{thread, {"staged", "one thread per row, x read from shared-memory windows per run of nearby diagonals"}},
               {[](int) { return 0.89; }, rows, kDiaOnDevice, 0, [](int) { return h200_bound(0.88); }}};
