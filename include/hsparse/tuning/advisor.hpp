@@ -102,6 +102,8 @@ struct RhsReuse {
   double long_entries = 0;  ///< entries in rows longer than kLongRowMeanMultiple x the mean
   double long_values = 0;   ///< x values those rows read (their distinct lines x values per line)
 };
+/// The x traffic of `a` for a cache of cache_bytes (RhsReuse): the rows
+/// sampled in stretches, the long rows counted whole.
 template <class V, class I>
 RhsReuse rhs_reuse(const Csr<V, I>& a, double cache_bytes);
 /// rhs_reuse(a, cache_bytes).alpha
