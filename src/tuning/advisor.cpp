@@ -35,10 +35,8 @@ RhsReuse rhs_reuse(const Csr<V, I>& a, double cache_bytes) {
   const double nnz = static_cast<double>(std::max<std::size_t>(a.nnz(), 1));
   const double per_line = 64.0 / sizeof(V);
   r.alpha = static_cast<double>(a.cols) / nnz;
-  if (static_cast<double>(a.cols) * sizeof(V) <= cache_bytes / 4) return r;  // x stays cached
-  const double mean_row = nnz / std::max<double>(a.rows, 1);
-  const auto long_row = static_cast<long long>(std::ceil(kLongRowMeanMultiple * mean_row));
-  const auto is_long = [&](I row) { return static_cast<long long>(a.row_ptr[row + 1] - a.row_ptr[row]) > long_row; };
+  const double long_row = kLongRowMeanMultiple * nnz / std::max<double>(a.rows, 1);
+  const auto is_long = [&](I row) { return static_cast<double>(a.row_ptr[row + 1] - a.row_ptr[row]) > long_row; };
   const auto line = [&](I k) { return static_cast<long long>(a.col_idx[k] / static_cast<I>(per_line)); };
   // Long rows: every distinct line (columns are sorted within a row).
   for (I row = 0; row < a.rows; ++row) {
@@ -48,10 +46,13 @@ RhsReuse rhs_reuse(const Csr<V, I>& a, double cache_bytes) {
     r.long_entries += static_cast<double>(a.row_ptr[row + 1] - a.row_ptr[row]);
     r.long_values += lines * per_line;
   }
+  // x stays cached: read once, long rows or not (their lines are still
+  // reported: HYB's tail reads them, from the cache, advise()).
+  if (static_cast<double>(a.cols) * sizeof(V) <= cache_bytes / 4) return r;
   // The other rows: lines of x a row needs that the previous `window` rows
   // did not touch: a cache holding the recent rows' x lines (a quarter of
   // it, the rest goes to the streamed matrix). Sampled: 64 stretches of 256 rows.
-  const double row_bytes = per_line * sizeof(V) * std::max(1.0, mean_row);
+  const double row_bytes = per_line * sizeof(V) * std::max(1.0, nnz / std::max<double>(a.rows, 1));
   const auto window = static_cast<I>(std::clamp(cache_bytes / 4 / row_bytes, 1.0, 4096.0));
   double new_lines = 0, entries = 0;
   const I stretches = 64, stretch = 256;
@@ -204,9 +205,11 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
       const double tail_entries = static_cast<double>(fp.hyb_coo_entries), head_entries = nnz - tail_entries;
       const double from_long = std::min(tail_entries, reuse.long_entries), rest = tail_entries - from_long;
       const double long_lines = reuse.long_entries > 0 ? reuse.long_values * from_long / reuse.long_entries : 0;
+      // The other rows' x traffic per entry (the long rows' taken out of alpha).
+      const double short_alpha = nnz > reuse.long_entries ? std::max(0.0, alpha * nnz - reuse.long_values) / (nnz - reuse.long_entries) : 0;
       const double head_bytes = p.matrix_bytes - tail_entries * (sizeof(V) + 8);
       const double streamed_alpha = alpha - gather_alpha;  // x read once
-      const double head_gathers = std::max(0.0, alpha * (nnz - rest) - long_lines - streamed_alpha * head_entries);  // beyond that read
+      const double head_gathers = std::max(0.0, alpha * nnz - long_lines - short_alpha * rest - streamed_alpha * head_entries);  // beyond that read
       const double head_s = (head_bytes + 2 * sizeof(V) * static_cast<double>(a.rows) + streamed_alpha * sizeof(V) * head_entries) /
                                 (m.read_bytes_per_s * p.efficiency) +
                             head_gathers * sizeof(V) / (m.read_bytes_per_s * gather_efficiency);
@@ -219,14 +222,14 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
       // evicts x, so that it pays the hub rows' lines from memory.
       const double long_x = static_cast<double>(a.cols) * sizeof(V) <= m.cache_bytes ? std::min(long_lines, static_cast<double>(a.cols)) : long_lines;
       const SpmvKernelModel& coo = spmv_registration(backend, Format::coo).model;
-      const double coo_hiding = std::min(1.0, from_long / 8 / m.resident_threads);  // COO: 8 entries a thread
-      const double long_s = from_long > 0 ? from_long * (sizeof(V) + 8) / (m.read_bytes_per_s * kernel_efficiency(m, Format::coo, 1) * coo_hiding) +
-                                                long_x * sizeof(V) / (m.read_bytes_per_s * coo.gather_efficiency * coo_hiding)
+      const double tail_hiding = std::min(1.0, tail_entries / 8 / m.resident_threads);  // one COO launch: 8 entries a thread
+      const double long_s = from_long > 0 ? from_long * (sizeof(V) + 8) / (m.read_bytes_per_s * kernel_efficiency(m, Format::coo, 1) * tail_hiding) +
+                                                long_x * sizeof(V) / (m.read_bytes_per_s * coo.gather_efficiency * tail_hiding)
                                           : 0;
       // The rest, the overflow of shorter rows, at the tail's fitted
-      // efficiency with the mean x traffic (backends/cuda/spmv_kernels.cpp).
-      const double rest_s = rest > 0 ? (rest * (sizeof(V) + 8) + alpha * sizeof(V) * rest) /
-                                           (m.read_bytes_per_s * model.tail_efficiency * std::min(1.0, rest / 16 / m.resident_threads))
+      // efficiency with those rows' x traffic (backends/cuda/spmv_kernels.cpp).
+      const double rest_s = rest > 0 ? (rest * (sizeof(V) + 8) + short_alpha * sizeof(V) * rest) /
+                                           (m.read_bytes_per_s * model.tail_efficiency * tail_hiding)
                                      : 0;
       const double tail_s = long_s + rest_s;
       p.spmv_seconds = head_s + tail_s;

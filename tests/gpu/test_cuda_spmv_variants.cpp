@@ -388,25 +388,35 @@ TEST(CudaCsrAdaptive, LongRowsAmongShortOnesFloat) { check_second_phase_rows<flo
 TEST(CudaCsrAdaptive, LongRowsAmongShortOnesComplexDouble) { check_second_phase_rows<std::complex<double>>(); }
 
 // Rows whose entries span many blocks of the kernels that leave one carry
-// per block (COO segmented, HYB's COO tail, merge-path CSR; carries.cuh):
-// 150000 and 70000 entries, adjacent, so runs of 73 and 34 block carries
-// cross the 32-carry groups that add_carries' warps sum, and one run ends
-// in the group where the next begins. Short rows and empty ones around them.
+// per block (COO segmented, HYB's COO tail, merge-path CSR; carries.cuh).
+// Rows 0-2047 hold one entry each, so row 2048 begins COO's second block of
+// 2048 entries, and its 131072 entries leave a run of exactly 64 block
+// carries: two whole groups of 32 lanes in add_carries, then a group the
+// run has left. Row 2049 (70000 entries) follows with 34, its run ending
+// in mid-group. One entry in most other rows keeps HYB's ELL width at 1
+// or more, so its tail is the long rows'; every fifth row after them is empty.
 template <class V>
 void check_runs_of_block_carries() {
   if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
   const ExecutorPtr ex = make_cuda_executor();
   std::vector<std::tuple<std::int64_t, std::int64_t, double>> t;
   const std::int64_t rows = 6000, cols = 150000;
-  for (std::int64_t r = 0; r < rows; r += 1 + r % 3) t.emplace_back(r, (r * 37) % cols, 1.0 + r % 7);
-  for (std::int64_t c = 0; c < 150000; ++c) t.emplace_back(1000, c, 0.5 - (c % 9) * 0.125);
-  for (std::int64_t c = 0; c < 140000; c += 2) t.emplace_back(1001, c, 1.5 - (c % 5) * 0.25);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    if (r == 2048 || r == 2049 || (r > 2049 && r % 5 == 0)) continue;
+    t.emplace_back(r, (r * 37) % cols, 1.0 + r % 7);
+  }
+  for (std::int64_t c = 0; c < 131072; ++c) t.emplace_back(2048, c, 0.5 - (c % 9) * 0.125);
+  for (std::int64_t c = 0; c < 140000; c += 2) t.emplace_back(2049, c, 1.5 - (c % 5) * 0.25);
   const auto a64 = test::from_triplets(rows, cols, t);
   const std::vector<Variant> carrying = {{"coo_segmented", SpmvOptions{Format::coo, "segmented"}},
                                          {"hyb_thread", SpmvOptions{Format::hyb, "thread"}},
                                          {"csr_merge", SpmvOptions{Format::csr, "merge"}}};
   for (const auto& v : carrying) {
     EXPECT_TRUE(check(ex, convert_types<V, std::int32_t>(a64), v, "two long adjacent rows", true)) << v.name;
+    if (v.options.format == Format::hyb) {  // the tail is the long rows', not the whole matrix
+      const SpmvPlan<V, std::int32_t> plan(ex, convert_types<V, std::int32_t>(a64), v.options);
+      EXPECT_EQ(plan.description().find("-width0"), std::string::npos) << plan.description();
+    }
     EXPECT_TRUE(check(ex, convert_types<V, std::int64_t>(a64), v, "two long adjacent rows, int64", true)) << v.name;
   }
 }

@@ -268,9 +268,40 @@ TEST(Advisor, RhsReuseCountsLongRowsWhole) {
   EXPECT_DOUBLE_EQ(reuse.long_values, 8 * hub_lines);
   EXPECT_GE(reuse.alpha * static_cast<double>(circuit.nnz()), reuse.long_values);
   EXPECT_GT(reuse.alpha, 0.5);  // the sample alone: about 0.2 (the short rows' neighbours share lines)
-  // x cached: read once, long rows or not.
-  EXPECT_DOUBLE_EQ(rhs_reuse(circuit, 1e9).alpha, 400000.0 / static_cast<double>(circuit.nnz()));
-  EXPECT_EQ(rhs_reuse(circuit, 1e9).long_entries, 0);
+  // x cached: read once, long rows or not; their lines are still reported (HYB's tail reads them).
+  const RhsReuse cached = rhs_reuse(circuit, 1e9);
+  EXPECT_DOUBLE_EQ(cached.alpha, 400000.0 / static_cast<double>(circuit.nnz()));
+  EXPECT_DOUBLE_EQ(cached.long_entries, hub_entries);
+  EXPECT_DOUBLE_EQ(cached.long_values, 8 * hub_lines);
+}
+
+// HYB's tail holds the hub rows, so its predicted product pays their x
+// lines at COO's gather rate (the tail's kernel) where x is larger than
+// the cache: the same matrix with the hub rows' columns packed together
+// (fewer lines) is predicted faster by at least that difference. Charged
+// the matrix's mean x traffic instead, HYB was ranked ahead of CSR adaptive
+// on circuit n = 1e7, where it ran 13% behind (H200, df43869).
+TEST(Advisor, HybPaysItsLongRowsXLinesInTheTail) {
+  const auto scattered = io::load_matrix<double, std::int32_t>("circuit:n=400000,dense_rows=4,dense_fraction=0.2");
+  auto packed = scattered;
+  const double mean = static_cast<double>(scattered.nnz()) / static_cast<double>(scattered.rows);
+  for (std::int32_t r = 0; r < packed.rows; ++r) {
+    if (packed.row_ptr[r + 1] - packed.row_ptr[r] <= 256 * mean) continue;
+    for (std::int32_t k = packed.row_ptr[r]; k < packed.row_ptr[r + 1]; ++k) packed.col_idx[k] = k - packed.row_ptr[r];
+  }
+  MachineModel gpu;  // H200-like, with a cache x (3.2 MB) does not fit
+  gpu.cache_bytes = 256 * 1024;
+  gpu.resident_threads = 1024;  // every kernel hides its latency: the difference is the lines alone
+  const auto hyb_seconds = [&](const Csr<double, std::int32_t>& a) {
+    const Advice advice = advise(a, gpu, 1000, 0);
+    const auto hyb = std::find_if(advice.ranked.begin(), advice.ranked.end(), [](const FormatPrediction& p) { return p.format == Format::hyb; });
+    EXPECT_TRUE(hyb != advice.ranked.end() && hyb->possible);
+    return hyb->spmv_seconds;
+  };
+  const double extra_values = rhs_reuse(scattered, gpu.cache_bytes).long_values - rhs_reuse(packed, gpu.cache_bytes).long_values;
+  ASSERT_GT(extra_values, 0.25 * static_cast<double>(scattered.nnz()));  // the hubs: a tenth of the entries, 8 values a line
+  const double gather = spmv_registration(Backend::cuda, Format::coo).model.gather_efficiency;
+  EXPECT_GE(hyb_seconds(scattered) - hyb_seconds(packed), 0.99 * extra_values * sizeof(double) / (gpu.read_bytes_per_s * gather));
 }
 
 // HYB's setup on the GPU: a tail costs its extraction (kHybTailOnDevice),

@@ -100,7 +100,7 @@ MachineModel machine_shape(const std::string& backend);
 struct RhsReuse {
   double alpha = 0;         ///< x values read per nonzero
   double long_entries = 0;  ///< entries in rows longer than kLongRowMeanMultiple x the mean
-  double long_values = 0;   ///< x values those rows read (their distinct lines x values per line)
+  double long_values = 0;   ///< x values those rows touch (their distinct lines x values per line), from the cache or not
 };
 /// The x traffic of `a` for a cache of cache_bytes (RhsReuse): the rows
 /// sampled in stretches, the long rows counted whole.
