@@ -25,7 +25,7 @@ namespace hsparse {
 // 80 MB, and none was sampled: alpha came out 0.177 where the bench's
 // implied figures were 1.32 (CSR adaptive) and 1.79 (HYB), and Nsight
 // Compute measured HYB's COO tail (those rows) moving 449 MB, its 122 MB of
-// entries and 327 MB of x, against the 338 MB their distinct 64-byte lines
+// entries and 327 MB of x, against the 352 MB their distinct 64-byte lines
 // make (H200, 9e0e3d8, 2026-11-27, docs/results/2026-11-27-issue37-session29).
 constexpr double kLongRowMeanMultiple = 256;
 
