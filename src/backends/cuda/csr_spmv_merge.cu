@@ -6,13 +6,25 @@
 // the share's end is a carry, added by carries.cuh's pass. Long rows are thus
 // spread over as many threads as their length needs.
 //
-// As in CUB's AgentSpmv (the paper's implementation), only the block's two
-// corners are searched in global memory (two threads, 2 log2(rows) dependent
-// loads per block); the block then stages its row ends and its products
-// val*x[col] in shared memory with coalesced loads, and each thread finds its
-// own start by a search in shared memory. The first version searched both
-// ends of every thread's share in global memory: 174 GFLOP/s on the power-law
-// matrix of the default suite (H200, f58a83e), where cuSPARSE's CSR gets 307.
+// As in CUB's DeviceSpmv (the paper's implementation), the tiles' corners on
+// the merge path are searched by a kernel of their own, a thread per tile;
+// the block then stages its row ends and its products val*x[col] in shared
+// memory with coalesced loads, and each thread finds its own start by a
+// search in shared memory. The corners depend on the row pointers alone, so
+// the plan searches them once, at setup (csr_merge_prepare), where CUB
+// searches on every call.
+// History (H200, power-law matrix of the default suite, L2 flushed):
+// - every thread searched both ends of its share in global memory: 174
+//   GFLOP/s (f58a83e), where cuSPARSE's CSR gets 307;
+// - two threads of each block searched its corners, the other 126 waiting
+//   at a barrier for 2 x 22 dependent global loads: 161 GFLOP/s (aa1d1ed);
+// - corners searched once: 199 GFLOP/s. Nsight Compute then showed 78
+//   registers a thread and 36% occupancy (30% on short-wide): too few warps
+//   to hide the gathers' latency;
+// - at most 56 registers (kMinBlocksPerSm): 279 GFLOP/s, with cuSPARSE's
+//   CSR at 296 in the same run; circuit n = 3e6 225 -> 286 (cuSPARSE 298),
+//   short-wide 218 -> 220 (243).
+// docs/results/2026-11-27-issue37-session30 (ab-merge-*.txt).
 #include "carries.cuh"
 #include "hsparse/backends/cuda/csr_spmv.hpp"
 
@@ -26,6 +38,13 @@ namespace {
 constexpr int kItemsPerThread = 15;
 constexpr int kThreadsPerBlock = 128;
 constexpr int kTile = kThreadsPerBlock * kItemsPerThread;  // a block's merge items, hence at most its rows + nonzeros
+// Resident blocks the register budget must allow: 9 caps a thread at 56
+// registers (65536 / (9 x 128)). Same-run A/B on the power law, circuit
+// n = 3e6 and short-wide (H200): 8 blocks 264 / 280 / 221 GFLOP/s, 9 blocks
+// 280 / 286 / 220, 10 blocks 273 / 275 / 217, 12 blocks 239 / 236 / 200,
+// 16 blocks (32 registers) 138 / 141 / 122. With 9 blocks, 11 or 13 items a
+// thread lost 15-23% and 5-16% against 15.
+constexpr int kMinBlocksPerSm = 9;
 
 // The point where diagonal `diag` crosses the merge path of row_end[0, rows)
 // and the nonzero indices [0, nnz): `row` row ends and `nonzero` nonzeros
@@ -49,20 +68,25 @@ __device__ __forceinline__ void merge_path_search(long long diag, const E* row_e
 template <class D>
 inline constexpr std::size_t kTileBytes = static_cast<std::size_t>(kTile) * (sizeof(D) > 4 ? sizeof(D) : 4) + 16;
 
+// Tile b's first (row, nonzero) at corners[2b], corners[2b + 1], for b in
+// [0, tiles]: the last is the path's end (rows, nnz).
+template <class I>
+__global__ void merge_corners_kernel(long long rows, long long nnz, const I* __restrict__ row_ptr, long long tiles,
+                                     long long* __restrict__ corners) {
+  const long long b = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (b > tiles) return;
+  const long long items = rows + nnz;
+  merge_path_search(b * kTile < items ? b * kTile : items, row_ptr + 1, rows, nnz, corners[2 * b], corners[2 * b + 1]);
+}
+
 template <class D, class I>
-__global__ void __launch_bounds__(kThreadsPerBlock)
-    csr_merge_kernel(long long rows, long long nnz, const I* __restrict__ row_ptr, const I* __restrict__ col_idx,
-                     const D* __restrict__ values, const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y,
+__global__ void __launch_bounds__(kThreadsPerBlock, kMinBlocksPerSm)
+    csr_merge_kernel(long long rows, const I* __restrict__ row_ptr, const I* __restrict__ col_idx, const D* __restrict__ values,
+                     const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y, const long long* __restrict__ corners,
                      long long* __restrict__ carry_row, D* __restrict__ carry_val) {
   static_assert(kTileBytes<D> >= detail::carry_scratch_bytes<D>(kThreadsPerBlock), "combine_block_carries reuses the tile");
   __shared__ alignas(16) unsigned char tile[kTileBytes<D>];
-  __shared__ long long corner[4];  // the block's first (row, nonzero) and its end
-  const long long items = rows + nnz;
-  const long long b0 = static_cast<long long>(blockIdx.x) * kTile < items ? static_cast<long long>(blockIdx.x) * kTile : items;
-  const long long b1 = b0 + kTile < items ? b0 + kTile : items;
-  if (threadIdx.x == 0) merge_path_search(b0, row_ptr + 1, rows, nnz, corner[0], corner[1]);
-  if (threadIdx.x == 32) merge_path_search(b1, row_ptr + 1, rows, nnz, corner[2], corner[3]);  // another warp: in parallel
-  __syncthreads();
+  const long long* corner = corners + 2 * static_cast<long long>(blockIdx.x);  // this tile's start, then the next one's
   const long long r0 = corner[0], k0 = corner[1];
   const int tile_rows = static_cast<int>(corner[2] - r0), tile_nnz = static_cast<int>(corner[3] - k0);
   D* products = reinterpret_cast<D*>(tile);
@@ -91,10 +115,36 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
 
 long long merge_blocks(long long rows, long long nnz) { return (rows + nnz + kTile - 1) / kTile; }
 
+// The workspace: the carries (carries.cuh's layout), then the tile corners
+// (2 x (blocks + 1) long long) at the next 16-byte boundary.
+std::size_t corners_offset(long long blocks, std::size_t value_bytes) {
+  return (detail::carries_bytes(blocks, value_bytes) + 15) / 16 * 16;
+}
+long long* merge_corners(void* workspace, long long blocks, std::size_t value_bytes) {
+  return reinterpret_cast<long long*>(static_cast<unsigned char*>(workspace) + corners_offset(blocks, value_bytes));
+}
+
+long long checked_merge_blocks(long long rows, long long nnz) {
+  const long long blocks = merge_blocks(rows, nnz);
+  if (blocks > (1LL << 30)) throw Error(ErrorCode::invalid_argument, "CSR merge: the matrix needs more blocks than one grid holds");
+  return blocks;
+}
+
 }  // namespace
 
 std::size_t csr_merge_workspace_bytes(long long rows, long long nnz, std::size_t value_bytes) {
-  return detail::carries_bytes(merge_blocks(rows, nnz), value_bytes);
+  const long long blocks = merge_blocks(rows, nnz);
+  return corners_offset(blocks, value_bytes) + 2 * static_cast<std::size_t>(blocks + 1) * sizeof(long long);
+}
+
+template <class V, class I>
+void csr_merge_prepare(const Executor& ex, const DeviceCsr<V, I>& a, void* workspace) {
+  if (a.rows == 0) return;
+  const long long rows = a.rows, nnz = static_cast<long long>(a.nnz());
+  const long long blocks = checked_merge_blocks(rows, nnz);
+  merge_corners_kernel<I><<<detail::grid_for(blocks + 1, 256), 256, 0, detail::stream_of(ex)>>>(
+      rows, nnz, a.row_ptr.data(), blocks, merge_corners(workspace, blocks, sizeof(V)));
+  HSPARSE_CUDA_CHECK(cudaGetLastError());
 }
 
 template <class V, class I>
@@ -102,19 +152,19 @@ void csr_spmv_merge(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const
   if (a.rows == 0) return;
   using D = detail::device_t<V>;
   const long long rows = a.rows, nnz = static_cast<long long>(a.nnz());
-  const long long blocks = merge_blocks(rows, nnz);
-  if (blocks > (1LL << 30)) throw Error(ErrorCode::invalid_argument, "CSR merge: the matrix needs more blocks than one grid holds");
+  const long long blocks = checked_merge_blocks(rows, nnz);
   auto* carry_row = static_cast<long long*>(workspace);  // one carry per block
   D* carry_val = detail::carry_values<D>(workspace, blocks);
   const D al = detail::dev_value(alpha);
   csr_merge_kernel<D, I><<<static_cast<unsigned>(blocks), kThreadsPerBlock, 0, detail::stream_of(ex)>>>(
-      rows, nnz, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), detail::dev(x), al,
-      detail::dev_value(beta), beta != V(0), detail::dev(y), carry_row, carry_val);
+      rows, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), detail::dev(x), al, detail::dev_value(beta),
+      beta != V(0), detail::dev(y), merge_corners(workspace, blocks, sizeof(V)), carry_row, carry_val);
   HSPARSE_CUDA_CHECK(cudaGetLastError());
   detail::add_carries(ex, blocks, rows, carry_row, carry_val, al, detail::dev(y));
 }
 
-#define HSPARSE_INSTANTIATE(V, I) \
+#define HSPARSE_INSTANTIATE(V, I)                                                                \
+  template void csr_merge_prepare(const Executor&, const DeviceCsr<V, I>&, void*);             \
   template void csr_spmv_merge(const Executor&, V, const DeviceCsr<V, I>&, const V*, V, V*, void*);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE

@@ -199,6 +199,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     } else if (kernel == "merge") {
       s.workspace = DeviceArray<unsigned char>(csr_merge_workspace_bytes(a.rows, static_cast<long long>(a.nnz()), sizeof(V)));
       void* w = s.workspace.data();
+      csr_merge_prepare(*e, *m, w);  // the tiles' corners, once
       apply_ = [e, m, w](V al, const V* x, V be, V* y) { csr_spmv_merge(*e, al, *m, x, be, y, w); };
     } else if (kernel == "adaptive") {
       s.adaptive = csr_adaptive_schedule(std::span<const I>(a.row_ptr));

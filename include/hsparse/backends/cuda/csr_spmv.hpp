@@ -48,8 +48,14 @@ void csr_spmv_vector(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, cons
 // Merge-path CSR (Merrill and Garland): every thread consumes an equal share
 // of the rows + nnz merge path, so long rows are split across threads and
 // warps; the parts of split rows are combined by a second, segmented kernel
-// (deterministic). Needs a workspace of merge_workspace_bytes.
+// (deterministic). Needs a workspace of csr_merge_workspace_bytes, filled
+// once by csr_merge_prepare (the tiles' corners on the merge path, which
+// depend on the row pointers alone) before any product.
 std::size_t csr_merge_workspace_bytes(long long rows, long long nnz, std::size_t value_bytes);
+/// Searches the merge-path corners of every tile into `workspace` (of
+/// csr_merge_workspace_bytes); valid for every product on `a`'s row pointers.
+template <class V, class I>
+void csr_merge_prepare(const Executor& ex, const DeviceCsr<V, I>& a, void* workspace);
 template <class V, class I>
 void csr_spmv_merge(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const V* x, V beta, V* y, void* workspace);
 
