@@ -15,11 +15,21 @@ pipelined CG, GMRES; Jacobi), ``as_linear_operator``. Errors are
 """
 from __future__ import annotations
 
-from typing import Any, List, Tuple
+import os
 
-import numpy as np
+# OpenMP threads wait passively (sleep) between parallel regions unless the
+# user says otherwise: libgomp's default spins, and on a busy 2-core machine
+# GMRES ran 21x slower per iteration with spinning threads (issue 62).
+# libgomp reads OMP_WAIT_POLICY once, when it is loaded, so this must come
+# before the extension module is imported; setdefault: a user's own setting
+# (e.g. OMP_WAIT_POLICY=active on a dedicated machine) wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
-from . import _hsparse
+from typing import Any, List, Tuple  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from . import _hsparse  # noqa: E402
 from ._errors import (CorruptFileError, CudaError, Error, FileError, IndexOverflowError, InternalError, InvalidArgumentError,
                       InvalidMatrixError, OutOfMemoryError, ParseError, UnsupportedError)
 
@@ -129,12 +139,17 @@ def from_scipy(A: Any) -> Matrix:
 
     Converted to canonical CSR (sorted columns, duplicates summed) in
     scipy, then copied once into hsparse. Value types float32, float64,
-    complex64, complex128 (others raise TypeError); indices int32 or int64."""
+    complex64, complex128 (others raise TypeError); indices int32 or int64.
+    The compressed arrays of a CSR, CSC or BSR matrix are checked first
+    (InvalidMatrixError naming the array): scipy's own conversions trust
+    them, and a decreasing ``indptr`` made them fail with "vector::_M_default_append"
+    or corrupt the heap."""
     import scipy.sparse as sp
     if not sp.issparse(A):
         raise TypeError(f"from_scipy: expected a scipy.sparse matrix, got {type(A).__name__}")
     if np.dtype(A.dtype) not in VALUE_DTYPES:
         raise TypeError(f"from_scipy: value type {A.dtype} is not one of float32, float64, complex64, complex128")
+    _check_compressed(A)
     csr = A.tocsr()
     if not csr.has_canonical_format:
         csr = csr.copy()
@@ -142,6 +157,40 @@ def from_scipy(A: Any) -> Matrix:
     indices = np.ascontiguousarray(csr.indices)
     indptr = np.ascontiguousarray(csr.indptr, dtype=indices.dtype)
     return Matrix(_hsparse._from_csr_arrays(csr.shape[0], csr.shape[1], indptr, indices, np.ascontiguousarray(csr.data)))
+
+
+def _check_compressed(A: Any) -> None:
+    """InvalidMatrixError naming the array when a CSR, CSC or BSR matrix's
+    indptr, indices or data break the compressed layout; other formats
+    (COO, DOK, LIL, DIA) have no indptr for scipy to trust."""
+    fmt = getattr(A, "format", "")
+    if fmt not in ("csr", "csc", "bsr"):
+        return
+    rows, cols = A.shape
+    block = A.blocksize if fmt == "bsr" else (1, 1)
+    major, minor = (cols, rows) if fmt == "csc" else (rows // block[0], cols // block[1])
+    lines = "column" if fmt == "csc" else "row" if fmt == "csr" else "block row"
+
+    def bad(what: str) -> InvalidMatrixError:
+        return InvalidMatrixError("invalid matrix", f"from_scipy: {fmt} matrix {rows}x{cols}: {what}")
+
+    indptr, indices = np.asarray(A.indptr), np.asarray(A.indices)
+    if indptr.ndim != 1 or indptr.shape[0] != major + 1:
+        raise bad(f"indptr has {indptr.size} entries, expected {major + 1} ({lines}s + 1)")
+    if indptr[0] != 0:
+        raise bad(f"indptr[0] is {indptr[0]}, expected 0")
+    steps = np.diff(indptr)
+    if steps.size and steps.min() < 0:
+        i = int(np.argmax(steps < 0))
+        raise bad(f"indptr decreases at {lines} {i} (indptr[{i}] = {indptr[i]}, indptr[{i + 1}] = {indptr[i + 1]})")
+    nnz = indptr[-1]
+    if indices.ndim != 1 or indices.shape[0] != nnz:
+        raise bad(f"indptr[-1] is {nnz} but indices has {indices.size} entries")
+    if np.shape(A.data)[0] != nnz:
+        raise bad(f"indptr[-1] is {nnz} but data has {np.shape(A.data)[0]} entries")
+    if nnz and (indices.min() < 0 or indices.max() >= minor):
+        k = int(np.argmax((indices < 0) | (indices >= minor)))
+        raise bad(f"indices[{k}] is {indices[k]}, outside [0, {minor})")
 
 
 def to_scipy(A: Matrix):

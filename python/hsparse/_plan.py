@@ -123,7 +123,11 @@ class SpmvPlan:
         ``__cuda_array_interface__`` object (CuPy, PyTorch, Numba) or DLPack
         one (JAX, ...; the call then returns once the product is done: DLPack
         lends memory for the call only); out must be the former, or None
-        for a new CuPy array."""
+        for a new CuPy array. ``out`` may overlap ``x`` (``apply(x, out=x)``):
+        the product then reads a copy of x, as scipy's would.
+
+        A plan may be used from several threads at once; its products are
+        serialized (each CPU product already uses every OpenMP thread)."""
         if self._on_gpu:
             if getattr(x, "ndim", 1) == 2 and type(x).__module__.startswith("cupy") and not x.flags.f_contiguous:
                 x = _cupy().asfortranarray(x)  # a device copy: SpMM reads column-major blocks

@@ -75,6 +75,23 @@ ArrayView view_of(const std::shared_ptr<const io::AnyCsr>& owner, const std::vec
   return {owner, v.data(), v.size(), sizeof(T), py::format_descriptor<T>::format()};
 }
 
+// indptr[0] == 0, never decreasing, indptr[-1] == nnz: Error(invalid_matrix)
+// naming indptr (the rest, indices in range and sorted, Csr::validate checks).
+template <class I>
+void check_indptr(std::span<const I> p, std::size_t nnz) {
+  const auto bad = [](const std::string& what) { throw Error(ErrorCode::invalid_matrix, "CSR arrays: " + what); };
+  if (p[0] != 0) bad("indptr[0] is " + std::to_string(p[0]) + ", expected 0");
+  for (std::size_t r = 0; r + 1 < p.size(); ++r) {
+    if (p[r + 1] < p[r]) {
+      bad("indptr decreases at row " + std::to_string(r) + " (indptr[" + std::to_string(r) + "] = " + std::to_string(p[r]) + ", indptr[" +
+          std::to_string(r + 1) + "] = " + std::to_string(p[r + 1]) + ")");
+    }
+  }
+  if (static_cast<std::size_t>(p.back()) != nnz) {
+    bad("indptr[-1] is " + std::to_string(p.back()) + " but indices has " + std::to_string(nnz) + " entries");
+  }
+}
+
 template <class V, class I>
 Matrix make_matrix(long long rows, long long cols, const py::buffer_info& indptr, const py::buffer_info& indices, const py::buffer_info& data) {
   if (rows < 0 || cols < 0) throw py::value_error("shape: rows and columns must be >= 0");
@@ -89,6 +106,7 @@ Matrix make_matrix(long long rows, long long cols, const py::buffer_info& indptr
   const auto v = as_span<const V>(data, static_cast<long long>(c.size()), "data");
   {
     py::gil_scoped_release release;
+    check_indptr(p, c.size());  // named as Python names it, before anything is copied
     a.row_ptr.assign(p.begin(), p.end());
     a.col_idx.assign(c.begin(), c.end());
     a.values.assign(v.begin(), v.end());

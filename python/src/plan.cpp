@@ -4,6 +4,9 @@
 // GPU and back for a CUDA plan) or device pointers (CuPy and any
 // __cuda_array_interface__ object: no copy, ordered with the arrays'
 // streams, StreamOrder). The GIL is released while a product runs.
+// `out` overlapping `x` (plan.apply(x, out=x)) is answered as scipy would:
+// x is copied first (the C++ API refuses an overlap, spmv_plan.hpp).
+// Several threads may share a plan: the handle serializes its products.
 #include <pybind11/complex.h>
 #include <pybind11/stl.h>
 
@@ -37,9 +40,14 @@ using AnyHandle = handles_of<io::AnyCsr>::type;
 template <class V, class I>
 void apply_host(SpmvHandle<V, I>& h, const Executor& ex, long long rows, long long cols, const py::buffer& xb, const py::buffer& yb, V alpha, V beta) {
   const auto xi = xb.request(), yi = yb.request(true);
-  const auto x = as_span<const V>(xi, cols, "x");
+  auto x = as_span<const V>(xi, cols, "x");
   const auto y = as_span<V>(yi, rows, "out");
   py::gil_scoped_release release;
+  std::vector<V> x_copy;  // out overlapping x: the product reads this copy
+  if (ranges_overlap(x.data(), x.size_bytes(), y.data(), y.size_bytes())) {
+    x_copy.assign(x.begin(), x.end());
+    x = x_copy;
+  }
   if (ex.backend() == Backend::cpu) {
     h.apply(alpha, x, beta, y);
   } else {
@@ -130,6 +138,16 @@ py::object apply_device(SpmvHandle<V, I>& h, StreamOrder& order, long long rows,
     if (y->stream != x->stream) order.before(ours, *y);  // beta != 0 reads y
     auto* xp = reinterpret_cast<const V*>(x->data);
     auto* yp = reinterpret_cast<V*>(y->data);
+    // out overlapping x: the product reads a device copy of x, made on our stream.
+    const auto span_bytes = [](const DeviceArray& a) {
+      return static_cast<std::size_t>(a.ndim == 1 ? a.shape[0] : (a.shape[1] - 1) * a.ld() + a.shape[0]) * sizeof(V);
+    };
+    Array<V> x_copy;
+    if (x->shape[0] > 0 && x->shape[1] > 0 && ranges_overlap(xp, span_bytes(*x), yp, span_bytes(*y))) {
+      x_copy = Array<V>(h.executor(), span_bytes(*x) / sizeof(V));
+      h.executor()->copy(x_copy.data(), xp, span_bytes(*x));
+      xp = x_copy.data();
+    }
     if (x->ndim == 1) {
       h.apply(alpha, xp, beta, yp);
     } else {

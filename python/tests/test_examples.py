@@ -1,4 +1,5 @@
-"""examples/python/ runs (small inputs, no plot): the examples do not rot."""
+"""examples/python/ and the Python blocks of python/README.md run (small
+inputs, no plot): the examples do not rot."""
 import pathlib
 import runpy
 import sys
@@ -26,3 +27,31 @@ def test_notebook_runs_as_a_script(capsys):
     runpy.run_path(str(EXAMPLES / "notebook.py"), run_name="__main__")
     out = capsys.readouterr().out
     assert "converged" in out and "tridiagonal: (1000, 128)" in out
+
+
+README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+
+
+def readme_python_blocks():
+    """Each ```python block of python/README.md, as (first line number, code)."""
+    blocks, code, start = [], None, 0
+    for number, line in enumerate(README.read_text().splitlines(), 1):
+        fence = line.strip()
+        if code is None and fence == "```python":
+            code, start = [], number + 1
+        elif code is not None and fence == "```":
+            blocks.append((start, "\n".join(code)))
+            code = None
+        elif code is not None:
+            code.append(line)
+    return blocks
+
+
+def test_readme_has_python_blocks():
+    assert readme_python_blocks(), f"no ```python block found in {README}"
+
+
+@pytest.mark.parametrize("start,code", readme_python_blocks(), ids=[f"README.md:{start}" for start, _ in readme_python_blocks()])
+def test_readme_python_block_runs(start, code, capsys):
+    # Compiled with the README's name and line numbers: a failure points at the snippet.
+    exec(compile("\n" * (start - 1) + code, str(README), "exec"), {"__name__": "__readme__"})

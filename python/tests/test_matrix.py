@@ -137,3 +137,50 @@ def test_every_error_code_has_its_class():
     from hsparse._errors import error_class
     for code in _hsparse._error_codes():
         assert error_class(code) is not hsparse.Error, code
+
+
+def bad_csr(indptr, indices, data, shape):
+    """A scipy CSR matrix holding exactly the arrays given (scipy checks little when it is made)."""
+    A = sp.csr_matrix(shape)
+    A.indptr, A.indices, A.data = (np.asarray(indptr, dtype=np.int32), np.asarray(indices, dtype=np.int32), np.asarray(data, dtype=np.float64))
+    return A
+
+
+@pytest.mark.parametrize("indptr,indices,data,shape,names", [
+    ([0, 5, 1], [0, 1, 0, 1, 0], [1.0] * 5, (2, 2), ["indptr decreases at row 1 (indptr[1] = 5, indptr[2] = 1)"]),  # issue 62: was vector::_M_default_append
+    ([1, 2, 3], [0, 1, 0], [1.0] * 3, (2, 2), ["indptr[0] is 1"]),
+    ([0, 1, 4], [0, 1, 0], [1.0] * 3, (2, 2), ["indptr[-1] is 4", "indices has 3"]),
+    ([0, 1, 2], [0, 7], [1.0] * 2, (2, 2), ["indices[1] is 7", "[0, 2)"]),
+    ([0, 1, 2], [0, -1], [1.0] * 2, (2, 2), ["indices[1] is -1"]),
+    ([0, 1], [0], [1.0], (2, 2), ["indptr has 2 entries, expected 3"]),
+])
+def test_bad_compressed_arrays_name_the_array(indptr, indices, data, shape, names):
+    A = bad_csr(indptr, indices, data, shape)
+    with pytest.raises(hsparse.InvalidMatrixError) as e:
+        hsparse.from_scipy(A)
+    for name in names:
+        assert name in str(e.value)
+    assert isinstance(e.value, ValueError) and e.value.code == "invalid matrix"
+
+
+def test_the_reported_decreasing_indptr_names_indptr():
+    # Issue 62: scipy accepts these arrays; its sum_duplicates then failed
+    # with "vector::_M_default_append" and corrupted the heap.
+    A = sp.csr_matrix((np.ones(5), np.array([0, 1, 0, 1, 0]), np.array([0, 5, 1])), shape=(2, 2))
+    with pytest.raises(hsparse.InvalidMatrixError, match=r"indptr decreases at row 1 \(indptr\[1\] = 5, indptr\[2\] = 1\)"):
+        hsparse.from_scipy(A)
+
+
+def test_a_decreasing_csc_indptr_names_the_column():
+    A = sp.csc_matrix((2, 2))
+    A.indptr, A.indices, A.data = np.array([0, 2, 1], dtype=np.int32), np.array([0, 1], dtype=np.int32), np.ones(2)
+    with pytest.raises(hsparse.InvalidMatrixError, match="indptr decreases at column 1"):
+        hsparse.from_scipy(A)
+
+
+def test_the_binding_checks_indptr_itself():
+    # The last line of defence, below from_scipy: the C++ side names indptr too.
+    with pytest.raises(hsparse.InvalidMatrixError, match=r"indptr decreases at row 1 \(indptr\[1\] = 2, indptr\[2\] = 1\)"):
+        hsparse._hsparse._from_csr_arrays(2, 2, np.array([0, 2, 1], dtype=np.int32), np.array([0, 1], dtype=np.int32), np.ones(2))
+    with pytest.raises(hsparse.InvalidMatrixError, match=r"indptr\[-1\] is 1 but indices has 2 entries"):
+        hsparse._hsparse._from_csr_arrays(2, 2, np.array([0, 1, 1], dtype=np.int32), np.array([0, 1], dtype=np.int32), np.ones(2))

@@ -4,6 +4,7 @@
 #include "hsparse/core/host_system.hpp"
 
 #include <sched.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -232,6 +233,22 @@ std::size_t cgroup_headroom(std::string* source) {
   return 0;
 }
 
+// The address-space limit (ulimit -v, RLIMIT_AS) minus what the process
+// maps now (VmSize), or 0 when there is no limit: under `ulimit -v` an
+// allocation fails at that limit however much memory the machine has free.
+std::size_t address_space_headroom() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  std::size_t mapped = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmSize:", 0) == 0) mapped = static_cast<std::size_t>(std::strtoull(line.c_str() + 7, nullptr, 10)) * 1024;
+  }
+  const auto cap = static_cast<std::size_t>(limit.rlim_cur);
+  return cap > mapped ? cap - mapped : 1;
+}
+
 }  // namespace
 
 std::size_t HostTopology::last_level_cache_bytes() const { return caches.empty() ? 0 : caches.back().bytes; }
@@ -286,6 +303,11 @@ HostMemory host_memory() {
   if (headroom > 0 && headroom < m.available) {
     m.available = headroom;
     m.source = cgroup_source;
+  }
+  const std::size_t address_space = address_space_headroom();
+  if (address_space > 0 && address_space < m.available) {
+    m.available = address_space;
+    m.source = "RLIMIT_AS (ulimit -v) less the process's VmSize";
   }
   return m;
 }

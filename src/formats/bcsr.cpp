@@ -5,6 +5,7 @@
 
 #include "csr_from_rows.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse/formats/padding.hpp"
 
 namespace hsparse {
 
@@ -119,7 +120,7 @@ Bcsr<V, I> bcsr_from_csr(const Csr<V, I>& a, int block, bool align_blocks_64, do
       for_each_block_row_entry(a, block, br, [&](I r, I k) {
         const I c = a.col_idx[k];
         const auto blk = static_cast<std::size_t>(slot_of[static_cast<std::size_t>(c / block)]);
-        b.values[blk * b.block_stride + static_cast<std::size_t>(c % block) * block + static_cast<std::size_t>(r - br * block)] = a.values[k];
+        b.values[blk * b.block_stride + static_cast<std::size_t>(c % block) * block + static_cast<std::size_t>(r - br * block)] = stored_entry(a.values[k]);
       });
     }
   }
@@ -136,7 +137,7 @@ Csr<V, I> bcsr_to_csr(const Bcsr<V, I>& b) {
         const std::int64_t c = static_cast<std::int64_t>(b.col_idx[k]) * bs + j;
         if (c >= b.cols) break;
         const V v = b.values[static_cast<std::size_t>(k) * b.block_stride + static_cast<std::size_t>(j) * bs + static_cast<std::size_t>(i)];
-        if (v != V(0)) fn(static_cast<I>(c), v);
+        if (!is_padding(v)) fn(static_cast<I>(c), v);  // an explicit zero is an entry (formats/padding.hpp)
       }
     }
   };

@@ -7,6 +7,7 @@
 
 #include "csr_from_rows.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse/formats/padding.hpp"
 
 namespace hsparse {
 
@@ -75,7 +76,7 @@ Dia<V, I> dia_from_csr(const Csr<V, I>& a, double max_fill) {
   for (I r = 0; r < a.rows; ++r) {
     for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
       const I diag = diagonal_of[static_cast<std::size_t>(a.col_idx[k] - r + a.rows)];
-      d.values[static_cast<std::size_t>(diag) * static_cast<std::size_t>(a.rows) + static_cast<std::size_t>(r)] = a.values[k];
+      d.values[static_cast<std::size_t>(diag) * static_cast<std::size_t>(a.rows) + static_cast<std::size_t>(r)] = stored_entry(a.values[k]);
     }
   }
   return d;
@@ -88,7 +89,7 @@ Csr<V, I> dia_to_csr(const Dia<V, I>& d) {
       const std::int64_t c = static_cast<std::int64_t>(r) + d.offsets[k];
       if (c < 0 || c >= d.cols) continue;
       const V v = d.values[k * static_cast<std::size_t>(d.rows) + static_cast<std::size_t>(r)];
-      if (v != V(0)) fn(static_cast<I>(c), v);
+      if (!is_padding(v)) fn(static_cast<I>(c), v);  // an explicit zero is an entry (formats/padding.hpp)
     }
   };
   return detail::csr_from_rows<V, I>(d.rows, d.cols, each_entry);

@@ -6,6 +6,7 @@
 #include "hsparse/formats/row_statistics.hpp"
 #include "csr_from_rows.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse/formats/padding.hpp"
 
 namespace hsparse {
 
@@ -47,7 +48,7 @@ Ell<V, I> ell_first_entries(const Csr<V, I>& a, I width, I row_alignment) {
     for (I k = 0; k < e.width; ++k) {
       const std::size_t slot = static_cast<std::size_t>(k) * pr + static_cast<std::size_t>(r);
       e.col_idx[slot] = k < len ? a.col_idx[begin + k] : pad_col;
-      e.values[slot] = k < len ? a.values[begin + k] : V(0);
+      e.values[slot] = k < len ? stored_entry(a.values[begin + k]) : V(0);  // formats/padding.hpp
     }
   }
   e.nnz = nnz;

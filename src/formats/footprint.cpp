@@ -3,6 +3,8 @@
 
 #include "hsparse/formats/csr16.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <functional>
 
@@ -46,35 +48,6 @@ SellOccupancy sell_occupancy(const Csr<V, I>& a, int chunk, std::int64_t sigma) 
   return s;
 }
 
-template <class V, class I>
-BcsrFill bcsr_fill(const Csr<V, I>& a, int b) {
-  BcsrFill f;
-  f.block = b;
-  const std::int64_t block_cols = (static_cast<std::int64_t>(a.cols) + b - 1) / b;
-  const std::int64_t block_rows = (static_cast<std::int64_t>(a.rows) + b - 1) / b;
-  std::int64_t blocks = 0;
-#pragma omp parallel reduction(+ : blocks)
-  {
-    // Per thread: the last block row that used each block column.
-    std::vector<std::int64_t> last_seen(static_cast<std::size_t>(block_cols), -1);
-#pragma omp for schedule(dynamic, 256)
-    for (std::int64_t br = 0; br < block_rows; ++br) {
-      const std::int64_t r_end = std::min<std::int64_t>(a.rows, (br + 1) * b);
-      for (std::int64_t r = br * b; r < r_end; ++r) {
-        for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-          auto& seen = last_seen[static_cast<std::size_t>(a.col_idx[k] / b)];
-          if (seen != br) { seen = br; ++blocks; }
-        }
-      }
-    }
-  }
-  f.blocks = blocks;
-  f.fill_ratio = a.nnz() > 0 ? static_cast<double>(f.blocks) * b * b / static_cast<double>(a.nnz()) : 1.0;
-  f.bytes = static_cast<std::size_t>(f.blocks) * (static_cast<std::size_t>(b) * b * sizeof(V) + kIndexBytes) +
-            static_cast<std::size_t>(block_rows + 1) * kIndexBytes;
-  return f;
-}
-
 namespace {
 
 // BCSR blocks of size b in the block rows [br_begin, br_end), counted by
@@ -96,7 +69,67 @@ std::int64_t blocks_in(const Csr<V, I>& a, int b, std::int64_t br_begin, std::in
   return blocks;
 }
 
+// Whether a scratch array of `entries` per thread may be allocated for a
+// pass over a's entries: only when it is no larger than the matrix itself
+// (or 64 MiB). Otherwise the pass sorts what the entries give, O(nnz)
+// memory: a 2 x 2^31 matrix of two entries asked 16 GiB per thread, inside
+// a parallel region where bad_alloc ends the process (issue 62).
+template <class V, class I>
+bool scratch_fits(const Csr<V, I>& a, std::size_t entries, std::size_t entry_bytes, int threads) {
+  const double bytes = static_cast<double>(entries) * static_cast<double>(entry_bytes) * threads;
+  return bytes <= std::max(static_cast<double>(a.bytes()), 64.0 * 1024 * 1024);
+}
+
 }  // namespace
+
+template <class V, class I>
+BcsrFill bcsr_fill(const Csr<V, I>& a, int b) {
+  BcsrFill f;
+  f.block = b;
+  const std::int64_t block_cols = (static_cast<std::int64_t>(a.cols) + b - 1) / b;
+  const std::int64_t block_rows = (static_cast<std::int64_t>(a.rows) + b - 1) / b;
+  const int threads = std::max(1, omp_get_max_threads());
+  // Per thread: the last block row that used each block column (a marker
+  // per block column), or, on a wide and sparse matrix, room for one block
+  // row's block columns to sort (blocks_in). Allocated here: a bad_alloc
+  // inside the parallel region would end the process (issue 62).
+  const bool marker = scratch_fits(a, static_cast<std::size_t>(block_cols), sizeof(std::int64_t), threads);
+  std::vector<std::vector<std::int64_t>> scratch(static_cast<std::size_t>(threads));
+  if (marker) {
+    for (auto& s : scratch) s.reserve(static_cast<std::size_t>(block_cols));  // filled by its thread, below
+  } else {
+    std::int64_t longest = 0;
+    for (std::int64_t br = 0; br < block_rows; ++br) {
+      longest = std::max<std::int64_t>(longest, a.row_ptr[std::min<std::int64_t>(a.rows, (br + 1) * b)] - a.row_ptr[br * b]);
+    }
+    for (auto& s : scratch) s.reserve(static_cast<std::size_t>(longest));
+  }
+  std::int64_t blocks = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : blocks)
+  {
+    std::vector<std::int64_t>& mine = scratch[static_cast<std::size_t>(omp_get_thread_num())];
+    if (marker) mine.assign(static_cast<std::size_t>(block_cols), -1);  // within its capacity: no allocation here
+#pragma omp for schedule(dynamic, 256)
+    for (std::int64_t br = 0; br < block_rows; ++br) {
+      if (!marker) {
+        blocks += blocks_in(a, b, br, br + 1, mine);
+        continue;
+      }
+      const std::int64_t r_end = std::min<std::int64_t>(a.rows, (br + 1) * b);
+      for (std::int64_t r = br * b; r < r_end; ++r) {
+        for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
+          auto& seen = mine[static_cast<std::size_t>(a.col_idx[k] / b)];
+          if (seen != br) { seen = br; ++blocks; }
+        }
+      }
+    }
+  }
+  f.blocks = blocks;
+  f.fill_ratio = a.nnz() > 0 ? static_cast<double>(f.blocks) * b * b / static_cast<double>(a.nnz()) : 1.0;
+  f.bytes = static_cast<std::size_t>(f.blocks) * (static_cast<std::size_t>(b) * b * sizeof(V) + kIndexBytes) +
+            static_cast<std::size_t>(block_rows + 1) * kIndexBytes;
+  return f;
+}
 
 // Exact below 2^22 nonzeros or 32 windows; above, from a sixteenth of the
 // rows in evenly spread windows of 840 rows (a multiple of every block size
@@ -176,17 +209,33 @@ FormatFootprint format_footprint(const Csr<V, I>& a, int sell_chunk, std::int64_
   f.complex_values = is_complex_v<V>;
   const std::vector<std::int64_t> histogram = row_length_histogram(a);
   f.max_row_length = static_cast<std::int64_t>(histogram.size()) - 1;
-  std::vector<char> has_diagonal(static_cast<std::size_t>(a.rows) + static_cast<std::size_t>(a.cols), 0);
+  // DIA's diagonals: a marker per possible diagonal (rows + cols of them)
+  // where that is no larger than the matrix, else the entries' offsets sorted.
+  const std::size_t possible = static_cast<std::size_t>(a.rows) + static_cast<std::size_t>(a.cols);
+  const bool marker = scratch_fits(a, possible, 1, 1);
+  std::vector<char> has_diagonal(marker ? possible : 0, 0);
+  std::vector<std::int64_t> offsets;
+  if (!marker) offsets.reserve(a.nnz());
   for (I r = 0; r < a.rows; ++r) {
     for (I k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) {
-      has_diagonal[static_cast<std::size_t>(static_cast<std::int64_t>(a.col_idx[k]) - r + a.rows)] = 1;
+      const std::int64_t offset = static_cast<std::int64_t>(a.col_idx[k]) - r;
+      if (marker) {
+        has_diagonal[static_cast<std::size_t>(offset + a.rows)] = 1;
+      } else {
+        offsets.push_back(offset);
+      }
     }
     if (a.row_ptr[r + 1] > a.row_ptr[r] && static_cast<std::int64_t>(a.col_idx[a.row_ptr[r + 1] - 1]) - a.col_idx[a.row_ptr[r]] >= kCsr16Span) {
       ++f.csr16_wide_rows;
       f.csr16_wide_entries += a.row_ptr[r + 1] - a.row_ptr[r];
     }
   }
-  f.diagonals = std::count(has_diagonal.begin(), has_diagonal.end(), 1);
+  if (marker) {
+    f.diagonals = std::count(has_diagonal.begin(), has_diagonal.end(), 1);
+  } else {
+    std::sort(offsets.begin(), offsets.end());
+    f.diagonals = std::unique(offsets.begin(), offsets.end()) - offsets.begin();
+  }
   f.hyb_ell_width = hyb_ell_width(histogram, a.rows);
   std::int64_t in_ell = 0;
   for (std::size_t len = 0; len < histogram.size(); ++len) {

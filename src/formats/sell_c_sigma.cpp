@@ -6,6 +6,7 @@
 
 #include "csr_from_rows.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse/formats/padding.hpp"
 
 namespace hsparse {
 
@@ -132,7 +133,7 @@ SellCSigma<V, I> sell_from_csr(const Csr<V, I>& a, const SellOptions& o) {
       for (I k = 0; k < s.chunk_len[c]; ++k) {
         const std::size_t slot = static_cast<std::size_t>(s.chunk_ptr[c]) + static_cast<std::size_t>(k) * C + static_cast<std::size_t>(j);
         s.col_idx[slot] = k < len ? map(a.col_idx[begin + k]) : pad_col;
-        s.values[slot] = k < len ? a.values[begin + k] : V(0);
+        s.values[slot] = k < len ? stored_entry(a.values[begin + k]) : V(0);  // formats/padding.hpp
       }
     }
   }

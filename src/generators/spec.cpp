@@ -1,6 +1,11 @@
 // Generator specs: NAME[:key=value,...] parsed, checked and dispatched.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <initializer_list>
+#include <limits>
+#include <optional>
 
 #include "hsparse/core/error.hpp"
 #include "hsparse/generators/generators.hpp"
@@ -37,6 +42,17 @@ const GeneratorInfo* find_generator(std::string_view name) {
   throw Error(ErrorCode::parse, "generator spec '" + std::string(spec) + "': " + why);
 }
 
+// The largest size a key may take: products of sizes are checked separately
+// (checked_product), and the nonzeros against memory (build_rows).
+constexpr std::int64_t kNoLimit = std::numeric_limits<std::int64_t>::max();
+
+std::string integer_range(std::int64_t lo, std::int64_t hi) {
+  if (hi == kNoLimit) return "an integer >= " + std::to_string(lo);
+  return "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+}
+
+// Every value is checked against its key's range before it is narrowed:
+// block=4294967299 once became block 3 through static_cast<int>.
 class Params {
  public:
   Params(const GeneratorSpec& s, std::string_view text) : spec_(s), text_(text) {}
@@ -45,25 +61,67 @@ class Params {
     auto it = spec_.params.find(key);
     return it == spec_.params.end() ? fallback : it->second;
   }
-  double real(const std::string& key, double fallback) const {
+  // A finite number in [lo, hi] (lo excluded when lo_open).
+  double real(const std::string& key, double fallback, double lo, double hi, bool lo_open = false) const {
     auto it = spec_.params.find(key);
     if (it == spec_.params.end()) return fallback;
-    double v = 0;
-    const std::string& s = it->second;
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) {
-      spec_error(text_, "value '" + s + "' of " + key + " is not a number");
-    }
+    const std::string range = hi == std::numeric_limits<double>::infinity()
+                                  ? std::string("a number ") + (lo_open ? "> " : ">= ") + number(lo)
+                                  : std::string("a number in ") + (lo_open ? "(" : "[") + number(lo) + ", " + number(hi) + "]";
+    const auto v = parse_real(it->second);
+    if (!v) bad_value(key, "is not a number", range);
+    if (*v < lo || *v > hi || (lo_open && *v == lo)) bad_value(key, "is out of range", range);
+    return *v;
+  }
+  // An integer in [lo, hi]; 1e6-style notation is accepted when it is whole.
+  std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t lo, std::int64_t hi = kNoLimit) const {
+    if (!spec_.params.count(key)) return fallback;
+    const std::int64_t v = any_integer(key, integer_range(lo, hi));
+    if (v < lo || v > hi) bad_value(key, "is out of range", integer_range(lo, hi));
     return v;
   }
-  // Integers accept 1e6-style notation; they must be whole and non-negative.
-  std::int64_t integer(const std::string& key, std::int64_t fallback) const {
-    const double v = real(key, static_cast<double>(fallback));
-    if (v < 0 || v != std::floor(v) || v > 9.0e18) spec_error(text_, key + " must be a non-negative integer");
-    return static_cast<std::int64_t>(v);
+  // One of `allowed` (e.g. a stencil's points).
+  int choice(const std::string& key, int fallback, std::initializer_list<int> allowed) const {
+    if (!spec_.params.count(key)) return fallback;
+    std::string range;
+    for (const int a : allowed) range += (range.empty() ? "" : " or ") + std::to_string(a);
+    // Parsed as a 64-bit integer first, so a huge value is refused, not narrowed.
+    const std::int64_t v = any_integer(key, range);
+    if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) bad_value(key, "is out of range", range);
+    return static_cast<int>(v);
   }
 
  private:
+  // The key's value as a 64-bit integer; `range` only words the errors.
+  std::int64_t any_integer(const std::string& key, const std::string& range) const {
+    const std::string& s = spec_.params.at(key);
+    std::int64_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (end == s.data() + s.size() && ec == std::errc()) return v;
+    if (end == s.data() + s.size() && ec == std::errc::result_out_of_range) bad_value(key, "is out of range", range);
+    const auto d = parse_real(s);
+    if (!d) bad_value(key, "is not a number", range);
+    if (*d != std::floor(*d)) bad_value(key, "is not an integer", range);
+    // 2^63 is not below INT64_MAX as a double: compare before the cast.
+    if (*d < -9223372036854775808.0 || *d >= 9223372036854775808.0) bad_value(key, "is out of range", range);
+    return static_cast<std::int64_t>(*d);
+  }
+  static std::optional<double> parse_real(const std::string& s) {
+    double v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
+  }
+  static std::string number(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+  }
+  // "value 'x' of key is out of range: key must be RANGE"
+  [[noreturn]] void bad_value(const std::string& key, const std::string& problem, const std::string& range) const {
+    spec_error(text_, "value '" + spec_.params.at(key) + "' of " + key + " " + problem + ": " + key + " must be " + range);
+  }
+
   const GeneratorSpec& spec_;
   std::string_view text_;
 };
@@ -85,10 +143,15 @@ GeneratorSpec parse_spec(std::string_view text) {
     spec_error(text, "unknown generator '" + spec.name + "' (known: " + names + ")");
   }
   if (colon == std::string_view::npos) return spec;
+  // Every comma-separated item must be key=value: an empty one (a trailing
+  // or doubled comma, or nothing after ':') is refused, not skipped.
   std::string_view rest = text.substr(colon + 1);
-  while (!rest.empty()) {
+  for (bool last = false; !last;) {
     const auto comma = rest.find(',');
+    last = comma == std::string_view::npos;
     const std::string_view item = rest.substr(0, comma);
+    if (!last) rest = rest.substr(comma + 1);
+    if (item.empty()) spec_error(text, "expected key=value, found an empty item (a trailing or doubled comma?)");
     const auto eq = item.find('=');
     if (eq == std::string_view::npos || eq == 0 || eq + 1 == item.size()) {
       spec_error(text, "expected key=value, found '" + std::string(item) + "'");
@@ -101,8 +164,7 @@ GeneratorSpec parse_spec(std::string_view text) {
       keys += (keys.empty() ? "" : ", ") + k;
     }
     if (!known) spec_error(text, "unknown key '" + key + "' for " + spec.name + " (keys: " + keys + ")");
-    spec.params[key] = std::string(item.substr(eq + 1));
-    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    if (!spec.params.emplace(key, std::string(item.substr(eq + 1))).second) spec_error(text, "key '" + key + "' given twice");
   }
   return spec;
 }
@@ -112,47 +174,52 @@ template <class V, class I>
 Csr<V, I> generate_checked(std::string_view text) {
   const GeneratorSpec spec = parse_spec(text);
   const Params p(spec, text);
-  const auto seed = static_cast<std::uint64_t>(p.integer("seed", 1));
+  const auto seed = static_cast<std::uint64_t>(p.integer("seed", 1, 0));
   const std::string& name = spec.name;
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  // Sizes are any integer >= 0 here: their products are checked for overflow
+  // and the nonzeros against memory by the generators (row_builder.hpp).
   if (name == "stencil2d") {
-    const auto n = p.integer("n", 1000);
-    return stencil_2d<V, I>(p.integer("nx", n), p.integer("ny", n), static_cast<int>(p.integer("points", 5)));
+    const auto n = p.integer("n", 1000, 0);
+    return stencil_2d<V, I>(p.integer("nx", n, 0), p.integer("ny", n, 0), p.choice("points", 5, {5, 9}));
   }
   if (name == "stencil3d" || name == "fem") {
-    const auto n = p.integer("n", name == "fem" ? 20 : 100);
-    const auto nx = p.integer("nx", n), ny = p.integer("ny", n), nz = p.integer("nz", n);
-    if (name == "fem") return fem_blocks<V, I>(nx, ny, nz, static_cast<int>(p.integer("block", 3)), seed);
-    return stencil_3d<V, I>(nx, ny, nz, static_cast<int>(p.integer("points", 27)));
+    const auto n = p.integer("n", name == "fem" ? 20 : 100, 0);
+    const auto nx = p.integer("nx", n, 0), ny = p.integer("ny", n, 0), nz = p.integer("nz", n, 0);
+    if (name == "fem") return fem_blocks<V, I>(nx, ny, nz, static_cast<int>(p.integer("block", 3, 1, 32)), seed);
+    return stencil_3d<V, I>(nx, ny, nz, p.choice("points", 27, {7, 27}));
   }
   if (name == "powerlaw") {
     PowerLawOptions o;
-    o.rows = p.integer("rows", o.rows);
-    o.min_length = p.real("min", o.min_length);
-    o.exponent = p.real("exponent", o.exponent);
-    o.long_rows = p.integer("long_rows", o.long_rows);
-    o.long_fraction = p.real("long_fraction", o.long_fraction);
+    o.rows = p.integer("rows", o.rows, 0);
+    o.min_length = p.real("min", o.min_length, 0, kInf);
+    o.exponent = p.real("exponent", o.exponent, 0, kInf, true);
+    o.long_rows = p.integer("long_rows", o.long_rows, 0);
+    o.long_fraction = p.real("long_fraction", o.long_fraction, 0, 1);
     o.seed = seed;
     return power_law<V, I>(o);
   }
   if (name == "circuit") {
-    return circuit<V, I>(p.integer("n", 1000000), p.integer("per_row", 4), p.integer("dense_rows", 8), p.real("dense_fraction", 0.1), seed);
+    return circuit<V, I>(p.integer("n", 1000000, 0), p.integer("per_row", 4, 0), p.integer("dense_rows", 8, 0),
+                         p.real("dense_fraction", 0.1, 0, 1), seed);
   }
   if (name == "random") {
-    const auto rows = p.integer("rows", 100000);
-    return random_uniform<V, I>(rows, p.integer("cols", rows), p.integer("per_row", 10), seed);
+    const auto rows = p.integer("rows", 100000, 0);
+    return random_uniform<V, I>(rows, p.integer("cols", rows, 0), p.integer("per_row", 10, 0), seed);
   }
   if (name == "shortwide") {
-    return random_uniform<V, I>(p.integer("rows", 4284), p.integer("cols", 1092610), p.integer("per_row", 2600), seed);
+    return random_uniform<V, I>(p.integer("rows", 4284, 0), p.integer("cols", 1092610, 0), p.integer("per_row", 2600, 0), seed);
   }
-  if (name == "banded") return banded<V, I>(p.integer("n", 100000), p.integer("bandwidth", 8), seed);
+  if (name == "banded") return banded<V, I>(p.integer("n", 100000, 0), p.integer("bandwidth", 8, 0), seed);
   if (name == "dense") {
-    const auto rows = p.integer("rows", 1000);
-    return dense<V, I>(rows, p.integer("cols", rows), seed);
+    const auto rows = p.integer("rows", 1000, 0);
+    return dense<V, I>(rows, p.integer("cols", rows, 0), seed);
   }
-  // replicate
+  // replicate: the copies' sizes are checked once the file is read.
   const std::string file = p.text("file", "");
   if (file.empty()) spec_error(text, "replicate needs file=PATH");
-  return replicate(io::load_matrix<V, I>(file), p.integer("copies", 8), p.integer("couplings", 16), seed);
+  const auto copies = p.integer("copies", 8, 1), couplings = p.integer("couplings", 16, 0);
+  return replicate(io::load_matrix<V, I>(file), copies, couplings, seed);
 }
 }  // namespace
 

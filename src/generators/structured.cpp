@@ -1,5 +1,6 @@
 // Stencils, FEM-like block matrices, banded and dense matrices: symmetric
 // structure, symmetric values, dominant diagonal (SPD).
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -35,7 +36,8 @@ Csr<V, I> stencil_2d(std::int64_t nx, std::int64_t ny, int points) {
   check_positive(ny, "ny");
   if (points != 5 && points != 9) throw Error(ErrorCode::invalid_argument, "stencil2d: points must be 5 or 9");
   // Classic Dirichlet Laplacian: diagonal points-1, neighbours -1.
-  return build_rows<V, I>(nx * ny, nx * ny, [=](std::int64_t r, RowEntries& e) {
+  const std::int64_t n = checked_product({nx, ny}, "stencil2d: nx * ny");
+  return build_rows<V, I>(n, n, checked_product({n, points}, "stencil2d: rows * points"), [=](std::int64_t r, RowEntries& e) {
     const std::int64_t x = r % nx, y = r / nx;
     for (std::int64_t dy = -1; dy <= 1; ++dy) {
       for (std::int64_t dx = -1; dx <= 1; ++dx) {
@@ -54,8 +56,8 @@ Csr<V, I> stencil_3d(std::int64_t nx, std::int64_t ny, std::int64_t nz, int poin
   check_positive(ny, "ny");
   check_positive(nz, "nz");
   if (points != 7 && points != 27) throw Error(ErrorCode::invalid_argument, "stencil3d: points must be 7 or 27");
-  const std::int64_t n = nx * ny * nz;
-  return build_rows<V, I>(n, n, [=](std::int64_t r, RowEntries& e) {
+  const std::int64_t n = checked_product({nx, ny, nz}, "stencil3d: nx * ny * nz");
+  return build_rows<V, I>(n, n, checked_product({n, points}, "stencil3d: rows * points"), [=](std::int64_t r, RowEntries& e) {
     const std::int64_t x = r % nx, y = (r / nx) % ny, z = r / (nx * ny);
     for (std::int64_t dz = -1; dz <= 1; ++dz)
       for (std::int64_t dy = -1; dy <= 1; ++dy)
@@ -77,8 +79,10 @@ Csr<V, I> fem_blocks(std::int64_t nx, std::int64_t ny, std::int64_t nz, int bloc
   // Each mesh node carries `block` unknowns and couples to its 27-point
   // neighbourhood with a dense block x block block (the FEM-like matrices of
   // Eberhardt-Hoemmen and ENVIRONMENT.md's cuSPARSE anchors).
-  const std::int64_t b = block, nodes = nx * ny * nz;
-  return build_rows<V, I>(nodes * b, nodes * b, [=](std::int64_t r, RowEntries& e) {
+  const std::int64_t b = block, nodes = checked_product({nx, ny, nz}, "fem: nx * ny * nz");
+  const std::int64_t rows = checked_product({nodes, b}, "fem: nodes * block");
+  // A row couples to at most 27 nodes' b unknowns.
+  return build_rows<V, I>(rows, rows, checked_product({rows, 27, b}, "fem: rows * 27 * block"), [=](std::int64_t r, RowEntries& e) {
     const std::int64_t node = r / b;
     const std::int64_t x = node % nx, y = (node / nx) % ny, z = node / (nx * ny);
     for (std::int64_t dz = -1; dz <= 1; ++dz)
@@ -99,8 +103,11 @@ template <class V, class I>
 Csr<V, I> banded(std::int64_t n, std::int64_t half_bandwidth, std::uint64_t seed) {
   check_positive(n, "n");
   check_positive(half_bandwidth, "bandwidth");
-  return build_rows<V, I>(n, n, [=](std::int64_t r, RowEntries& e) {
-    for (std::int64_t c = std::max<std::int64_t>(0, r - half_bandwidth); c <= std::min(n - 1, r + half_bandwidth); ++c) {
+  // min(2b + 1, n) entries per row; 2b + 1 computed unsigned, b may be near 2^63.
+  const auto width = static_cast<std::int64_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(n), 2 * static_cast<std::uint64_t>(half_bandwidth) + 1));
+  return build_rows<V, I>(n, n, checked_product({n, width}, "banded: n * min(2 bandwidth + 1, n)"), [=](std::int64_t r, RowEntries& e) {
+    // Written so that a bandwidth near 2^63 cannot overflow r +- b.
+    for (std::int64_t c = r - std::min(r, half_bandwidth); c <= r + std::min(n - 1 - r, half_bandwidth); ++c) {
       if (c != r) e.emplace_back(c, symmetric_offdiagonal(seed, r, c));
     }
     add_dominant_diagonal(r, e);
@@ -111,7 +118,7 @@ template <class V, class I>
 Csr<V, I> dense(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
   check_positive(rows, "rows");
   check_positive(cols, "cols");
-  return build_rows<V, I>(rows, cols, [=](std::int64_t r, RowEntries& e) {
+  return build_rows<V, I>(rows, cols, checked_product({rows, cols}, "dense: rows * cols"), [=](std::int64_t r, RowEntries& e) {
     for (std::int64_t c = 0; c < cols; ++c) {
       if (c != r) e.emplace_back(c, symmetric_offdiagonal(seed, r, c));
     }

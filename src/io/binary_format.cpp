@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "hsparse/core/error.hpp"
+#include "hsparse/io/atomic_file.hpp"
 #include "hsparse/core/host_system.hpp"
 #include "hsparse/formats/convert.hpp"
 
@@ -183,14 +184,16 @@ void write_hsp(const std::string& path, const Csr<V, I>& a) {
   crc.update(a.values.data(), a.values.size() * sizeof(V));
   h.payload_crc = crc.value();
   h.header_crc = header_crc(h);
-  FilePtr f(std::fopen(path.c_str(), "wb"), std::fclose);
-  if (!f) throw Error(ErrorCode::io, path + ": cannot create file");
-  const bool ok = std::fwrite(&h, sizeof h, 1, f.get()) == 1 &&
-                  std::fwrite(a.row_ptr.data(), sizeof(I), a.row_ptr.size(), f.get()) == a.row_ptr.size() &&
-                  std::fwrite(a.col_idx.data(), sizeof(I), a.col_idx.size(), f.get()) == a.col_idx.size() &&
-                  std::fwrite(a.values.data(), sizeof(V), a.values.size(), f.get()) == a.values.size() &&
-                  std::fflush(f.get()) == 0;
-  if (!ok) throw Error(ErrorCode::io, path + ": write failed");
+  // Complete or absent (atomic_file.hpp): every write checked, renamed into place at the end.
+  AtomicOutputFile out(path);
+  const auto bytes = [](const auto& v) {
+    return std::string_view(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(v[0]));
+  };
+  out.write(std::string_view(reinterpret_cast<const char*>(&h), sizeof h));
+  out.write(bytes(a.row_ptr));
+  out.write(bytes(a.col_idx));
+  out.write(bytes(a.values));
+  out.commit();
 }
 
 template <class V, class I>

@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <vector>
 
 #include "hsparse/core/error.hpp"
+#include "hsparse/io/atomic_file.hpp"
 
 #ifdef HSPARSE_HAVE_LIBARCHIVE
 #include <archive.h>
@@ -19,6 +21,12 @@ namespace {
 
 [[noreturn]] void io_error(const std::string& path, const std::string& why) {
   throw Error(ErrorCode::io, path + ": " + why);
+}
+
+// A folder (or a device) would otherwise fail later with a misleading gzip error.
+void refuse_non_regular(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) io_error(path, "not a regular file");
 }
 
 bool is_tar_archive(const std::string& path) {
@@ -86,13 +94,41 @@ std::string read_tar(const std::string& path, std::size_t limit) {
                            archive_error_string(ar.get()) + ")");
       }
       if (got == 0) break;
-      if (out.size() < limit) out.append(buffer, std::min<std::size_t>(got, limit - out.size()));
+      out.append(buffer, std::min<std::size_t>(got, limit - out.size()));
+      // Enough: inflating the rest (a gzip bomb's gigabytes) would only be thrown away.
+      if (out.size() == limit) return out;
     }
   }
   if (found == 0) io_error(path, "archive holds no .mtx file");
   return out;
 }
 #endif
+
+// gzip (level 6) compressed chunk by chunk into `out`: no second copy of
+// the text in memory, and every chunk's write checked by AtomicOutputFile.
+void write_gzip(AtomicOutputFile& out, std::string_view bytes) {
+  z_stream z{};
+  // windowBits 15 + 16: a gzip header and trailer rather than zlib's.
+  if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) io_error(out.target(), "cannot start gzip compression");
+  std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&z, deflateEnd);
+  std::vector<unsigned char> chunk(1 << 20);
+  std::size_t done = 0;
+  int rc = Z_OK;
+  do {
+    const std::size_t take = std::min<std::size_t>(bytes.size() - done, 1u << 30);
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + done));
+    z.avail_in = static_cast<uInt>(take);
+    done += take;
+    const int flush = done == bytes.size() ? Z_FINISH : Z_NO_FLUSH;
+    do {
+      z.next_out = chunk.data();
+      z.avail_out = static_cast<uInt>(chunk.size());
+      rc = deflate(&z, flush);
+      if (rc == Z_STREAM_ERROR) io_error(out.target(), "gzip compression failed");
+      out.write(std::string_view(reinterpret_cast<const char*>(chunk.data()), chunk.size() - z.avail_out));
+    } while (z.avail_out == 0);
+  } while (rc != Z_STREAM_END);
+}
 
 std::string read_any(const std::string& path, std::size_t limit) {
   if (is_tar_archive(path)) {
@@ -122,8 +158,7 @@ bool has_libarchive() {
 }
 
 std::string read_file_bytes(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) io_error(path, "not a regular file");
+  refuse_non_regular(path);
   if (!is_tar_archive(path) && !ends_with(path, ".gz")) {
     // Plain file: one read of known size, at disk speed.
     std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), std::fclose);
@@ -139,30 +174,39 @@ std::string read_file_bytes(const std::string& path) {
   return read_any(path, static_cast<std::size_t>(-1));
 }
 
-std::string read_file_prefix(const std::string& path, std::size_t limit) {
-  return read_any(path, limit);
+std::string read_file_prefix(const std::string& path, std::size_t limit, bool* more) {
+  refuse_non_regular(path);
+  if (!is_tar_archive(path) && !ends_with(path, ".gz")) {
+    // Plain file: its size is known, so no byte past the limit is read.
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec) {
+      std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), std::fclose);
+      if (!f) io_error(path, "cannot open file");
+      std::string out(static_cast<std::size_t>(std::min<std::uintmax_t>(size, limit)), '\0');
+      if (std::fread(out.data(), 1, out.size(), f.get()) != out.size()) io_error(path, "short read");
+      if (more) *more = size > limit;
+      return out;
+    }
+  }
+  // One byte past the limit says whether the content goes on.
+  const bool want_more = more != nullptr && limit < static_cast<std::size_t>(-1);
+  std::string out = read_any(path, limit + (want_more ? 1 : 0));
+  if (want_more) {
+    *more = out.size() > limit;
+    if (*more) out.resize(limit);
+  }
+  return out;
 }
 
 void write_file_bytes(const std::string& path, std::string_view bytes) {
+  AtomicOutputFile out(path);
   if (ends_with(path, ".gz")) {
-    gzFile file = gzopen(path.c_str(), "wb6");
-    if (file == nullptr) io_error(path, "cannot create file");
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-      const auto n = static_cast<unsigned>(std::min<std::size_t>(bytes.size() - done, 1u << 30));
-      if (gzwrite(file, bytes.data() + done, n) != static_cast<int>(n)) {
-        gzclose(file);
-        io_error(path, "write failed");
-      }
-      done += n;
-    }
-    if (gzclose(file) != Z_OK) io_error(path, "write failed on close");
-    return;
+    write_gzip(out, bytes);
+  } else {
+    out.write(bytes);
   }
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "wb"), std::fclose);
-  if (!f) io_error(path, "cannot create file");
-  if (std::fwrite(bytes.data(), 1, bytes.size(), f.get()) != bytes.size()) io_error(path, "write failed");
-  if (std::fflush(f.get()) != 0) io_error(path, "write failed on flush");
+  out.commit();
 }
 
 }  // namespace hsparse::io

@@ -11,8 +11,21 @@
 
 namespace hsparse::io {
 
+namespace {
+// Every entry point checks here, so every subcommand and the Python binding
+// refuse an empty MATRIX alike (`hsparse info ''` printed the machine report).
+void require_source(std::string_view source) {
+  if (source.empty()) {
+    throw Error(ErrorCode::invalid_argument,
+                "the matrix argument is empty: expected a Matrix Market file (.mtx, .mtx.gz, .tar.gz), an .hsp file or a "
+                "generator spec (hsparse info --generators)");
+  }
+}
+}  // namespace
+
 template <class V, class I>
 Csr<V, I> load_matrix(std::string_view source) {
+  require_source(source);
   if (generators::is_generator_spec(source)) return generators::generate<V, I>(source);
   const std::string path(source);
   if (is_hsp_file(path)) return read_hsp<V, I>(path);
@@ -48,6 +61,7 @@ AnyCsr parse_text(std::string_view text, const std::string& path, bool wide) {
 }  // namespace
 
 AnyCsr load_any_matrix(std::string_view source, bool single) {
+  require_source(source);
   const std::string path(source);
   if (generators::is_generator_spec(source)) {
     return by_value_type(false, single, [&]<class V, class I>() { return AnyCsr(generators::generate<V, I>(source)); });
@@ -56,7 +70,7 @@ AnyCsr load_any_matrix(std::string_view source, bool single) {
     return by_value_type(hsp_holds_complex(path), single || hsp_holds_single(path),
                          [&]<class V, class I>() { return AnyCsr(read_hsp<V, I>(path)); });
   }
-  const std::string text = read_file_bytes(path);  // the one read (and decompression)
+  const std::string text = read_matrix_market_text(path);  // the one read (and decompression), bounded by the size line
   const MatrixMarketHeader h = parse_matrix_market_header(text, path);
   const auto bound = static_cast<std::uint64_t>(h.entries) * (h.symmetry == MmSymmetry::general ? 1u : 2u);
   const bool wide = !fits_index<std::int32_t>(static_cast<std::uint64_t>(h.rows) + 1) ||
@@ -66,6 +80,7 @@ AnyCsr load_any_matrix(std::string_view source, bool single) {
 }
 
 bool source_is_complex(std::string_view source) {
+  require_source(source);
   if (generators::is_generator_spec(source)) return false;
   const std::string path(source);
   if (is_hsp_file(path)) return hsp_holds_complex(path);
@@ -73,6 +88,7 @@ bool source_is_complex(std::string_view source) {
 }
 
 bool source_is_single_precision(std::string_view source) {
+  require_source(source);
   if (generators::is_generator_spec(source)) return false;
   const std::string path(source);
   return is_hsp_file(path) && hsp_holds_single(path);

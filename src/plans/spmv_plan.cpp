@@ -4,6 +4,7 @@
 #include "hsparse/plans/spmv_plan.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
@@ -13,6 +14,27 @@
 #include "../backends/common/spmv_plan_builders.hpp"
 
 namespace hsparse {
+
+bool ranges_overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
+  if (a_bytes == 0 || b_bytes == 0) return false;
+  // Integers, not pointers: comparing pointers into different objects with < is unspecified.
+  const auto ab = reinterpret_cast<std::uintptr_t>(a), bb = reinterpret_cast<std::uintptr_t>(b);
+  return ab < bb + b_bytes && bb < ab + a_bytes;
+}
+
+void check_spmv_no_overlap(const void* x, std::size_t x_bytes, const void* y, std::size_t y_bytes, const char* who) {
+  if (ranges_overlap(x, x_bytes, y, y_bytes)) {
+    throw Error(ErrorCode::invalid_argument, std::string(who) + ": x and y overlap in memory (y is written while x is read); pass a copy of x");
+  }
+}
+
+namespace {
+// The bytes a column-major view spans: ld per column but the last.
+template <class V>
+std::size_t view_bytes(long long rows, long long cols, long long ld) {
+  return rows > 0 && cols > 0 ? static_cast<std::size_t>((cols - 1) * ld + rows) * sizeof(V) : 0;
+}
+}  // namespace
 
 template <class V, class I>
 SpmvPlan<V, I>::SpmvPlan(ExecutorPtr ex, const Csr<V, I>& a, const SpmvOptions& o)
@@ -50,7 +72,13 @@ void SpmvPlan<V, I>::apply(V alpha, const Array<V>& x, V beta, Array<V>& y) cons
     throw Error(ErrorCode::invalid_argument, "SpmvPlan::apply: y is " + (y.executor() ? "on " + y.executor()->description() : std::string("empty")) + ", the plan on " + ex_->description());
   }
   check_spmv_dimensions(static_cast<long long>(rows_), static_cast<long long>(cols_), x.size(), y.size());
-  apply_(alpha, x.data(), beta, y.data());
+  apply(alpha, x.data(), beta, y.data());
+}
+
+template <class V, class I>
+void SpmvPlan<V, I>::apply(V alpha, const V* x, V beta, V* y) const {
+  check_spmv_no_overlap(x, static_cast<std::size_t>(cols_) * sizeof(V), y, static_cast<std::size_t>(rows_) * sizeof(V), "SpmvPlan::apply");
+  apply_(alpha, x, beta, y);
 }
 
 template <class V, class I>
@@ -60,7 +88,7 @@ void SpmvPlan<V, I>::apply(V alpha, std::span<const V> x, V beta, std::span<V> y
                                                  " (pass Arrays or device pointers)");
   }
   check_spmv_dimensions(static_cast<long long>(rows_), static_cast<long long>(cols_), x.size(), y.size());
-  apply_(alpha, x.data(), beta, y.data());
+  apply(alpha, x.data(), beta, y.data());
 }
 
 template <class V, class I>
@@ -80,6 +108,7 @@ void SpmvPlan<V, I>::apply(V alpha, const ConstDenseView<V>& x, V beta, const De
                                                  std::to_string(x.rows) + " x " + std::to_string(x.cols) + " (ld " + std::to_string(x.ld) + "), Y " +
                                                  std::to_string(y.rows) + " x " + std::to_string(y.cols) + " (ld " + std::to_string(y.ld) + ")");
   }
+  check_spmv_no_overlap(x.data, view_bytes<V>(x.rows, x.cols, x.ld), y.data, view_bytes<V>(y.rows, y.cols, y.ld), "SpmvPlan::apply (SpMM)");
   if (apply_block_ && x.cols > 1) {  // one column: the SpMV kernel is the SpMM
     apply_block_(alpha, x, beta, y);
     return;

@@ -1,6 +1,8 @@
 // Names of the solver enums (solvers/krylov.hpp) and Jacobi's diagonal.
 #include "hsparse/solvers/krylov.hpp"
 
+#include <algorithm>
+
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/types.hpp"
 
@@ -32,6 +34,10 @@ KrylovMethod parse_krylov_method(const std::string& name) {
   if (name == "pipecg" || name == "pipelined-cg") return KrylovMethod::pipelined_cg;
   if (name == "gmres") return KrylovMethod::gmres;
   throw Error(ErrorCode::invalid_argument, "unknown solver '" + name + "' (known: cg, pipecg, gmres)");
+}
+
+int gmres_restart(int restart, std::int64_t unknowns) {
+  return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(restart, unknowns)));
 }
 
 Preconditioner parse_preconditioner(const std::string& name) {

@@ -227,7 +227,7 @@ SolverResult krylov_gmres(Ops& ops, const typename Ops::Vector& b, typename Ops:
   SolverResult res;
   KrylovMonitor m{o, res};
   Stopwatch watch;
-  const int mm = std::max(1, o.restart);
+  const int mm = gmres_restart(o.restart, static_cast<std::int64_t>(ops.size()));
   auto r = ops.vector(), w = ops.vector(), u = ops.vector();
   auto z = ops.preconditioned() ? ops.vector() : Vector{};
   std::vector<Vector> basis;

@@ -59,6 +59,7 @@ class KrylovOps {
   void copy(const Vector& src, Vector& dst) const { ex_->copy(dst.data(), src.data(), n_ * sizeof(V)); }
   void zero(Vector& x) const { ex_->fill_zero(x.data(), n_ * sizeof(V)); }
   bool preconditioned() const { return dinv_.size() > 0; }
+  std::size_t size() const { return n_; }
   void precondition(const Vector& r, Vector& z) const { precondition(r.data(), z.data()); }
   void mdot(const Vector& w, const std::vector<const Vector*>& basis, std::span<double> result) const {
     if (cpu_) return openmp::mdot<V>(in(w), pointers(basis), result);

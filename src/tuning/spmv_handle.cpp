@@ -2,9 +2,12 @@
 // executors. What differs per backend is the space (tuning_spaces.hpp) and
 // how a product is timed: on the CPU a stopwatch around the product, on a
 // GPU CUDA events read at the next call, so tuning adds no synchronisation.
+// One mutex per handle serializes the products and the reads of the
+// tuner's state: a handle may be shared by threads (issue 62).
 #include "hsparse/tuning/spmv_handle.hpp"
 
 #include <limits>
+#include <mutex>
 
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
@@ -29,6 +32,11 @@ using Space = TuningSpace::Kind;
 
 template <class V, class I>
 struct SpmvHandle<V, I>::State {
+  // Held by every apply() and every read of what apply() changes (the
+  // tuner, the plan, calls); what the constructor sets alone is read freely.
+  std::mutex mutex;
+  int calls = 0;                           // products so far
+  std::string key;                         // the tuning cache key (cache_key(), fixed at construction)
   ExecutorPtr ex;
   const Csr<V, I>* host = nullptr;
   Space space = Space::none;
@@ -51,6 +59,10 @@ struct SpmvHandle<V, I>::State {
 #endif
 
   bool on_gpu() const { return ex->backend() == Backend::cuda; }
+  // The accessors' bodies, for callers holding the mutex.
+  bool tuning() const { return tuner && !tuner->converged(); }
+  std::vector<int> configuration() const { return tuner ? tuner->best() : best; }
+  void product(V alpha, const V* x, V beta, V* y);
   // The plan for configuration c (built only when it changes; throws when the kernels refuse it).
   void ensure_plan(const std::vector<int>& c) {
     if (plan && plan_config == c) return;
@@ -120,9 +132,10 @@ SpmvHandle<V, I>::SpmvHandle(ExecutorPtr ex, const Csr<V, I>& a, HandleOptions o
   s.key_name = space.key_name;
   s.axes = space.axes;
   for (const auto& axis : s.axes) s.best.push_back(axis.values[axis.start]);
+  s.key = cache_key();
   if (o.use_cache && s.space != Space::none) {
     s.cache.emplace(o.cache_path.empty() ? TuningCache::default_path() : o.cache_path);
-    if (const auto v = s.cache->find(cache_key()); v && v->size() == s.axes.size()) {
+    if (const auto v = s.cache->find(s.key); v && v->size() == s.axes.size()) {
       s.best = *v;
       s.from_cache = true;
     }
@@ -168,12 +181,20 @@ bool SpmvHandle<V, I>::matches(const Csr<V, I>& a) const {
 
 template <class V, class I>
 bool SpmvHandle<V, I>::tuning() const {
-  return state_->tuner && !state_->tuner->converged();
+  const std::lock_guard lock(state_->mutex);
+  return state_->tuning();
+}
+
+template <class V, class I>
+int SpmvHandle<V, I>::calls() const {
+  const std::lock_guard lock(state_->mutex);
+  return state_->calls;
 }
 
 template <class V, class I>
 std::vector<int> SpmvHandle<V, I>::configuration() const {
-  return state_->tuner ? state_->tuner->best() : state_->best;
+  const std::lock_guard lock(state_->mutex);
+  return state_->configuration();
 }
 
 template <class V, class I>
@@ -186,6 +207,7 @@ std::vector<std::string> SpmvHandle<V, I>::axis_names() const {
 template <class V, class I>
 std::string SpmvHandle<V, I>::origin() const {
   const State& s = *state_;
+  const std::lock_guard lock(state_->mutex);
   if (s.from_cache) return "cache";
   if (s.tuner) return s.tuner->converged() ? "tuned" : "tuning";
   return s.space == Space::csr_vector ? "fixed rule" : s.origin;
@@ -194,8 +216,9 @@ std::string SpmvHandle<V, I>::origin() const {
 template <class V, class I>
 std::string SpmvHandle<V, I>::description() const {
   const State& s = *state_;
+  const std::lock_guard lock(state_->mutex);
   if (s.space != Space::csr_vector) return s.plan ? s.plan->description() : std::string(to_string(s.base.format));
-  const auto c = configuration();
+  const auto c = s.configuration();
   return "csr/vector-coop" + std::to_string(c.at(0)) + "-repeat" + std::to_string(c.at(1)) + "-block" + std::to_string(c.at(2));
 }
 
@@ -225,63 +248,75 @@ void SpmvHandle<V, I>::apply(V alpha, std::span<const V> x, V beta, std::span<V>
 template <class V, class I>
 void SpmvHandle<V, I>::apply(V alpha, const V* x, V beta, V* y) {
   State& s = *state_;
-  ++calls_;
+  check_spmv_no_overlap(x, static_cast<std::size_t>(s.host->cols) * sizeof(V), y, static_cast<std::size_t>(s.host->rows) * sizeof(V),
+                        "SpmvHandle::apply");
+  const std::lock_guard lock(s.mutex);
+  s.product(alpha, x, beta, y);
+}
+
+// One product, the mutex held: a guess while tuning, else the best.
+template <class V, class I>
+void SpmvHandle<V, I>::State::product(V alpha, const V* x, V beta, V* y) {
+  ++calls;
   if (tuning()) {
-    CoordinateTuner& t = *s.tuner;
-    if (s.pending) {  // the previous product's time (GPU): finished long ago in a solver loop
-      t.report(s.pending_seconds());
-      s.pending = false;
-      if (calls_ > s.max_calls) t.finish();  // out of budget: keep the best measured
+    CoordinateTuner& t = *tuner;
+    if (pending) {  // the previous product's time (GPU): finished long ago in a solver loop
+      t.report(pending_seconds());
+      pending = false;
+      if (calls > max_calls) t.finish();  // out of budget: keep the best measured
     }
     while (!t.converged()) {
       const auto guess = t.next();
-      if (s.space == Space::plan) {
+      if (space == Space::plan) {
         try {
-          s.ensure_plan(guess);  // a conversion, outside the timed product
+          ensure_plan(guess);  // a conversion, outside the timed product
         } catch (const Error&) {  // a combination the kernels refuse (BCSR by-block above 5): lost
           t.report(std::numeric_limits<double>::infinity());
           continue;
         }
       }
-      s.start_timer();
-      s.launch(guess, alpha, x, beta, y);
-      s.stop_timer();
-      if (!s.pending && calls_ >= s.max_calls) t.finish();
+      start_timer();
+      launch(guess, alpha, x, beta, y);
+      stop_timer();
+      if (!pending && calls >= max_calls) t.finish();
       if (t.converged()) {  // the CPU's last measurement: keep the best from now on
-        if (s.cache) s.cache->store(cache_key(), t.best());
-        if (s.space == Space::plan) s.ensure_plan(t.best());
+        if (cache) cache->store(key, t.best());
+        if (space == Space::plan) ensure_plan(t.best());
       }
       return;
     }
-    s.best = t.best();
-    if (s.cache) s.cache->store(cache_key(), s.best);
+    best = t.best();
+    if (cache) cache->store(key, best);
   }
   const std::vector<int> c = configuration();
-  if (s.space == Space::plan) s.ensure_plan(c);  // the best, if the last guess was another
-  s.launch(c, alpha, x, beta, y);
+  if (space == Space::plan) ensure_plan(c);  // the best, if the last guess was another
+  launch(c, alpha, x, beta, y);
 }
 
 template <class V, class I>
 std::size_t SpmvHandle<V, I>::matrix_bytes() const {
   const State& s = *state_;
+  const std::lock_guard lock(state_->mutex);
   return s.plan ? s.plan->matrix_bytes() : s.csr_bytes;
 }
 
 template <class V, class I>
 void SpmvHandle<V, I>::apply(V alpha, const DenseMatrix<V>& x, V beta, DenseMatrix<V>& y) {
   State& s = *state_;
+  const std::lock_guard lock(s.mutex);
   // The plan of the best configuration so far (CSR vector's space tunes
   // launch parameters on its own device copy: the block product takes the
   // format's plan with the base options).
-  s.ensure_plan(s.space == Space::plan ? configuration() : std::vector<int>{});
-  s.plan->apply(alpha, x, beta, y);  // checks shapes and executors
+  s.ensure_plan(s.space == Space::plan ? s.configuration() : std::vector<int>{});
+  s.plan->apply(alpha, x, beta, y);  // checks shapes, executors and overlap
 }
 
 template <class V, class I>
 void SpmvHandle<V, I>::apply(V alpha, const ConstDenseView<V>& x, V beta, const DenseView<V>& y) {
   State& s = *state_;
-  s.ensure_plan(s.space == Space::plan ? configuration() : std::vector<int>{});  // as for DenseMatrix
-  s.plan->apply(alpha, x, beta, y);  // checks shapes
+  const std::lock_guard lock(s.mutex);
+  s.ensure_plan(s.space == Space::plan ? s.configuration() : std::vector<int>{});  // as for DenseMatrix
+  s.plan->apply(alpha, x, beta, y);  // checks shapes and overlap
 }
 
 #define HSPARSE_INSTANTIATE(V, I) template class SpmvHandle<V, I>;

@@ -5,6 +5,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "hsparse/core/error.hpp"
+#include "hsparse/io/atomic_file.hpp"
+
 namespace hsparse {
 
 std::string TuningCache::default_path() {
@@ -35,22 +38,30 @@ std::optional<std::vector<int>> TuningCache::find(const std::string& key) const 
   return it->second;
 }
 
-void TuningCache::store(const std::string& key, const std::vector<int>& values) {
+void TuningCache::store_or_throw(const std::string& key, const std::vector<int>& values) {
   entries_ = load();
   entries_[key] = values;
   nlohmann::json j;
   j["hsparse_tuning_cache"] = 1;
   j["entries"] = nlohmann::json::object();
   for (const auto& [k, v] : entries_) j["entries"][k] = v;
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(path_).parent_path(), ec);
-  const std::string tmp = path_ + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) return;  // an unwritable cache only costs the next run its tuning
-    out << j.dump(1) << "\n";
+  const std::filesystem::path folder = std::filesystem::path(path_).parent_path();
+  if (!folder.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(folder, ec);
+    if (ec) throw Error(ErrorCode::io, path_ + ": cannot create its folder: " + ec.message());
   }
-  std::filesystem::rename(tmp, path_, ec);
+  // Complete or absent: a reader in another process never sees half a file.
+  io::write_file_atomically(path_, j.dump(1) + "\n");
+}
+
+bool TuningCache::store(const std::string& key, const std::vector<int>& values) {
+  try {
+    store_or_throw(key, values);
+    return true;
+  } catch (const Error&) {
+    return false;  // an unwritable cache only costs the next run its tuning
+  }
 }
 
 }  // namespace hsparse

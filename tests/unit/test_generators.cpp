@@ -153,10 +153,10 @@ TEST(Generators, SpecErrorsAreClear) {
   EXPECT_EQ(message("stencil4d:n=3"), "generator spec 'stencil4d:n=3': unknown generator 'stencil4d' (known: stencil2d, stencil3d, fem, powerlaw, circuit, random, banded, dense, shortwide, replicate)");
   EXPECT_NE(message("stencil3d:m=3").find("unknown key 'm' for stencil3d"), std::string::npos);
   EXPECT_NE(message("stencil3d:n=abc").find("value 'abc' of n is not a number"), std::string::npos);
-  EXPECT_NE(message("stencil3d:n=2.5").find("n must be a non-negative integer"), std::string::npos);
+  EXPECT_NE(message("stencil3d:n=2.5").find("value '2.5' of n is not an integer: n must be an integer >= 0"), std::string::npos);
   EXPECT_NE(message("stencil3d:n").find("expected key=value"), std::string::npos);
   EXPECT_NE(message("stencil3d:points=8").find("points must be 7 or 27"), std::string::npos);
-  EXPECT_NE(message("fem:block=33").find("block must be in [1, 32]"), std::string::npos);
+  EXPECT_NE(message("fem:block=33").find("block must be an integer in [1, 32]"), std::string::npos);
   EXPECT_NE(message("replicate:copies=2").find("replicate needs file=PATH"), std::string::npos);
   // Index overflow is an error, not a wrap-around.
   EXPECT_NE(message("stencil2d:n=50000").find("overflow"), std::string::npos);

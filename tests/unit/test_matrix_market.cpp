@@ -375,5 +375,69 @@ TEST(MatrixSource, LoadAnyMatrixChoosesTheSourcesTypes) {
   }
 }
 
+// Issue 62, item 11: the GraphBLAS files of fast_matrix_market's suite
+// declare 3 x 1 with 4 entries, one a duplicate; duplicates are summed.
+TEST(MatrixMarket, EntryCountAboveRowsTimesColsIsReadWithDuplicatesSummed) {
+  const auto a = parse_csr("%%MatrixMarket matrix coordinate real general\n3 1 4\n1 1 1\n2 1 2\n3 1 3\n1 1 4\n");
+  EXPECT_EQ(a.row_ptr, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(a.values, (std::vector<double>{5, 2, 3}));
+  const auto f = read_matrix_market_csr<double, int>(test::test_data("duplicates_3x1.mtx"));
+  EXPECT_EQ(f.values, (std::vector<double>{5, 2, 3}));
+}
+
+// The merged matrix can never pass rows*cols (every index is checked), so an
+// entry beyond it is a duplicate or out of range; and an absurd count is
+// refused where the entries end, without reserving memory for it.
+TEST(MatrixMarket, AbsurdEntryCountIsRefusedWhereTheEntriesEndNotAllocated) {
+  EXPECT_EQ(parse_error_of("%%MatrixMarket matrix coordinate real general\n1 1 1000000000000000\n1 1 1\n1 1 2\n"),
+            "inline.mtx:5: file ends after 2 of 1000000000000000 declared entries");
+  EXPECT_EQ(parse_error_of("%%MatrixMarket matrix coordinate real general\n3 1 4\n1 1 1\n2 1 2\n3 1 3\n4 1 4\n"),
+            "inline.mtx:6: row index 4 outside [1, 3]");
+}
+
+// Issue 62, item 9: a file whose text goes on far past what its size line
+// declares (a 4 MB gzip inflating to 4 GB of blanks) is refused after about
+// a megabyte, naming the file and the line reached, not read to its end.
+TEST(MatrixMarket, GzipBombIsRefusedNamingTheFileAndLine) {
+  const std::string path = test::temp_path("bomb.mtx.gz");
+  const std::string text = "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 1\n" + std::string(std::size_t{48} << 20, ' ');
+  write_file_bytes(path, text);
+  ASSERT_LT(std::filesystem::file_size(path), std::size_t{1} << 20) << "a bomb: small compressed, large inflated";
+  try {
+    read_matrix_market<double, int>(path);
+    FAIL() << "a gzip bomb was read";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::parse);
+    EXPECT_NE(std::string(e.what()).find(path + ":5: the text goes on past"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("the size line's 2 entries"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MatrixMarket, PlainFilePaddedFarPastItsEntriesIsRefused) {
+  const std::string path = test::temp_path("padded.mtx");
+  std::string text = "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 1\n2 2 1\n";
+  text += std::string(std::size_t{3} << 20, '\n');
+  write_file_bytes(path, text);
+  try {
+    read_matrix_market<double, int>(path);
+    FAIL() << "a padded file was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ":"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("goes on past"), std::string::npos) << e.what();
+  }
+}
+
+// The bound starts after the size line: a long comment block before it
+// (past the first megabyte looked at) is still read.
+TEST(MatrixMarket, CommentsLongerThanAMegabyteBeforeTheSizeLineAreRead) {
+  const std::string path = test::temp_path("long_header.mtx.gz");
+  std::string text = "%%MatrixMarket matrix coordinate real general\n";
+  for (int i = 0; i < 40000; ++i) text += "% a comment line of about fifty bytes, repeated\n";
+  text += "2 2 2\n1 1 1\n2 2 3\n";
+  ASSERT_GT(text.size(), std::size_t{1} << 20);
+  write_file_bytes(path, text);
+  EXPECT_EQ((read_matrix_market_csr<double, int>(path).values), (std::vector<double>{1, 3}));
+}
+
 }  // namespace
 }  // namespace hsparse::io

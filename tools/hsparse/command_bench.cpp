@@ -12,7 +12,9 @@
 #include "bench/fem_bench.hpp"
 #include "bench/tridiag_bench.hpp"
 #include "commands.hpp"
+#include "hsparse/io/atomic_file.hpp"
 #include "option_checks.hpp"
+#include "openmp_wait_policy.hpp"
 
 namespace hsparse::tool {
 
@@ -80,6 +82,9 @@ Action add_bench_command(CLI::App& app) {
     if (!c->compare.empty()) {
       return bench::print_comparison(bench::read_json(c->compare[0]), bench::read_json(c->compare[1])) ? 0 : 1;
     }
+    // The report folder is created and proven writable before anything is
+    // measured: a run of minutes must not end in an unwritable folder.
+    if (!c->options.dry_run) io::prepare_output_folder(c->options.out_dir);
     if (!c->report_from.empty()) {
       const auto report = bench::read_json(c->report_from);
       const std::string plot_problem = bench::write_report(report, c->options.out_dir);
@@ -87,6 +92,7 @@ Action add_bench_command(CLI::App& app) {
       if (!plot_problem.empty()) std::fprintf(stderr, "hsparse bench: plots not drawn: %s\n", plot_problem.c_str());
       return 0;
     }
+    std::printf("OpenMP wait policy: %s\n", openmp_wait_policy_description());  // bench keeps libgomp's default (openmp_wait_policy.hpp)
     // The other modes take the SpMV bench's backend, folder and --quick; Ctrl-C stops them with what they measured.
     const auto mode = [&](auto o) {
       o.backend = c->options.backend;

@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "hsparse/core/timer.hpp"
+#include "hsparse/io/atomic_file.hpp"
 #include "hsparse/io/binary_format.hpp"
 #include "hsparse/io/file_bytes.hpp"
 #include "hsparse/io/matrix_market.hpp"
@@ -63,6 +64,9 @@ Action add_convert_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--single", o->single, "Store single precision values");
   return [o]() {
+    // Ctrl-C or SIGTERM while OUT is written removes its temporary; the
+    // target is never half-written (atomic_file.hpp).
+    io::remove_temporaries_on_signal();
     Stopwatch watch;
     with_matrix(o->in, o->single ? Precision::single : Precision::double_, [&](const auto& a) {
       const double load_s = watch.seconds();

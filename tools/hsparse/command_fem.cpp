@@ -151,7 +151,7 @@ Action add_fem_command(CLI::App& app) {
   cmd->add_option("--degree", o->degree, "Polynomial degree p of the Q_p elements (rows of 9, 25, 49, 81 entries)")->check(integer_in(1, 4))->capture_default_str();
   cmd->add_option("--elements", o->elements, "Elements per side (N x N quadrilaterals; (pN - 1)^2 unknowns)")->check(integer_in(1, 1LL << 24))->capture_default_str();
   cmd->add_option("--perturbation", o->perturbation, "Interior vertices moved by up to this fraction of h (not a stencil), in [0, 0.3]")
-      ->check(CLI::Range(0.0, 0.3))
+      ->check(real_in(0.0, 0.3))
       ->capture_default_str();
   cmd->add_option("--operator", o->op,
                   "csr, ell, sell (assembled, through an SpMV plan), lma (local matrices, as the paper), lma-sym (their upper triangles), "

@@ -126,8 +126,8 @@ Action add_gemm_command(CLI::App& app) {
                   "GPU tile (default: register and tensor the first listed, tf32 " + cuda::gemm_tf32_default_tile().name() +
                       "): register BMxBNxBK/TMxTN (" + tile_list(cuda::gemm_tiles()) + "); tensor, tf32 BMxBN/WMxWN (" +
                       tile_list(cuda::gemm_tensor_tiles()) + ")");
-  cmd->add_option("--alpha", o->alpha, "alpha")->capture_default_str();
-  cmd->add_option("--beta", o->beta, "beta (0: C is not read)")->capture_default_str();
+  cmd->add_option("--alpha", o->alpha, "alpha")->check(finite_number())->capture_default_str();
+  cmd->add_option("--beta", o->beta, "beta (0: C is not read)")->check(finite_number())->capture_default_str();
   cmd->add_flag("--single", o->single, "Single precision (float)");
   cmd->add_flag("--check", o->check, "Compare sampled entries against double-precision dot products (exit 1 if one fails)");
   cmd->add_option("--samples", o->samples, "Entries --check compares")->check(integer_in(1, 100000000))->capture_default_str();

@@ -16,6 +16,8 @@
 #include "hsparse/io/file_bytes.hpp"
 #include "hsparse/version.hpp"
 #include "matrix_dispatch.hpp"
+#include "openmp_wait_policy.hpp"
+#include "option_checks.hpp"
 
 namespace hsparse::tool {
 
@@ -73,11 +75,14 @@ void print_generators() {
   }
 }
 
-void print_system() {
+// The host's part always (a matrix is loaded there on either backend); the
+// GPU's unless --backend cpu: auto shows it even without a device, to say why.
+void print_system(bool with_gpu) {
   std::printf("hsparse       %s\n", version_string());
   const HostTopology& t = host_topology();
   std::printf("CPU           %d cores for this process, %d OpenMP threads, SIMD kernels %s%s\n", t.cores, omp_get_max_threads(), to_string(simd_level()),
               std::getenv("HSPARSE_SIMD") ? " (capped by HSPARSE_SIMD)" : "");
+  std::printf("OpenMP wait   %s\n", openmp_wait_policy_description());
   std::printf("caches        ");
   for (const auto& c : t.caches) {
     std::printf("L%d %s (%d x %s)%s  ", c.level, format_bytes(static_cast<double>(c.bytes)).c_str(), c.instances,
@@ -88,7 +93,7 @@ void print_system() {
   const HostMemory m = host_memory();
   std::printf("memory        %s available of %s (%s); hsparse budgets %s\n", format_bytes(static_cast<double>(m.available)).c_str(),
               format_bytes(static_cast<double>(m.total)).c_str(), m.source.c_str(), format_bytes(static_cast<double>(host_memory_budget())).c_str());
-  std::printf("CUDA          %s\n", cuda::device_description().c_str());
+  if (with_gpu) std::printf("CUDA          %s\n", cuda::device_description().c_str());
   std::printf("archives      %s\n", io::has_libarchive() ? ".tar.gz via libarchive" : "no .tar.gz support (built without libarchive)");
 }
 
@@ -97,23 +102,28 @@ void print_system() {
 Action add_info_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("info", "Describe a matrix (file or generator spec) and this build");
   struct Options {
-    std::string source;
+    std::string source, backend = "auto";
     bool json = false, generators = false, single = false, formats = false;
   };
   auto o = std::make_shared<Options>();
-  cmd->add_option("matrix", o->source, "Matrix Market file (.mtx, .mtx.gz, .tar.gz), .hsp file, or generator spec; without one: this build and machine");
+  auto* matrix = cmd->add_option("matrix", o->source, "Matrix Market file (.mtx, .mtx.gz, .tar.gz), .hsp file, or generator spec; without one: this build and machine");
+  add_backend_option(cmd, o->backend)->description(std::string("The machine part reported: ") + kBackendHelp + "; cpu leaves out the GPU");
   cmd->add_flag("--json", o->json, "Print JSON instead of a table");
   cmd->add_flag("--generators", o->generators, "List the generators and their keys");
   cmd->add_flag("--formats", o->formats, "List the storage formats, their traits, and each backend's kernels and value types");
   cmd->add_flag("--single", o->single, "Load in single precision (affects byte counts)");
-  return [o]() {
+  return [o, matrix]() {
     if (o->generators) {
       print_generators();
       return 0;
     }
     if (o->formats) return print_formats(o->json);
-    if (o->source.empty()) {
-      print_system();
+    // cuda without a device is an error, as in every subcommand (the one rule's message says why).
+    if (o->backend == "cuda") static_cast<void>(hsparse::resolve_backend(o->backend));
+    const bool with_gpu = o->backend != "cpu";
+    // An empty MATRIX ('') is given, not absent: the loader refuses it below.
+    if (matrix->count() == 0) {
+      print_system(with_gpu);
       return 0;
     }
     Stopwatch watch;
@@ -127,7 +137,7 @@ Action add_info_command(CLI::App& app) {
         j["value_type"] = type_name<V>();
         std::printf("%s\n", j.dump(2).c_str());
       } else {
-        print_system();
+        print_system(with_gpu);
         print_table(o->source, m, type_name<V>(), load_s);
       }
     });

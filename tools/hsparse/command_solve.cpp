@@ -7,12 +7,14 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <iomanip>
 
 #include "commands.hpp"
 #include "hsparse/analysis/matrix_analysis.hpp"
 #include "hsparse/core/timer.hpp"
 #include "default_vector.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse/io/atomic_file.hpp"
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/dense/dense_matrix.hpp"
@@ -82,11 +84,10 @@ int solve_columns(const SolveCliOptions& c, const Csr<V, I>& a, const SpmvPlan<V
   std::printf("time        %.3f ms for %d lockstep iterations, %.2f us per iteration (all columns)\n", seconds * 1e3, most,
               most > 0 ? seconds / most * 1e6 : 0.0);
   if (!c.out_file.empty()) {
-    std::FILE* f = std::fopen(c.out_file.c_str(), "w");
-    if (!f) throw Error(ErrorCode::io, c.out_file + ": cannot open for writing");
-    std::fprintf(f, "%%%%MatrixMarket matrix array real general\n%lld %lld\n", n, k);
-    for (const V v : xh) std::fprintf(f, "%.17g\n", static_cast<double>(v));
-    std::fclose(f);
+    io::AtomicOutputFile f(c.out_file);  // complete or absent; a failed write is an error naming it
+    f.stream() << "%%MatrixMarket matrix array real general\n" << n << " " << k << "\n" << std::setprecision(17);
+    for (const V v : xh) f.stream() << static_cast<double>(v) << "\n";
+    f.commit();
   }
   return failed ? 1 : 0;
 }
@@ -124,6 +125,11 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
     o.tolerance = c.tolerance;
     o.max_iterations = c.max_iterations;
     o.restart = c.restart;
+    if (o.method == KrylovMethod::gmres && gmres_restart(c.restart, a.rows) < c.restart) {
+      // The library caps it too (gmres_restart); said here so that the user knows m.
+      std::printf("restart     %d capped at %d, the number of unknowns (a larger Krylov basis cannot help)\n", c.restart,
+                  gmres_restart(c.restart, a.rows));
+    }
     o.check_every = c.check_every;
     o.progress = terminal_progress();
     const ExecutorPtr ex = make_executor(c.backend);
@@ -160,11 +166,10 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
     if (!note.empty()) std::printf("format auto %s (%s)\n", plan.description().c_str(), note.c_str());
     if (!c.out_file.empty()) io::write_matrix_market_vector<V>(c.out_file, x);
     if (!c.history_file.empty()) {
-      std::FILE* f = std::fopen(c.history_file.c_str(), "w");
-      if (!f) throw Error(ErrorCode::io, c.history_file + ": cannot open for writing");
-      std::fprintf(f, "iteration,relative_residual\n");
-      for (std::size_t i = 0; i < r.history.size(); ++i) std::fprintf(f, "%zu,%.6e\n", i, r.history[i]);
-      std::fclose(f);
+      io::AtomicOutputFile f(c.history_file);
+      f.stream() << "iteration,relative_residual\n" << std::scientific << std::setprecision(6);
+      for (std::size_t i = 0; i < r.history.size(); ++i) f.stream() << i << "," << r.history[i] << "\n";
+      f.commit();
     }
     return r.converged() ? 0 : 1;
   }
@@ -193,6 +198,7 @@ Action add_solve_command(CLI::App& app) {
   cmd->add_option("--history", o->history_file, "Write the residual history here (CSV)");
   cmd->add_flag("--single", o->single, "Single precision");
   return [o]() {
+    io::remove_temporaries_on_signal();  // Ctrl-C while --out is written leaves no temporary
     int status = 0;
     with_matrix(o->source, o->single ? Precision::single : Precision::double_, [&](const auto& a) { status = run_solve(*o, a); });
     return status;

@@ -6,6 +6,7 @@
 #include "default_vector.hpp"
 #include "hsparse/analysis/spmv_check.hpp"
 #include "hsparse/core/timer.hpp"
+#include "hsparse/io/atomic_file.hpp"
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/kernels/csr_slabs.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
@@ -182,6 +183,7 @@ Action add_spmv_command(CLI::App& app) {
   cmd->add_flag("--single", o->single, "Single precision (complex<float> for complex matrices)");
   cmd->add_flag("--check", o->check, "Compare y with the serial double-precision reference; exit 1 if it fails");
   return [o]() {
+    io::remove_temporaries_on_signal();  // Ctrl-C while --out is written leaves no temporary
     int status = 0;
     with_matrix(o->source, o->single ? Precision::single : Precision::double_,
                 [&](const auto& a) { status = run_spmv(*o, a); });

@@ -118,7 +118,7 @@ int run_tune_cpu(const TuneOptions& o) {
     ho.use_cache = false;
     const SpmvHandle<V, I> handle(cpu, a, ho);
     TuningCache cache(o.cache.empty() ? TuningCache::default_path() : o.cache);
-    cache.store(handle.cache_key(), best->configuration);
+    cache.store_or_throw(handle.cache_key(), best->configuration);
     std::printf("stored SELL C = %d, sigma = %d in %s: hsparse spmv --format sell and the CPU handle start with it\n", best->configuration[0],
                 best->configuration[1], cache.path().c_str());
   }
@@ -173,7 +173,11 @@ int run_tune(const TuneOptions& o) {
   const double best_t = search.best()->seconds;
   const cuda::CsrVectorParams best = csr_vector_params(search.best()->configuration);
   const auto points = static_cast<int>(search.points.size());
-  if (table) std::fclose(table);
+  if (table) {
+    // Appended rows (not an atomic rewrite): still, a full disk is an error, not a silent gap.
+    const bool failed = std::ferror(table) != 0;
+    if ((std::fclose(table) != 0) || failed) throw Error(ErrorCode::io, "--table " + o.table + ": write failed");
+  }
   const double fixed_t = time_params(fixed);
   const double paper_t = time_params(paper);
   // The run-time tuner as a solver would drive it: --calls products on one handle.
@@ -199,7 +203,7 @@ int run_tune(const TuneOptions& o) {
   line(what, tuned, tuned_t);
   if (!o.no_store) {
     TuningCache cache(o.cache.empty() ? TuningCache::default_path() : o.cache);
-    cache.store(handle.cache_key(), csr_vector_configuration(best));
+    cache.store_or_throw(handle.cache_key(), csr_vector_configuration(best));
     std::printf("stored in %s: the next handle for this matrix starts with the best\n", cache.path().c_str());
   }
   if (!o.sell_bcsr) return 0;

@@ -5,6 +5,7 @@
 // ever replaced by a default behind the user's back.
 #include <CLI/CLI.hpp>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -56,22 +57,55 @@ inline CLI::Validator power_of_two_up_to(long long hi) {
   return detail::integer_validator([hi](long long v) { return v >= 1 && v <= hi && (v & (v - 1)) == 0; }, range, range);
 }
 
-// A finite real number > 0 (or >= 0 when zero_allowed).
-inline CLI::Validator real_above_zero(bool zero_allowed = false) {
-  const std::string range = zero_allowed ? "a number >= 0" : "a number > 0";
+namespace detail {
+// The whole text as a finite number, or nothing: NaN and infinities are no
+// option's valid value (CLI::Range compares, and every comparison with NaN
+// is false, so it let --value-tolerance nan through).
+inline std::optional<double> finite_real(const std::string& s) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(s, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  return used == s.size() && std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+}
+
+// 0.01, not 0.010000 (std::to_string) or CLI11's 17 digits.
+inline std::string short_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+// A validator accepting the finite numbers `ok` accepts, described as `range`.
+template <class Ok>
+CLI::Validator real_validator(Ok ok, const std::string& range) {
   return CLI::Validator(
-      [zero_allowed, range](std::string& s) -> std::string {
-        std::size_t used = 0;
-        double v = 0;
-        try {
-          v = std::stod(s, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used != s.size() || !std::isfinite(v) || v < 0 || (!zero_allowed && v == 0)) return "'" + s + "' is not " + range;
-        return {};
+      [ok, range](std::string& s) -> std::string {
+        const auto v = finite_real(s);
+        return v && ok(*v) ? std::string{} : "'" + s + "' is not " + range;
       },
       range);
+}
+}  // namespace detail
+
+// A finite real number > 0 (or >= 0 when zero_allowed).
+inline CLI::Validator real_above_zero(bool zero_allowed = false) {
+  return detail::real_validator([zero_allowed](double v) { return v > 0 || (zero_allowed && v == 0); },
+                                zero_allowed ? "a number >= 0" : "a number > 0");
+}
+
+// A finite real number in [lo, hi]: the checked CLI::Range for doubles.
+inline CLI::Validator real_in(double lo, double hi) {
+  return detail::real_validator([lo, hi](double v) { return v >= lo && v <= hi; },
+                                "a number in [" + detail::short_number(lo) + ", " + detail::short_number(hi) + "]");
+}
+
+// Any finite real number (e.g. a scaling factor).
+inline CLI::Validator finite_number() {
+  return detail::real_validator([](double) { return true; }, "a finite number");
 }
 
 // --backend of every subcommand: auto (the GPU if there is one), cpu or cuda.
@@ -82,7 +116,7 @@ inline constexpr const char* kBackendHelp = "auto (the GPU if there is one, else
 inline CLI::Option* add_value_tolerance_option(CLI::App* cmd, double& tolerance) {
   return cmd->add_option("--value-tolerance", tolerance,
                          "auto/advice: relative rounding of stored values allowed, in [0, 0.01] (0: exact formats only; 1e-7 admits csr16-single)")
-      ->check(CLI::Range(0.0, 0.01))
+      ->check(real_in(0.0, 0.01))
       ->capture_default_str();
 }
 

@@ -54,7 +54,7 @@ SimdLevel simd_level();
 const char* to_string(SimdLevel level);
 
 struct HostMemory {
-  std::size_t available = 0;  // min(MemAvailable, cgroup limit - cgroup usage)
+  std::size_t available = 0;  // min(MemAvailable, cgroup limit - cgroup usage, RLIMIT_AS - VmSize)
   std::size_t total = 0;      // MemTotal
   std::string source;         // e.g. "MemAvailable" or "cgroup v2 memory.max"
 };

@@ -22,6 +22,7 @@
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/host_device.hpp"
 #include "hsparse/formats/dia.hpp"
+#include "hsparse/formats/padding.hpp"
 
 namespace hsparse {
 
@@ -33,6 +34,20 @@ HSPARSE_HOST_DEVICE inline long long dia_tiled_rows(long long rows) { return (ro
 /// Where row r's slot of diagonal d lies among `diagonals` diagonals.
 HSPARSE_HOST_DEVICE inline long long dia_tiled_slot(long long r, long long d, long long diagonals) {
   return ((r / kDiaTileRows) * diagonals + d) * kDiaTileRows + r % kDiaTileRows;
+}
+
+/// Row r's sum over tiled DIA values without the padded slots
+/// (formats/padding.hpp): what a kernel recomputes for a row whose sum is
+/// not finite. `values` and `x` in the caller's memory (device pointers in
+/// a kernel).
+template <class D, class I>
+HSPARSE_HOST_DEVICE inline D dia_tiled_row_without_padding(long long r, I cols, int diagonals, const I* offsets, const D* values, const D* x) {
+  D sum(0);
+  for (int d = 0; d < diagonals; ++d) {
+    const long long c = r + static_cast<long long>(offsets[d]);
+    if (c >= 0 && c < cols) sum += entry_product(values[dia_tiled_slot(r, d, diagonals)], x[c]);
+  }
+  return sum;
 }
 
 /// a's values (one array per diagonal) in the tiled order, padding zero.

@@ -37,15 +37,19 @@ struct GeneratorInfo {
 /// Every generator with its keys and defaults.
 const std::vector<GeneratorInfo>& generator_catalog();
 
-/// Throws Error(parse) naming the spec and the problem (unknown generator or key, bad number).
+/// Throws Error(parse) naming the spec and the problem (unknown generator or
+/// key, an item that is not key=value, e.g. after a trailing comma, a key given twice).
 GeneratorSpec parse_spec(std::string_view text);
 
 /// True when `text` names a known generator (NAME or NAME:...).
 bool is_generator_spec(std::string_view text);
 
 template <class V, class I>
-/// The matrix of a spec; Error(parse) for a bad spec, Error(overflow) when
-/// its size does not fit I, Error(out_of_memory) before allocating too much.
+/// The matrix of a spec; Error(parse) for a bad spec or a value outside its
+/// key's range (naming the spec, key, value and range), Error(overflow) when
+/// a size product or the nonzeros' upper bound does not fit int64 or I, and
+/// Error(out_of_memory) when that bound's bytes exceed the host budget: both
+/// before any row is generated, naming the spec.
 Csr<V, I> generate(std::string_view spec);
 
 /// The individual generators.

@@ -24,7 +24,8 @@
 namespace hsparse::io {
 
 template <class V, class I>
-/// Writes `a` as an .hsp file; Error(io) when the file cannot be written.
+/// Writes `a` as an .hsp file, complete or not at all (atomic_file.hpp);
+/// Error(io) naming the file when it cannot be written.
 void write_hsp(const std::string& path, const Csr<V, I>& a);
 
 template <class V, class I>

@@ -59,8 +59,16 @@ MatrixMarketHeader read_matrix_market_header(const std::string& path);
 /// The same from text already in memory; `name` is used in error messages.
 MatrixMarketHeader parse_matrix_market_header(std::string_view text, const std::string& name);
 
+/// A Matrix Market file's whole (decompressed) text, read with a bound: once
+/// the size line is read, the text that follows may take at most 256 bytes
+/// per declared entry plus 1 MiB of comments. Error(parse) naming the file
+/// and the line reached when it goes on past that (a corrupt file or a gzip
+/// bomb: decompression stops there); Error(io) when it cannot be read.
+std::string read_matrix_market_text(const std::string& path);
+
 template <class V, class I>
-/// Reads a .mtx, .mtx.gz or SuiteSparse .tar.gz file. Error(io) when it
+/// Reads a .mtx, .mtx.gz or SuiteSparse .tar.gz file (its text through
+/// read_matrix_market_text). Error(io) when it
 /// cannot be read, Error(parse) naming the file, line and reason for
 /// malformed content, Error(overflow) when a size does not fit I.
 MatrixMarketData<V, I> read_matrix_market(const std::string& path);
@@ -94,11 +102,13 @@ std::string format_matrix_market(const Csr<V, I>& a, const MatrixMarketWriteOpti
 
 template <class V, class I>
 /// Writes `a` to path with every value in full precision, gzip-compressed
-/// when path ends in .gz; Error(io) when the file cannot be written.
+/// when path ends in .gz; complete or not at all (atomic_file.hpp), and
+/// Error(io) naming the file when it cannot be written.
 void write_matrix_market(const std::string& path, const Csr<V, I>& a,
                          const MatrixMarketWriteOptions& options = {});
 
-/// A dense vector as an n x 1 array file, every value with full precision.
+/// A dense vector as an n x 1 array file, every value with full precision
+/// (complete or not at all; Error(io) naming the file when it cannot be written).
 template <class V>
 void write_matrix_market_vector(const std::string& path, std::span<const V> v);
 

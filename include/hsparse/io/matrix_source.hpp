@@ -3,6 +3,7 @@
 /// The one entry point for "give me this matrix": a generator spec
 /// (e.g. stencil3d:n=100, see generators.hpp), an .hsp binary file, or a
 /// Matrix Market file (.mtx, .mtx.gz, .tar.gz). Returns canonical CSR.
+/// Every function here throws Error(invalid_argument) for an empty source.
 #include <complex>
 #include <cstdint>
 #include <string_view>

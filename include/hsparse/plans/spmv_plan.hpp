@@ -8,6 +8,7 @@
 /// kernels run; on a cuda::Executor it lives on the device and the kernels
 /// launch on the executor's stream. The backends' builders are
 /// backends/openmp/spmv_plan.cpp and backends/cuda/spmv_plan.cpp.
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <span>
@@ -46,6 +47,17 @@ struct SpmvOptions {
   XInL2 x_in_l2 = XInL2::automatic;  ///< CUDA: x kept in L2 (XInL2)
 };
 
+/// Whether the byte ranges [a, a + a_bytes) and [b, b + b_bytes) share a
+/// byte (empty ranges share none). Addresses are compared as integers, in
+/// any memory space (host or device pointers alike).
+bool ranges_overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes);
+
+/// Throws Error(invalid_argument), naming `who`, x and y, when the byte
+/// ranges [x, x + x_bytes) and [y, y + y_bytes) overlap: a product writes y
+/// while it reads x, so an overlapping y would change x under the kernel
+/// and give a silently wrong product.
+void check_spmv_no_overlap(const void* x, std::size_t x_bytes, const void* y, std::size_t y_bytes, const char* who);
+
 template <class V, class I>
 /// A matrix converted once into a format on an executor, with its kernel
 /// chosen once: y = alpha A x + beta y as often as wanted.
@@ -53,11 +65,22 @@ template <class V, class I>
 /// Contract: the plan copies what it needs from the host matrix (which may
 /// be destroyed after construction) and owns the converted matrix in the
 /// executor's memory; it is move-only through its members and keeps its
-/// executor alive. apply() is const and reentrant on the CPU (concurrent
-/// calls with different y are safe); on a GPU it queues on the executor's
-/// stream and returns without waiting. Sizes: x has cols() entries and y
-/// rows() (checked for Arrays, spans and dense matrices, not for raw
-/// pointers). Construction throws Error(invalid_argument) for an unknown
+/// executor alive. Sizes: x has cols() entries and y rows() (checked for
+/// Arrays, spans and dense matrices, not for raw pointers).
+///
+/// Threads: on a CpuExecutor apply() is const and uses no shared mutable
+/// scratch (SpMM's scratch block is made per call), so a plan may be used
+/// from several threads at once, each with its own y. On a GPU apply()
+/// queues on the executor's stream and returns without waiting; its kernels
+/// share the plan's one device workspace, so call it from one thread at a
+/// time (or share an SpmvHandle, which serializes its products).
+///
+/// Aliasing: y is written while x is read, so x and y must not overlap:
+/// every apply() compares their address ranges (pointers, Arrays, spans,
+/// dense matrices and views alike) and refuses an overlap with
+/// Error(invalid_argument) naming x and y; pass a copy of x.
+///
+/// Construction throws Error(invalid_argument) for an unknown
 /// kernel or a format refusing the matrix, Error(unsupported) for a kernel
 /// this CPU, GPU or value type lacks, Error(out_of_memory) when the
 /// converted matrix does not fit.
@@ -73,8 +96,9 @@ class SpmvPlan {
   void apply(V alpha, const Array<V>& x, V beta, Array<V>& y) const;
   /// Host spans: a CPU plan only (checked), sizes checked.
   void apply(V alpha, std::span<const V> x, V beta, std::span<V> y) const;
-  /// Raw pointers in the executor's memory, cols and rows entries (not checked).
-  void apply(V alpha, const V* x, V beta, V* y) const { apply_(alpha, x, beta, y); }
+  /// Raw pointers in the executor's memory, cols and rows entries (sizes not
+  /// checked; an overlap of x and y is: Error(invalid_argument)).
+  void apply(V alpha, const V* x, V beta, V* y) const;
   /// Y = alpha A X + beta Y for k columns (SpMM), X cols x k and Y rows x k
   /// on the plan's executor (checked): the format's SpMM kernel where it has
   /// one (A read once per 32 columns: CSR, kernels/csr_spmm.hpp, and

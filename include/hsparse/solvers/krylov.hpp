@@ -22,6 +22,7 @@
 /// GMRES take their scalars to the host (two and 2(j+1)+1 synchronisations
 /// per iteration); pipelined CG keeps them on the device and synchronises
 /// every options.check_every iterations. Real value types.
+#include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
@@ -60,7 +61,7 @@ struct SolverOptions {
   Preconditioner preconditioner = Preconditioner::none;  ///< the preconditioner
   double tolerance = 1e-8;   ///< on ||r|| / ||b||
   int max_iterations = 10000;  ///< the iteration limit
-  int restart = 30;          ///< GMRES(m): m
+  int restart = 30;          ///< GMRES(m): m, capped at the number of unknowns (gmres_restart())
   bool record_history = true;  ///< keep ||r||/||b|| of every iteration in SolverResult::history
   /// GPU pipelined CG keeps its scalars on the device and the host looks at
   /// them every `check_every` iterations (one synchronisation per check);
@@ -72,6 +73,13 @@ struct SolverOptions {
   /// For progress display; it must not throw.
   std::function<void(int, double)> progress;
 };
+
+/// The GMRES(m) restart used for `unknowns` unknowns: min(restart,
+/// unknowns), at least 1. In exact arithmetic GMRES finds the solution
+/// within n steps, so a basis of more than n vectors cannot help, while each
+/// vector costs n values and an inner product per iteration (a restart of
+/// 100000 on 125 unknowns took seconds per iteration). solve() applies it.
+int gmres_restart(int restart, std::int64_t unknowns);
 
 /// What a solve did.
 struct SolverResult {

@@ -52,10 +52,25 @@ template <class V, class I>
 ///
 /// Contract: the host matrix `a` must outlive the handle while tuning()
 /// is true (guesses other than CSR vector rebuild the plan from it); every
-/// product is correct, tuning or not. Move-only. Not thread-safe: apply()
-/// updates the tuner, so one thread at a time per handle. Construction
-/// throws as SpmvPlan's does; the tuning cache on disk is optional (a
-/// missing, damaged or unwritable cache only costs the next run its tuning).
+/// product is correct, tuning or not. Move-only (a moved-from handle may
+/// only be destroyed or assigned to).
+///
+/// Threads: a handle may be used from several threads at once; products
+/// are serialized by the handle. Every apply() and every accessor that
+/// reads the tuner's state (tuning, calls, configuration, origin,
+/// description, matrix_bytes) holds a mutex in the handle, because apply()
+/// moves the tuner on and may rebuild the plan. Serializing costs nothing
+/// on the CPU (each product already uses every OpenMP thread) and little
+/// on a GPU (the products go to one stream anyway).
+///
+/// Aliasing: x and y must not overlap (their address ranges compared, for
+/// pointers, Arrays, spans and dense matrices alike): y is written while x
+/// is read, so an overlap is refused with Error(invalid_argument) naming x
+/// and y; pass a copy of x.
+///
+/// Construction throws as SpmvPlan's does; the tuning cache on disk is
+/// optional (a missing, damaged or unwritable cache only costs the next run
+/// its tuning).
 class SpmvHandle {
  public:
   /// Chooses the format (or takes options.format) and builds the first plan on `ex`.
@@ -65,7 +80,9 @@ class SpmvHandle {
   SpmvHandle(SpmvHandle&&) noexcept;
 
   /// y = alpha*A*x + beta*y: pointers in the executor's memory (device
-  /// pointers on a CUDA executor, launched on its stream), or Arrays (checked).
+  /// pointers on a CUDA executor, launched on its stream), or Arrays
+  /// (checked). Error(invalid_argument) when x (cols entries) and y (rows
+  /// entries) overlap.
   void apply(V alpha, const V* x, V beta, V* y);
   /// y = alpha*A*x + beta*y with Arrays on the handle's executor (sizes checked).
   void apply(V alpha, const Array<V>& x, V beta, Array<V>& y);
@@ -86,7 +103,7 @@ class SpmvHandle {
   bool matches(const Csr<V, I>& a) const;
   bool tuning() const;                  ///< still trying parameters
   /// Products so far.
-  int calls() const { return calls_; }
+  int calls() const;
   std::vector<int> configuration() const;  ///< the tuned axes' values (best so far); empty when nothing is tuned
   std::vector<std::string> axis_names() const;  ///< the axes of configuration()
   std::string origin() const;           ///< "advisor", "given", "fixed rule", "tuning", "tuned", "cache"
@@ -106,9 +123,9 @@ class SpmvHandle {
 
  private:
   struct State;
+  // The mutex lives in the State, on the heap, so the handle stays movable.
   std::unique_ptr<State> state_;
   MatrixFingerprint fingerprint_;
-  int calls_ = 0;
 };
 
 }  // namespace hsparse

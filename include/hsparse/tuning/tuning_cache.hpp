@@ -18,8 +18,13 @@ class TuningCache {
 
   std::optional<std::vector<int>> find(const std::string& key) const;
   // Stores and writes the file at once (read-merge-write, so concurrent
-  // processes lose at most each other's newest entry).
-  void store(const std::string& key, const std::vector<int>& values);
+  // processes lose at most each other's newest entry; the file is replaced
+  // whole, never left half-written). Best effort, for callers to whom the
+  // cache is an optimisation: false when the file could not be written.
+  bool store(const std::string& key, const std::vector<int>& values);
+  // The same for callers whose job is storing (hsparse tune): Error(io)
+  // naming the file and the reason when it cannot be written.
+  void store_or_throw(const std::string& key, const std::vector<int>& values);
   const std::string& path() const { return path_; }
 
  private:

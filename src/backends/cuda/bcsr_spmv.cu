@@ -17,6 +17,7 @@
 // The last block column may reach past the matrix: x is read only for real
 // columns; rows past the matrix are not written.
 #include "device_common.cuh"
+#include "hsparse/formats/padding.hpp"
 #include "hsparse/backends/cuda/format_spmv.hpp"
 
 namespace hsparse::cuda {
@@ -37,6 +38,25 @@ constexpr int kWarpsPerBlock = 4;
 // was not measured there.
 __host__ __device__ constexpr int by_column_unroll(int block) { return block == 3 ? 2 : block <= 8 ? 4 : 1; }
 constexpr double kByColumnValuesPerLane = 16;  // bcsr_by_column_lanes
+
+// Row i of block row br without the block fill (formats/padding.hpp): the
+// kernels multiply every value of a block, and a row whose sum is then not
+// finite (the fill may have met NaN or infinity in x) is summed again here.
+// One test per row; a select per value cost a third of the kernels' speed
+// (docs/results/2026-11-28-padding-ieee/). Not inlined: the rare path stays
+// out of the kernels' registers and code.
+template <class D, class I>
+__device__ __noinline__ D bcsr_row_without_fill(long long br, int i, int bs, long long stride, I cols, const I* __restrict__ row_ptr, const I* __restrict__ col_idx,
+                                   const D* __restrict__ values, const D* __restrict__ x) {
+  D sum(0);
+  for (long long k = row_ptr[br]; k < row_ptr[br + 1]; ++k) {
+    for (int j = 0; j < bs; ++j) {
+      const long long c = static_cast<long long>(col_idx[k]) * bs + j;
+      if (c < cols) sum += entry_product(values[k * stride + j * bs + i], x[c]);
+    }
+  }
+  return sum;
+}
 
 // 32 values per warp of the block in shared memory. Real types get a typed
 // array (as before complex support: raw storage measured 2% slower in
@@ -80,6 +100,7 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
 #pragma unroll
     for (int l = lane; l < per_step * bb; l += bs) total += partial[warp][l];  // lanes with e % bs == lane, in order
     const long long r = br * bs + lane;
+    if (!is_finite_value(total)) total = bcsr_row_without_fill(br, lane, bs, stride, cols, row_ptr, col_idx, values, x);
     if (r < rows) detail::write_output(y, r, alpha, total, beta, read_y);
   }
 }
@@ -143,6 +164,7 @@ __global__ void bcsr_by_column_kernel(I block_rows, ByColumnIndex<I> stride, I r
 #pragma unroll
     for (int i = 0; i < BS; ++i) {
       const long long r = br * BS + i;
+      if (!is_finite_value(acc[i])) acc[i] = bcsr_row_without_fill(br, i, BS, static_cast<long long>(stride), cols, row_ptr, col_idx, values, x);
       if (r < rows) detail::write_output(y, r, alpha, acc[i], beta, read_y);
     }
   }
@@ -168,6 +190,7 @@ __global__ void bcsr_row_per_thread_kernel(I block_rows, int bs, long long strid
     __syncwarp();
   }
   const long long r = br * bs + lane;
+  if (lane < bs && !is_finite_value(sum)) sum = bcsr_row_without_fill(br, lane, bs, stride, cols, row_ptr, col_idx, values, x);
   if (lane < bs && r < rows) detail::write_output(y, r, alpha, sum, beta, read_y);
 }
 

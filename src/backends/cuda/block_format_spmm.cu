@@ -16,6 +16,7 @@
 #include <algorithm>
 
 #include "hsparse/backends/cuda/format_spmv.hpp"
+#include "hsparse/formats/padding.hpp"
 #include "hsparse/kernels/block_format_spmm.hpp"
 #include "spmm_common.cuh"
 
@@ -90,7 +91,9 @@ __global__ void __launch_bounds__(kSpmmThreads) bcsr_spmm_kernel(I rows, I block
   for (I p = row_ptr[block_row]; p < row_ptr[block_row + 1]; ++p) {
     const D* block = values + static_cast<long long>(p) * block_stride + r;  // entry (r, c) at c * b + r
     const D* xb = xr + static_cast<long long>(col_idx[p]) * b * KC;
-    for (int c = 0; c < b; ++c) add_packed_row<KC>(acc, block[c * b], xb + c * KC);
+    for (int c = 0; c < b; ++c) {
+      if (!is_padding(block[c * b])) add_packed_row<KC>(acc, block[c * b], xb + c * KC);  // the block fill adds nothing (formats/padding.hpp)
+    }
   }
   const long long row = block_row * b + r;
   if (row < rows) write_row<KC>(y, ldy, row, kc, acc, alpha, beta);

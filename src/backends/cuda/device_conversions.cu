@@ -20,6 +20,7 @@
 #include "hsparse/formats/csr16.hpp"
 #include "hsparse/formats/dia.hpp"
 #include "hsparse/formats/dia_tiles.hpp"
+#include "hsparse/formats/padding.hpp"
 #include "hsparse/formats/sell_c_sigma.hpp"
 
 namespace hsparse::cuda {
@@ -49,7 +50,7 @@ __global__ void ell_fill_kernel(long long rows, long long padded_rows, long long
   for (long long k = 0; k < width; ++k) {
     const long long slot = k * padded_rows + r;
     ell_col[slot] = k < len ? col_idx[begin + k] : pad_col;
-    ell_val[slot] = k < len ? values[begin + k] : V(0);
+    ell_val[slot] = k < len ? stored_entry(values[begin + k]) : V(0);  // formats/padding.hpp
   }
 }
 
@@ -101,7 +102,7 @@ __global__ void dia_fill_kernel(long long rows, long long diagonals, const I* __
   if (r >= rows) return;
   for (long long k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
     const long long d = diagonal_of[static_cast<long long>(col_idx[k]) - r + rows];
-    dia_values[dia_tiled_slot(r, d, diagonals)] = values[k];  // DeviceDia's tiles
+    dia_values[dia_tiled_slot(r, d, diagonals)] = stored_entry(values[k]);  // DeviceDia's tiles
   }
 }
 
@@ -128,7 +129,7 @@ __global__ void sell_fill_kernel(long long padded_rows, long long rows, int chun
   V* const out_value = sell_values + chunk_ptr[c] + j;
   for (long long k = 0; k < width; ++k) {
     out_col[k * chunk] = k < length ? col_idx[begin + k] : pad_column;
-    out_value[k * chunk] = k < length ? values[begin + k] : V{};
+    out_value[k * chunk] = k < length ? stored_entry(values[begin + k]) : V{};  // formats/padding.hpp
   }
 }
 
@@ -153,7 +154,7 @@ __global__ void bcsr_fill_kernel(long long rows, int block, std::size_t block_st
       if (block_col[mid] < bc) lo = mid + 1;
       else hi = mid;
     }
-    block_values[static_cast<std::size_t>(lo) * block_stride + static_cast<std::size_t>((c - bc * block) * block + i)] = values[k];
+    block_values[static_cast<std::size_t>(lo) * block_stride + static_cast<std::size_t>((c - bc * block) * block + i)] = stored_entry(values[k]);
   }
 }
 
@@ -270,7 +271,7 @@ DeviceDia<V, I> dia_from_device_csr(const Executor& ex, const Csr<V, I>& host, c
   const auto diagonals = static_cast<long long>(offsets.size());
   DeviceDia<V, I> d{a.rows, a.cols, DeviceArray<I>(offsets), DeviceArray<V>(static_cast<std::size_t>(diagonals * dia_tiled_rows(a.rows)))};
   if (d.values.size() == 0) return d;
-  HSPARSE_CUDA_CHECK(cudaMemsetAsync(d.values.data(), 0, d.values.size() * sizeof(V), detail::stream_of(ex)));  // V(0) is all zero bits
+  HSPARSE_CUDA_CHECK(cudaMemsetAsync(d.values.data(), 0, d.values.size() * sizeof(V), detail::stream_of(ex)));  // V(0) is all zero bits: padding (formats/padding.hpp)
   // Only the present diagonals' slots are written, and only they are read.
   DeviceArray<I> diagonal_of(static_cast<std::size_t>(a.rows) + static_cast<std::size_t>(a.cols));
   dia_index_kernel<I><<<detail::grid_for(static_cast<long long>(offsets.size()), 256), 256, 0, detail::stream_of(ex)>>>(
@@ -313,7 +314,7 @@ DeviceBcsr<V, I> bcsr_from_device_csr(const Executor& ex, const Csr<V, I>& host,
   DeviceBcsr<V, I> b{pattern.rows, pattern.cols, pattern.block_rows, pattern.block, pattern.block_stride, DeviceArray<I>(pattern.row_ptr),
                      DeviceArray<I>(pattern.col_idx), DeviceArray<V>(pattern.col_idx.size() * pattern.block_stride)};
   if (b.values.size() == 0) return b;
-  HSPARSE_CUDA_CHECK(cudaMemsetAsync(b.values.data(), 0, b.values.size() * sizeof(V), detail::stream_of(ex)));  // V(0) is all zero bits
+  HSPARSE_CUDA_CHECK(cudaMemsetAsync(b.values.data(), 0, b.values.size() * sizeof(V), detail::stream_of(ex)));  // V(0) is all zero bits: padding (formats/padding.hpp)
   bcsr_fill_kernel<detail::device_t<V>, I><<<detail::grid_for(32 * static_cast<long long>(a.rows), 256), 256, 0, detail::stream_of(ex)>>>(
       a.rows, block, b.block_stride, a.row_ptr.data(), a.col_idx.data(), detail::dev(a.values.data()), b.row_ptr.data(), b.col_idx.data(),
       detail::dev(b.values.data()));

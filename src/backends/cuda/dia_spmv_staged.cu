@@ -20,10 +20,18 @@ namespace {
 // holds x[r0 + its first offset + i]; diagonal d's x for the thread is at
 // diagonal_position[d] + t. Products are summed in diagonal order, as the
 // thread-per-row kernel sums them.
+// DIA's row without padding (formats/dia_tiles.hpp), kept out of line: the
+// rare path stays out of the kernel's registers and code.
+template <class D, class I>
+__device__ __noinline__ D staged_row_without_padding(long long r, I cols, int diagonals, const I* __restrict__ offsets, const D* __restrict__ values,
+                                                     const D* __restrict__ x) {
+  return dia_tiled_row_without_padding(r, cols, diagonals, offsets, values, x);
+}
+
 template <class D, class I>
 __global__ void __launch_bounds__(kDiaStagedRows)
     dia_staged_kernel(I rows, I cols, int diagonals, int phase_count, const int* __restrict__ phases, const long long* __restrict__ runs,
-                      const int* __restrict__ diagonal_position, const D* __restrict__ values,
+                      const int* __restrict__ diagonal_position, const I* __restrict__ offsets, const D* __restrict__ values,
                       const D* __restrict__ x, D alpha, D beta, bool read_y, D* __restrict__ y) {
   extern __shared__ __align__(16) unsigned char window_bytes[];
   D* window = reinterpret_cast<D*>(window_bytes);
@@ -55,7 +63,11 @@ __global__ void __launch_bounds__(kDiaStagedRows)
     }
     if (p + 1 < phase_count) __syncthreads();  // the next phase overwrites the windows
   }
-  if (r < rows) detail::write_output(y, r, alpha, sum, beta, read_y);
+  if (r >= rows) return;
+  // A padded slot inside the matrix may have met NaN or infinity in x: such
+  // a row is summed again without its padded slots (formats/padding.hpp).
+  if (!is_finite_value(sum)) sum = staged_row_without_padding(r, cols, diagonals, offsets, values, x);
+  detail::write_output(y, r, alpha, sum, beta, read_y);
 }
 
 }  // namespace
@@ -116,7 +128,7 @@ void dia_spmv_staged(const Executor& ex, V alpha, const DeviceDia<V, I>& a, cons
   const std::size_t shared = static_cast<std::size_t>(w.shared_elements) * sizeof(D);
   dia_staged_kernel<D, I><<<detail::grid_for(a.rows, kDiaStagedRows), kDiaStagedRows, shared, detail::stream_of(ex)>>>(
       a.rows, a.cols, static_cast<int>(a.offsets.size()), w.phase_count, w.phases.data(), w.runs.data(), w.diagonal_position.data(),
-      detail::dev(a.values.data()), detail::dev(x), detail::dev_value(alpha), detail::dev_value(beta), beta != V(0), detail::dev(y));
+      a.offsets.data(), detail::dev(a.values.data()), detail::dev(x), detail::dev_value(alpha), detail::dev_value(beta), beta != V(0), detail::dev(y));
   HSPARSE_CUDA_CHECK(cudaGetLastError());
 }
 

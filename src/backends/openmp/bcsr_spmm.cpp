@@ -2,7 +2,8 @@
 // (packed_passes.hpp) block rows in parallel; each block's b x b values are
 // read once and applied to b rows of the packed X, b x KC sums per block
 // row. Columns past the matrix's last (the last block column's padding)
-// hold zeros in the block and have no row in X: they are skipped.
+// hold zeros in the block and have no row in X: they are skipped. The
+// block fill adds nothing, whatever X holds (formats/padding.hpp).
 //  - Real types, KC values of 16 to 64 bytes and b in {2, 3, 4, 6, 8}: the
 //    b sums are vectors in registers (simd_vector.hpp), one load of X's
 //    packed row per block column feeding b vector FMAs (csr_spmm.cpp's
@@ -19,6 +20,7 @@
 
 #include "hsparse/core/host_system.hpp"
 #include "hsparse/core/types.hpp"
+#include "hsparse/formats/padding.hpp"
 #include "hsparse/kernels/block_format_spmm.hpp"
 #include "hsparse/kernels/csr_spmm.hpp"
 #include "packed_passes.hpp"
@@ -60,7 +62,9 @@ template <int B, int KC, class V, class I>
         const long long c0 = static_cast<long long>(a.col_idx[static_cast<std::size_t>(blk)]) * B;
         for (int jj = 0; jj < B && c0 + jj < a.cols; ++jj) {
           const Row xv = detail::load_vec<V, kBytes>(packed + (c0 + jj) * KC);
-          for (int ii = 0; ii < B; ++ii) sums[ii] += values[jj * B + ii] * xv;
+          for (int ii = 0; ii < B; ++ii) {
+            if (!is_padding(values[jj * B + ii])) sums[ii] += values[jj * B + ii] * xv;
+          }
         }
       }
       std::array<V, static_cast<std::size_t>(B) * KC> out{};
@@ -75,6 +79,7 @@ template <int B, int KC, class V, class I>
           const V* xc = packed + (c0 + jj) * KC;
           for (long long ii = 0; ii < b; ++ii) {
             const V v = values[jj * b + ii];
+            if (is_padding(v)) continue;
             V* s = acc.data() + ii * KC;
 #pragma omp simd
             for (int q = 0; q < KC; ++q) s[q] += v * xc[q];

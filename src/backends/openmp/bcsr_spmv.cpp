@@ -2,12 +2,14 @@
 // algorithm. Decomposition: a thread owns whole block rows; for each block
 // it walks the block's columns, broadcasting one x entry into the block
 // column (values are column-major inside a block), accumulating bs row sums
-// in registers, and writes its bs outputs once.
+// in registers, and writes its bs outputs once. A row whose sum is not
+// finite is summed again without the block fill (formats/padding.hpp).
 #include <algorithm>
 #include <array>
 #include <vector>
 
 #include "../common/output.hpp"
+#include "hsparse/formats/padding.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/format_spmv.hpp"
 
@@ -61,6 +63,21 @@ inline void block_row_sums_dynamic(const Bcsr<V, I>& a, const V* __restrict x, I
   }
 }
 
+// Row `row` of block row br without the block fill: for a row whose sum is
+// not finite, where the fill may have met NaN or infinity in x
+// (formats/padding.hpp).
+template <class V, class I>
+V masked_row_sum(const Bcsr<V, I>& a, const V* x, I br, int row) {
+  const int bs = a.block;
+  V sum(0);
+  for (I k = a.row_ptr[br]; k < a.row_ptr[br + 1]; ++k) {
+    const std::int64_t c0 = static_cast<std::int64_t>(a.col_idx[k]) * bs;
+    const V* block = a.values.data() + static_cast<std::size_t>(k) * a.block_stride;
+    for (int col = 0; col < bs && c0 + col < a.cols; ++col) sum += entry_product(block[col * bs + row], x[c0 + col]);
+  }
+  return sum;
+}
+
 // BS > 0: compile-time block size; BS == 0: run-time block size a.block.
 template <int BS, class V, class I>
 void bcsr_block_rows(V alpha, const Bcsr<V, I>& a, const V* __restrict x, V beta, V* __restrict y) {
@@ -75,7 +92,11 @@ void bcsr_block_rows(V alpha, const Bcsr<V, I>& a, const V* __restrict x, V beta
       else block_row_sums_dynamic(a, x, br, sums.data());
       const std::int64_t r0 = static_cast<std::int64_t>(br) * bs;
       const int nrows = static_cast<int>(std::min<std::int64_t>(bs, rows - r0));
-      for (int row = 0; row < nrows; ++row) y[r0 + row] = detail::combine_output(alpha, sums[static_cast<std::size_t>(row)], beta, y[r0 + row]);
+      for (int row = 0; row < nrows; ++row) {
+        V& sum = sums[static_cast<std::size_t>(row)];
+        if (!is_finite_value(sum)) sum = masked_row_sum(a, x, br, row);
+        y[r0 + row] = detail::combine_output(alpha, sum, beta, y[r0 + row]);
+      }
     }
   }
 }

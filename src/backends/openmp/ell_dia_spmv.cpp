@@ -1,10 +1,12 @@
 // OpenMP kernels of the padded and diagonal formats. Decomposition: a
 // thread owns blocks of kBlockRows consecutive rows and keeps their sums in
 // a local array, so the inner loop runs over consecutive rows (SIMD lanes =
-// rows, as in the ELL/DIA layouts) and y is written once.
+// rows, as in the ELL/DIA layouts) and y is written once. A row whose sum
+// is not finite is summed again without its padded slots (formats/padding.hpp).
 #include <algorithm>
 
 #include "../common/output.hpp"
+#include "hsparse/formats/padding.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/format_spmv.hpp"
 
@@ -31,7 +33,16 @@ void ell_spmv(V alpha, const Ell<V, I>& a, std::span<const V> x, V beta, std::sp
 #pragma omp simd
       for (std::int64_t i = 0; i < n; ++i) sum[i] += vals[base + i] * xp[cols[base + i]];
     }
-    for (std::int64_t i = 0; i < n; ++i) y[r0 + i] = detail::combine_output(alpha, sum[i], beta, y[r0 + i]);
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (!is_finite_value(sum[i])) {  // padding may have met NaN or infinity: the row without it (formats/padding.hpp)
+        sum[i] = V(0);
+        for (I k = 0; k < a.row_len[r0 + i]; ++k) {
+          const std::size_t slot = static_cast<std::size_t>(k) * pr + static_cast<std::size_t>(r0 + i);
+          sum[i] += vals[slot] * xp[cols[slot]];
+        }
+      }
+      y[r0 + i] = detail::combine_output(alpha, sum[i], beta, y[r0 + i]);
+    }
   }
 }
 
@@ -61,7 +72,16 @@ void dia_spmv(V alpha, const Dia<V, I>& a, std::span<const V> x, V beta, std::sp
 #pragma omp simd
       for (std::int64_t r = lo; r < hi; ++r) sum[r - r0] += diag[r] * xp[r + o];
     }
-    for (std::int64_t r = r0; r < r1; ++r) y[r] = detail::combine_output(alpha, sum[r - r0], beta, y[r]);
+    for (std::int64_t r = r0; r < r1; ++r) {
+      if (!is_finite_value(sum[r - r0])) {  // the row without its padded slots (formats/padding.hpp)
+        sum[r - r0] = V(0);
+        for (std::size_t d = 0; d < a.offsets.size(); ++d) {
+          const std::int64_t c = r + a.offsets[d];
+          if (c >= 0 && c < cols) sum[r - r0] += entry_product(vals[d * static_cast<std::size_t>(rows) + static_cast<std::size_t>(r)], xp[c]);
+        }
+      }
+      y[r] = detail::combine_output(alpha, sum[r - r0], beta, y[r]);
+    }
   }
 }
 

@@ -3,14 +3,27 @@
 // one chunk's C row sums to y. Sorted row i goes to y[i] when the matrix
 // stays permuted, else to y[perm[i]] (section 3.4 of the SELL-C-sigma paper).
 #include "../common/output.hpp"
+#include "hsparse/formats/padding.hpp"
 #include "hsparse/formats/sell_c_sigma.hpp"
 
 namespace hsparse::openmp::detail {
 
+// The kernels sum every slot of a chunk, padding included; a row whose sum
+// is not finite (padding may have met NaN or infinity in x) is summed again
+// up to its true length, without padding (formats/padding.hpp).
 template <class V, class I>
-inline void write_chunk(const SellCSigma<V, I>& a, std::size_t chunk, const V* sums, V alpha, V beta, V* y) {
+inline void write_chunk(const SellCSigma<V, I>& a, std::size_t chunk, V* sums, const V* x, V alpha, V beta, V* y) {
   const std::size_t C = static_cast<std::size_t>(a.chunk), first = chunk * C;
   const std::size_t n = std::min<std::size_t>(C, static_cast<std::size_t>(a.rows) - first);
+  for (std::size_t j = 0; j < n; ++j) {
+    if (is_finite_value(sums[j])) continue;
+    const std::size_t base = static_cast<std::size_t>(a.chunk_ptr[chunk]) + j;
+    sums[j] = V(0);
+    for (I k = 0; k < a.row_len[first + j]; ++k) {
+      const std::size_t slot = base + static_cast<std::size_t>(k) * C;
+      sums[j] += a.values[slot] * x[a.col_idx[slot]];
+    }
+  }
   if (a.permuted_columns || a.sigma == 1) {
     // Sorted order is the output order (sigma = 1 sorts nothing): a contiguous
     // store, without reading perm.

@@ -16,6 +16,7 @@
 
 #include "hsparse/core/host_system.hpp"
 #include "hsparse/core/types.hpp"
+#include "hsparse/formats/padding.hpp"
 #include "hsparse/kernels/block_format_spmm.hpp"
 #include "packed_passes.hpp"
 #include "simd_dispatch.hpp"
@@ -64,14 +65,15 @@ template <int KC, class V, class I>
       }
     } else if (C <= kChunkInRegisters) {
       // Entry-major (section 3's SIMD order): the chunk's values and
-      // column indices stream contiguously; padding entries hold 0 and a
-      // column of their row, so they add nothing and need no test.
+      // column indices stream contiguously; a padded slot is skipped (it
+      // must add nothing even where x holds NaN: formats/padding.hpp).
       std::array<std::array<V, KC>, kChunkInRegisters> acc{};
       const long long len = a.chunk_len[static_cast<std::size_t>(c)];
       for (long long e = 0; e < len; ++e) {
         for (long long j = 0; j < C; ++j) {
           const auto p = static_cast<std::size_t>(base + e * C + j);
           const V v = a.values[p];
+          if (is_padding(v)) continue;
           const V* xc = packed + static_cast<long long>(a.col_idx[p]) * KC;
           auto& sums = acc[static_cast<std::size_t>(j)];
 #pragma omp simd

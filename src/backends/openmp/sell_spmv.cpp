@@ -37,7 +37,7 @@ void sell_portable(V alpha, const SellCSigma<V, I>& a, const V* __restrict x, V 
 #pragma omp simd
         for (int j = 0; j < C; ++j) sums[j] += vals[off + j] * x[cols[off + j]];
       }
-      detail::write_chunk(a, static_cast<std::size_t>(c), sums, alpha, beta, y);
+      detail::write_chunk(a, static_cast<std::size_t>(c), sums, x, alpha, beta, y);
     };
     if (guided) {
 #pragma omp for schedule(guided, 1)

@@ -27,7 +27,7 @@ __attribute__((target("avx2,fma"))) void sell_spmv_avx2(double alpha, const Sell
     }
     alignas(32) double sums[4];
     _mm256_store_pd(sums, sum);
-    write_chunk(a, static_cast<std::size_t>(c), sums, alpha, beta, y);
+    write_chunk(a, static_cast<std::size_t>(c), sums, x, alpha, beta, y);
   });
 }
 
@@ -46,7 +46,7 @@ __attribute__((target("avx2,fma"))) void sell_spmv_avx2(float alpha, const SellC
     }
     alignas(32) float sums[8];
     _mm256_store_ps(sums, sum);
-    write_chunk(a, static_cast<std::size_t>(c), sums, alpha, beta, y);
+    write_chunk(a, static_cast<std::size_t>(c), sums, x, alpha, beta, y);
   });
 }
 

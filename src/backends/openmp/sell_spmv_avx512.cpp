@@ -32,7 +32,7 @@ __attribute__((target("avx512f"))) void sell_spmv_avx512(double alpha, const Sel
     }
     alignas(64) double sums[8];
     _mm512_store_pd(sums, sum);
-    write_chunk(a, static_cast<std::size_t>(c), sums, alpha, beta, y);
+    write_chunk(a, static_cast<std::size_t>(c), sums, x, alpha, beta, y);
   });
 }
 
@@ -52,7 +52,7 @@ __attribute__((target("avx512f"))) void sell_spmv_avx512(float alpha, const Sell
     }
     alignas(64) float sums[16];
     _mm512_store_ps(sums, sum);
-    write_chunk(a, static_cast<std::size_t>(c), sums, alpha, beta, y);
+    write_chunk(a, static_cast<std::size_t>(c), sums, x, alpha, beta, y);
   });
 }
 

@@ -1,10 +1,13 @@
 // Serial reference kernels of the non-CSR formats, each written directly
 // from its format's layout (formats/*.hpp), touching only real entries.
-// They are the oracles of the OpenMP and CUDA kernels of each format.
+// They are the oracles of the OpenMP and CUDA kernels of each format. A
+// padded slot (DIA's, BCSR's block fill) adds nothing whatever x holds;
+// an entry stored as zero adds 0 * x (formats/padding.hpp).
 #include <vector>
 
 #include "../common/output.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse/formats/padding.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/format_spmv.hpp"
 
@@ -51,7 +54,7 @@ void dia_spmv(V alpha, const Dia<V, I>& a, std::span<const V> x, V beta, std::sp
     V sum(0);
     for (std::size_t d = 0; d < a.offsets.size(); ++d) {
       const std::int64_t c = static_cast<std::int64_t>(r) + a.offsets[d];
-      if (c >= 0 && c < a.cols) sum += a.values[d * static_cast<std::size_t>(a.rows) + static_cast<std::size_t>(r)] * x[static_cast<std::size_t>(c)];
+      if (c >= 0 && c < a.cols) sum += entry_product(a.values[d * static_cast<std::size_t>(a.rows) + static_cast<std::size_t>(r)], x[static_cast<std::size_t>(c)]);
     }
     y[r] = combine_output(alpha, sum, beta, y[r]);
   }
@@ -85,7 +88,7 @@ void bcsr_spmv(V alpha, const Bcsr<V, I>& a, std::span<const V> x, V beta, std::
     for (I k = a.row_ptr[br]; k < a.row_ptr[br + 1]; ++k) {
       for (int j = 0; j < bs; ++j) {
         const std::int64_t c = static_cast<std::int64_t>(a.col_idx[k]) * bs + j;
-        if (c < a.cols) sum += a.values[static_cast<std::size_t>(k) * a.block_stride + static_cast<std::size_t>(j) * bs + static_cast<std::size_t>(i)] * x[static_cast<std::size_t>(c)];
+        if (c < a.cols) sum += entry_product(a.values[static_cast<std::size_t>(k) * a.block_stride + static_cast<std::size_t>(j) * bs + static_cast<std::size_t>(i)], x[static_cast<std::size_t>(c)]);
       }
     }
     y[r] = combine_output(alpha, sum, beta, y[r]);

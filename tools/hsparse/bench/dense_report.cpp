@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -13,12 +12,12 @@
 #include "dense_baselines.hpp"
 #include "gnuplot.hpp"
 #include "number_format.hpp"
+#include "hsparse/io/atomic_file.hpp"
 
 namespace hsparse::bench {
 
 void write_dense_report(const DenseResults& c, const std::string& dir, const std::string& device) {
-  namespace fs = std::filesystem;
-  fs::create_directories(dir + "/plots");
+  io::prepare_output_folder(dir + "/plots");
   nlohmann::json j;
   j["device"] = device;
   j["peaks"] = {{"known", c.peaks.known}, {"basis", c.peaks.basis}, {"fp64", c.peaks.fp64}, {"fp64_tensor", c.peaks.fp64_tensor},
@@ -29,8 +28,10 @@ void write_dense_report(const DenseResults& c, const std::string& dir, const std
                             {"size", r.size}, {"seconds", r.seconds}, {"gflops", r.gflops}, {"gbytes", r.gbytes}, {"q", r.q},
                             {"peak", r.peak_name}, {"peak_gflops", r.peak_gflops}, {"status", r.status}});
   }
-  std::ofstream(dir + "/dense.json") << j.dump(1) << "\n";
-  std::ofstream md(dir + "/dense.md");
+  // Each file complete or absent; a failed write is an error naming it (atomic_file.hpp).
+  io::write_file_atomically(dir + "/dense.json", j.dump(1) + "\n");
+  io::AtomicOutputFile md_file(dir + "/dense.md");
+  std::ostream& md = md_file.stream();
   md << "# Dense kernels: GEMM, tall-skinny, SpMM\n\n" << device << ". "
      << c.timing_mode << ", median of repeated calls, operands warm (no cache flush) for every library alike.";
   if (c.peaks.known) {
@@ -211,6 +212,7 @@ void write_dense_report(const DenseResults& c, const std::string& dir, const std
     }
   }
   write_plots_section(md, dir + "/plots", plots);
+  md_file.commit();
 }
 
 }  // namespace hsparse::bench

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <type_traits>
@@ -19,6 +18,7 @@
 #include "../option_checks.hpp"
 #include "gnuplot.hpp"
 #include "number_format.hpp"
+#include "hsparse/io/atomic_file.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/executor.hpp"
 #include "hsparse/fem/element_operators.hpp"
@@ -218,8 +218,7 @@ bool write_fem_table(std::ostream& md, const Context& c, const std::string& prec
 }
 
 void write_fem_report(const Context& c, const std::string& dir, const std::string& device) {
-  namespace fs = std::filesystem;
-  fs::create_directories(dir + "/plots");
+  io::prepare_output_folder(dir + "/plots");
   nlohmann::json j;
   j["device"] = device;
   j["iterations"] = c.iterations;
@@ -227,8 +226,10 @@ void write_fem_report(const Context& c, const std::string& dir, const std::strin
     j["results"].push_back({{"precision", r.precision}, {"operator", r.op}, {"solver", r.solver}, {"degree", r.degree}, {"unknowns", r.unknowns}, {"iterations", r.iterations},
                             {"seconds_per_iteration", r.seconds}, {"iterations_per_second", r.its}, {"bytes_per_product", r.bytes}, {"status", r.status}});
   }
-  std::ofstream(dir + "/fem.json") << j.dump(1) << "\n";
-  std::ofstream md(dir + "/fem.md");
+  // Each file complete or absent; a failed write is an error naming it (atomic_file.hpp).
+  io::write_file_atomically(dir + "/fem.json", j.dump(1) + "\n");
+  io::AtomicOutputFile md_file(dir + "/fem.md");
+  std::ostream& md = md_file.stream();
   md << "# Finite-element CG: iterations per second against the degree (Reguly and Giles, figures 17 and 18)\n\n"
      << device << ". -Laplace(u) = f, Q_p elements on a perturbed quadrilateral mesh (0.1 h), " << c.iterations
      << " CG iterations (tolerance 0) from x = 0, median of 3 solves; each operator's product checked against the assembled CSR first. "
@@ -272,6 +273,7 @@ void write_fem_report(const Context& c, const std::string& dir, const std::strin
     }
   }
   write_plots_section(md, dir + "/plots", plots);
+  md_file.commit();
 }
 
 }  // namespace

@@ -10,8 +10,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <utility>
+
+#include "hsparse/io/atomic_file.hpp"
 
 namespace hsparse::bench {
 
@@ -23,13 +24,16 @@ void write_plots_section(std::ostream& md, const std::string& plot_dir, const st
 }
 
 void write_line_plot(const std::string& plot_dir, const std::string& name, const std::string& settings, const std::vector<PlotSeries>& series) {
-  std::ofstream d(plot_dir + "/" + name + ".dat");
+  io::AtomicOutputFile d_file(plot_dir + "/" + name + ".dat");
+  std::ostream& d = d_file.stream();
   for (const auto& s : series) {
     d << "# " << s.title << "\n";
     for (const auto& [x, y] : s.points) d << x << " " << y << "\n";
     d << "\n\n";
   }
-  std::ofstream g(plot_dir + "/" + name + ".gp");
+  d_file.commit();
+  io::AtomicOutputFile g_file(plot_dir + "/" + name + ".gp");
+  std::ostream& g = g_file.stream();
   g << settings << "\nplot ";
   for (std::size_t i = 0; i < series.size(); ++i) {
     // gnuplot's default colours repeat after 8 series: from the 9th on the
@@ -38,6 +42,7 @@ void write_line_plot(const std::string& plot_dir, const std::string& name, const
       << " title '" << series[i].title << "'";
   }
   g << "\n";
+  g_file.commit();
 }
 
 namespace {
@@ -90,11 +95,25 @@ std::string render_gnuplot(const std::string& plot_dir, const std::vector<std::s
   for (const auto& name : names) {
     for (const auto& [term, ext] : std::vector<std::pair<std::string, std::string>>{{"pngcairo size 1400,900", "png"}, {"svg size 1400,900", "svg"}}) {
       // gnuplot's own cd: the script names its data file relative to the plot folder.
-      const std::string commands = "cd '" + p + "'; set terminal " + term + "; set output '" + name + "." + ext + "'";
-      const std::string log = p + name + "." + ext + ".log";
+      // The image goes to a temporary name, renamed once gnuplot exits 0: a
+      // failed or interrupted gnuplot leaves no half-drawn image under the real name.
+      const std::string image = name + "." + ext;
+      const std::string temporary = "." + image + ".tmp-" + std::to_string(::getpid());
+      const std::string commands = "cd '" + p + "'; set terminal " + term + "; set output '" + temporary + "'";
+      const std::string log = p + image + ".log";
+      std::error_code ec;
+      bool drawn = run_gnuplot(gnuplot, {"-e", commands, name + ".gp"}, log);
+      if (drawn) {
+        std::filesystem::rename(p + temporary, p + image, ec);
+        drawn = !ec;
+      }
       // The log stays only when gnuplot failed: it says why.
-      if (!run_gnuplot(gnuplot, {"-e", commands, name + ".gp"}, log)) failed += std::string(failed.empty() ? "" : ", ") + name + "." + ext;
-      else std::filesystem::remove(log);
+      if (drawn) {
+        std::filesystem::remove(log, ec);
+      } else {
+        std::filesystem::remove(p + temporary, ec);
+        failed += std::string(failed.empty() ? "" : ", ") + image;
+      }
     }
   }
   return failed.empty() ? "" : "gnuplot failed on " + failed + " (see " + plot_dir + "/*.log)";

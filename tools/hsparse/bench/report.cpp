@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "hsparse/io/atomic_file.hpp"
 #include "bench.hpp"
 #include "peer_figures.hpp"
 #include "hsparse/core/error.hpp"
@@ -50,9 +51,9 @@ void print_console(const Report& r) {
 }
 
 std::string write_report(const Report& r, const std::string& dir) {
-  namespace fs = std::filesystem;
-  fs::create_directories(dir);
-  std::ofstream(dir + "/results.json") << to_json(r).dump(1) << "\n";
+  io::prepare_output_folder(dir);
+  // Each file complete or absent; a failed write is an error naming it (atomic_file.hpp).
+  io::write_file_atomically(dir + "/results.json", to_json(r).dump(1) + "\n");
   write_csv(r, dir + "/results.csv");
   const auto sums = summarize(r);
   const std::string plot_problem = write_plots(r, sums, dir);
@@ -144,7 +145,7 @@ std::string write_report(const Report& r, const std::string& dir) {
   }
   if (!any) md << "Every kernel ran.\n";
   md << "\nData: `results.json`, `results.csv`.\n";
-  std::ofstream(dir + "/report.md") << md.str();
+  io::write_file_atomically(dir + "/report.md", md.str());
   return plot_problem;
 }
 

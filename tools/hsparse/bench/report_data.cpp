@@ -3,11 +3,11 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "hsparse/io/atomic_file.hpp"
 #include "hsparse/core/error.hpp"
 #include "report_parts.hpp"
 
@@ -61,7 +61,8 @@ std::string csv_quote(const std::string& s) {
 }
 
 void write_csv(const Report& r, const std::string& path) {
-  std::ofstream out(path);
+  io::AtomicOutputFile file(path);
+  std::ostream& out = file.stream();
   const json j = to_json(r);
   const std::vector<std::string> env_keys = {"date", "commit", "device", "driver"};
   std::vector<std::string> keys;
@@ -78,7 +79,7 @@ void write_csv(const Report& r, const std::string& path) {
       else if (!v.is_null()) out << v.dump();
       out << (i + 1 < keys.size() ? "," : "\n");
     }
-  }
+  }  file.commit();
 }
 
 }  // namespace hsparse::bench::detail

@@ -3,12 +3,12 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "hsparse/core/error.hpp"
+#include "hsparse/io/atomic_file.hpp"
 #include "hsparse/formats/format.hpp"
 #include "gnuplot.hpp"
 #include "report_parts.hpp"
@@ -16,11 +16,11 @@
 namespace hsparse::bench::detail {
 
 std::string write_plots(const Report& r, const std::vector<MatrixSummary>& sums, const std::string& dir) {
-  namespace fs = std::filesystem;
-  fs::create_directories(dir + "/plots");
+  io::prepare_output_folder(dir + "/plots");
   const std::string p = dir + "/plots/";
   {  // roofline: one block per library
-    std::ofstream d(p + "roofline.dat");
+    io::AtomicOutputFile d_file(p + "roofline.dat");
+    std::ostream& d = d_file.stream();
     std::set<std::string> libraries;
     for (const auto& x : r.results) if (x.status == "ok") libraries.insert(x.library);
     for (const auto& lib : libraries) {
@@ -32,7 +32,8 @@ std::string write_plots(const Report& r, const std::vector<MatrixSummary>& sums,
       }
       d << "\n\n";
     }
-    std::ofstream g(p + "roofline.gp");
+    io::AtomicOutputFile g_file(p + "roofline.gp");
+    std::ostream& g = g_file.stream();
     g << "# Roofline (SELL-C-sigma paper eq. (10)): GFLOP/s against arithmetic intensity under each kernel's own minimum traffic.\n";
     g << "b = " << r.env.read_bytes_per_s * 1e-9 << "  # measured read bandwidth, GB/s\n";
     g << "set logscale xy; set grid; set key top left; set xlabel 'flop per byte (kernel format, minimum traffic)'; set ylabel 'GFLOP/s'\n";
@@ -41,6 +42,8 @@ std::string write_plots(const Report& r, const std::vector<MatrixSummary>& sums,
     int idx = 0;
     for (const auto& lib : libraries) g << ", 'roofline.dat' index " << idx++ << " using 1:2 with points pt 7 ps 0.8 title '" << lib << "'";
     g << "\n";
+    d_file.commit();
+    g_file.commit();
   }
   {  // speedup per matrix: one series per baseline library, and its CSR alone where it has other formats too
     struct Series {
@@ -63,7 +66,8 @@ std::string write_plots(const Report& r, const std::vector<MatrixSummary>& sums,
       }
       return best;
     };
-    std::ofstream d(p + "speedup.dat");
+    io::AtomicOutputFile d_file(p + "speedup.dat");
+    std::ostream& d = d_file.stream();
     d << "matrix";
     for (std::size_t i = 0; i < series.size(); ++i) d << " s" << i;
     d << "\n";
@@ -75,7 +79,8 @@ std::string write_plots(const Report& r, const std::vector<MatrixSummary>& sums,
       }
       d << "\n";
     }
-    std::ofstream g(p + "speedup.gp");
+    io::AtomicOutputFile g_file(p + "speedup.gp");
+    std::ostream& g = g_file.stream();
     g << "# Best hsparse kernel over each baseline per matrix; 1 = parity (dashed).\n";
     g << "set title 'Best hsparse kernel against the baselines, " << r.env.backend << ": " << r.env.device << "' noenhanced\n";
     g << "set style data histograms; set style histogram clustered gap 1; set style fill solid 0.8 border -1\n";
@@ -92,6 +97,8 @@ std::string write_plots(const Report& r, const std::vector<MatrixSummary>& sums,
       }
       g << "\n";
     }
+    d_file.commit();
+    g_file.commit();
   }
   {  // conversion break-even: best kernel of each non-CSR hsparse format per matrix
     // A log axis has no 0: a format paying back "at once" (within the first
@@ -116,7 +123,8 @@ std::string write_plots(const Report& r, const std::vector<MatrixSummary>& sums,
         }
       }
     }
-    std::ofstream d(p + "breakeven.dat");
+    io::AtomicOutputFile d_file(p + "breakeven.dat");
+    std::ostream& d = d_file.stream();
     d << "matrix";
     for (const auto& f : formats) d << " " << f;
     d << "\n";
@@ -128,7 +136,8 @@ std::string write_plots(const Report& r, const std::vector<MatrixSummary>& sums,
       }
       d << "\n";
     }
-    std::ofstream g(p + "breakeven.gp");
+    io::AtomicOutputFile g_file(p + "breakeven.gp");
+    std::ostream& g = g_file.stream();
     g << "# SpMVs needed to pay back the conversion from CSR (Reguly's figure 16); missing bars: never faster than the fastest CSR kernel.\n";
     g << "set title 'Products until a conversion from CSR pays back, " << r.env.backend << ": " << r.env.device << "' noenhanced\n";
     g << "set style data histograms; set style histogram clustered gap 1; set style fill solid 0.8 border -1\n";
@@ -142,6 +151,8 @@ std::string write_plots(const Report& r, const std::vector<MatrixSummary>& sums,
       g << "set label 1 'no format was faster than the fastest CSR kernel: no conversion pays back' at graph 0.5, 0.5 center\n";
       g << "set yrange [0:1]; plot NaN notitle\n";
     }
+    d_file.commit();
+    g_file.commit();
   }
   return render_gnuplot(dir + "/plots", {"roofline", "speedup", "breakeven"});
 }

@@ -2,13 +2,13 @@
 #include "solver_bench.hpp"
 
 #include "default_vector.hpp"
+#include "hsparse/io/atomic_file.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
 
@@ -159,7 +159,7 @@ int run_solver_benchmark(const SolverBenchOptions& opt, const std::atomic<bool>&
   }
 #endif
   // Report.
-  std::filesystem::create_directories(opt.out_dir);
+  io::prepare_output_folder(opt.out_dir);
   nlohmann::json j;
   j["device"] = device;
   j["iterations"] = iterations;
@@ -170,8 +170,10 @@ int run_solver_benchmark(const SolverBenchOptions& opt, const std::atomic<bool>&
   for (const auto& m : mdots) {
     j["mdot"].push_back({{"n", m.n}, {"vectors", m.vectors}, {"variant", m.variant}, {"seconds", m.seconds}, {"gbytes_per_s", m.gbytes_per_s}, {"percent_of_read_bw", m.percent_bw}});
   }
-  std::ofstream(opt.out_dir + "/solvers.json") << j.dump(1) << "\n";
-  std::ofstream md(opt.out_dir + "/solvers.md");
+  // Each file complete or absent; a failed write is an error naming it (atomic_file.hpp).
+  io::write_file_atomically(opt.out_dir + "/solvers.json", j.dump(1) + "\n");
+  io::AtomicOutputFile md_file(opt.out_dir + "/solvers.md");
+  std::ostream& md = md_file.stream();
   md << "# Krylov solvers: time per iteration\n\n" << device << "; 2D 5-point Poisson (stencil2d), double, " << iterations
      << " iterations per solve (tolerance 0), median of " << opt.repetitions << " solves.\n\n";
   std::vector<std::string> variants;
@@ -229,6 +231,7 @@ int run_solver_benchmark(const SolverBenchOptions& opt, const std::atomic<bool>&
       }
     }
   }
+  md_file.commit();
   std::printf("\nreport: %s/solvers.md (data: solvers.json)\n", opt.out_dir.c_str());
   return status;
 }

@@ -5,11 +5,11 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "hsparse/io/atomic_file.hpp"
 #include "hsparse/backends/cuda/device.hpp"
 #include "number_format.hpp"
 #include "option_checks.hpp"
@@ -152,7 +152,7 @@ int run_tridiag_benchmark(const TridiagBenchOptions& opt, const std::atomic<bool
     }
   }
   // Report.
-  std::filesystem::create_directories(opt.out_dir);
+  io::prepare_output_folder(opt.out_dir);
   nlohmann::json j;
   j["device"] = device;
   for (const auto& r : rows) {
@@ -160,8 +160,10 @@ int run_tridiag_benchmark(const TridiagBenchOptions& opt, const std::atomic<bool
                             {"seconds", r.seconds}, {"systems_per_s", r.systems_per_s}, {"gbytes_per_s", r.gbytes_per_s}, {"error", r.error}});
   }
   for (const auto& [sw, sec] : switch_sweep) j["hybrid_switch_512x512"].push_back({{"switch", sw}, {"seconds", sec}});
-  std::ofstream(opt.out_dir + "/tridiag.json") << j.dump(1) << "\n";
-  std::ofstream md(opt.out_dir + "/tridiag.md");
+  // Each file complete or absent; a failed write is an error naming it (atomic_file.hpp).
+  io::write_file_atomically(opt.out_dir + "/tridiag.json", j.dump(1) + "\n");
+  io::AtomicOutputFile md_file(opt.out_dir + "/tridiag.md");
+  std::ostream& md = md_file.stream();
   md << "# Batched tridiagonal solvers\n\n" << device
      << "; double; random diagonally dominant systems; " << (gpu ? "CUDA events" : "wall clock") << ", median; GB/s counts reading a, b, c, d and writing x once.\n\n";
   md << "| size | count | best hsparse | us | GB/s | best cuSPARSE | us | speedup |\n|---:|---:|---|---:|---:|---|---:|---:|\n";
@@ -202,6 +204,7 @@ int run_tridiag_benchmark(const TridiagBenchOptions& opt, const std::atomic<bool
     md << "| " << r.size << " | " << r.count << " | " << r.layout << " | " << r.library << " | " << r.solver << " | " << fmt("%.1f", r.seconds * 1e6) << " | "
        << fmt("%.3g", r.systems_per_s) << " | " << fmt("%.0f", r.gbytes_per_s) << " | " << fmt("%.1e", r.error) << " |\n";
   }
+  md_file.commit();
   std::printf("\nreport: %s/tridiag.md (data: tridiag.json)\n", opt.out_dir.c_str());
   return status;
 }
