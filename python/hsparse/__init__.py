@@ -17,13 +17,17 @@ from __future__ import annotations
 
 import os
 
-# OpenMP threads wait passively (sleep) between parallel regions unless the
-# user says otherwise: libgomp's default spins, and on a busy 2-core machine
-# GMRES ran 21x slower per iteration with spinning threads (issue 62).
-# libgomp reads OMP_WAIT_POLICY once, when it is loaded, so this must come
-# before the extension module is imported; setdefault: a user's own setting
-# (e.g. OMP_WAIT_POLICY=active on a dedicated machine) wins.
-os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+# OpenMP threads spin briefly, then sleep, unless the user chose a policy:
+# libgomp's default spins 300,000 times, and on a busy 2-core machine GMRES
+# iterations took up to 92 ms where 0.1-3 ms is the norm; sleeping at once
+# (OMP_WAIT_POLICY=passive) cost 2-4x on an idle machine; GOMP_SPINCOUNT=10000
+# kept the idle speed and the best busy median
+# (docs/results/2026-11-28-openmp-wait-policy-cpu, the same rule as the
+# hsparse tool's). libgomp reads these once, when it is loaded, so this must
+# come before the extension module is imported; a user's own OMP_WAIT_POLICY
+# or GOMP_SPINCOUNT wins.
+if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
+    os.environ["GOMP_SPINCOUNT"] = "10000"
 
 from typing import Any, List, Tuple  # noqa: E402
 

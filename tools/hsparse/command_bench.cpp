@@ -92,7 +92,7 @@ Action add_bench_command(CLI::App& app) {
       if (!plot_problem.empty()) std::fprintf(stderr, "hsparse bench: plots not drawn: %s\n", plot_problem.c_str());
       return 0;
     }
-    std::printf("OpenMP wait policy: %s\n", openmp_wait_policy_description());  // bench keeps libgomp's default (openmp_wait_policy.hpp)
+    std::printf("OpenMP wait policy: %s\n", openmp_wait_policy_description().c_str());  // bench keeps libgomp's default (openmp_wait_policy.hpp)
     // The other modes take the SpMV bench's backend, folder and --quick; Ctrl-C stops them with what they measured.
     const auto mode = [&](auto o) {
       o.backend = c->options.backend;

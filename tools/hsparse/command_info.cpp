@@ -82,7 +82,7 @@ void print_system(bool with_gpu) {
   const HostTopology& t = host_topology();
   std::printf("CPU           %d cores for this process, %d OpenMP threads, SIMD kernels %s%s\n", t.cores, omp_get_max_threads(), to_string(simd_level()),
               std::getenv("HSPARSE_SIMD") ? " (capped by HSPARSE_SIMD)" : "");
-  std::printf("OpenMP wait   %s\n", openmp_wait_policy_description());
+  std::printf("OpenMP wait   %s\n", openmp_wait_policy_description().c_str());
   std::printf("caches        ");
   for (const auto& c : t.caches) {
     std::printf("L%d %s (%d x %s)%s  ", c.level, format_bytes(static_cast<double>(c.bytes)).c_str(), c.instances,

@@ -24,7 +24,7 @@ std::string version_text() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  hsparse::tool::apply_openmp_wait_policy(argc, argv);  // before any OpenMP work (openmp_wait_policy.hpp)
+  hsparse::tool::apply_openmp_wait_policy(argc, argv);  // before any OpenMP work: a short spin (openmp_wait_policy.hpp)
   CLI::App app{"hsparse: sparse matrix-vector products on CPUs and NVIDIA GPUs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", version_text());
