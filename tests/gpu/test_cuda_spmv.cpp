@@ -438,7 +438,7 @@ TEST(CudaFixedRule, KeepsWavesOfResidentBlocks) {
 
 // BCSR by-column's lanes per block row (bcsr_by_column_lanes): the fewest
 // with at most 16 of the mean block row's values per lane, the group sizes
-// measured best on the suite's block matrices (H100 and H200, scripts/bcsr-lanes.sh).
+// measured best on the suite's block matrices (H100 and H200, scripts/experiments/bcsr-lanes.sh).
 TEST(CudaBcsrByColumn, LanesGiveEachLaneAtMost16Values) {
   EXPECT_EQ(bcsr_by_column_lanes(405224LL * 79 / 3, 405224, 3), 16);  // FEM bs = 3: 79 columns, 237 values per block row
   EXPECT_EQ(bcsr_by_column_lanes(32890, 1628, 3), 16);                 // bcsstk16: 61

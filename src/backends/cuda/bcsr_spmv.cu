@@ -224,7 +224,7 @@ void launch_by_column(const Executor& ex, int lanes, const DeviceBcsr<V, I>& a, 
 
 }  // namespace
 
-// Measured on the H100 (2026-11-26, back to back, scripts/bcsr-lanes.sh;
+// Measured on the H100 (2026-11-26, back to back, scripts/experiments/bcsr-lanes.sh;
 // GFLOP/s at 32 / 16 / 8 / 4 lanes): FEM bs = 3 (79 columns, 237 values
 // per block row) 595 / 628 / 629 / 574, bcsstk16 bs = 3 (61, 183) 526 /
 // 584 / 602 / 563, FEM bs = 6 (156, 936) 716 / 688 / 650 / 603, banded

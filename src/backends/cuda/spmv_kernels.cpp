@@ -9,7 +9,7 @@
 //    ELL 0.93-1.00, DIA 0.87-0.95, SELL 0.81-0.96, COO 0.84-0.98, BCSR 0.77
 //    and 0.85 at bs = 3, 0.96 at bs = 6, CSR16 0.72-0.88, csr16-single
 //    0.63-0.93; BCSR at bs 2-5 since by-column's groups of lanes (a2d562f,
-//    scripts/bcsr-lanes.sh, 2026-11-26): 0.87-0.89 at bs = 3 (FEM,
+//    scripts/experiments/bcsr-lanes.sh, 2026-11-26): 0.87-0.89 at bs = 3 (FEM,
 //    bcsstk16), so 0.87;
 //  - sm_bound: the bytes per multiprocessor cycle it cannot pass, from the
 //    H200 (4.53 TB/s, same 132 SMs at 1.98 GHz), where the same kernels

@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # A/B of the L2 window: bench off / on, then spmv processes (fresh each)
 B=build-gpu/bin/hsparse
 M="${AB_MATRICES:-powerlaw:min=2.5,rows=4000000 circuit:n=10000000 stencil3d:points=27,n=100}"

@@ -3,11 +3,11 @@
 # each matrix converted once to .hsp, then `hsparse spmv --check` with each
 # run's arguments, back to back, one line per run ("matrix label: ...").
 # Usage on the device, after gpu-check.sh built build-gpu:
-#   AB_MATRICES="spec spec ..." AB_RUNS="label=args;label=args;..." scripts/spmv-ab.sh > $OUT/ab.txt
+#   AB_MATRICES="spec spec ..." AB_RUNS="label=args;label=args;..." scripts/experiments/spmv-ab.sh > $OUT/ab.txt
 # A run's args follow `hsparse spmv FILE --backend cuda`, e.g. "csr16=--format csr16 --kernel adaptive".
 # Two builds (a change against its base): AB_BINARIES="new=build-gpu/bin/hsparse base=/tmp/base/build-gpu/bin/hsparse"
 # runs every run with each binary in turn, in the listed order and then reversed (ABBA), labelled run@binary.
-# scripts/ab-base.sh builds the base on the device.
+# scripts/experiments/ab-base.sh builds the base on the device.
 B=${BUILD_DIR:-build-gpu}/bin/hsparse
 read -r -a binaries <<< "${AB_BINARIES:-this=$B}"
 T=${TMPDIR:-/tmp}

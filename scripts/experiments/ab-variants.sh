@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Builds variants of one source file beside the current build on the device,
-# for scripts/spmv-ab.sh's AB_BINARIES, cheaper than scripts/ab-base.sh when
+# for scripts/experiments/spmv-ab.sh's AB_BINARIES, cheaper than scripts/experiments/ab-base.sh when
 # a change touches one file: each variant replaces the file, the CLI is
 # rebuilt incrementally (that file and the link), its binary is copied to
 # $VARIANT_DIR/hsparse-NAME, and the file is restored at the end and the CLI
 # rebuilt from it (the tree's own binary is also $VARIANT_DIR/hsparse-this).
 # Calls run one after another, one file each, each followed by its spmv-ab.sh.
 # Usage on the device, after gpu-check.sh built build-gpu:
-#   AB_FILE=src/backends/cuda/bcsr_spmv.cu AB_VARIANTS="base=ab-variants/base.cu u8=ab-variants/u8.cu" scripts/ab-variants.sh
+#   AB_FILE=src/backends/cuda/bcsr_spmv.cu AB_VARIANTS="base=ab-variants/base.cu u8=ab-variants/u8.cu" scripts/experiments/ab-variants.sh
 # prints the AB_BINARIES string for spmv-ab.sh on its last line ("this" is the tree's own file).
 # The variant files are left untracked here so the device call carries them.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 build=${BUILD_DIR:-build-gpu}
 dir=${VARIANT_DIR:-/tmp/ab-variants}
 file=${AB_FILE:?AB_FILE: the source file the variants replace}

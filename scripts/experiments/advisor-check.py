@@ -3,7 +3,7 @@
 goal: format=auto within 95% of the best measured kernel, counting the
 conversion at N products, and never more than 3% slower than cuSPARSE CSR).
 
-Usage: scripts/advisor-check.py RESULTS_JSON ADVICE_DIR
+Usage: scripts/experiments/advisor-check.py RESULTS_JSON ADVICE_DIR
 ADVICE_DIR holds one `hsparse advise MATRIX --backend cuda --bandwidth B
 --cache C` output per matrix of the run, named like the matrix with ':', ','
 and '=' turned into '_'. The advisor's ranking gives its choice for every N;

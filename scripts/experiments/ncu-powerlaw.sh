@@ -1,3 +1,4 @@
+#!/usr/bin/env bash
 # Power law: ours (CSR adaptive) and cuSPARSE CSR ALG1, DRAM bytes and instruction mix (issue 37 next step 1).
 B=build-gpu/bin/hsparse
 M="powerlaw:min=2.5,rows=4000000"
