@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""The include order of hsparse's layers (issue 63, deliverable 3).
+
+Layers point one way, lower to higher:
+  core <- formats <- io / generators / analysis / performance
+       <- kernels / backends / dense <- plans / tuning <- solvers / fem
+(tools/ and python/ sit on top and may include anything). A file in
+include/hsparse/LAYER/ or src/LAYER/ may include "hsparse/OTHER/..." only
+where OTHER's rank is not above LAYER's.
+
+The includes that broke the order when this check came are listed in
+scripts/layers-allowed.txt, one "path: LAYER includes OTHER" a line; the
+refactor of issue 63 removes them. The check fails on an upward include
+that is not listed, and on a listed one that is gone (so the list only
+shrinks). Usage: check-layers.py [--root DIR] [--allowed FILE]
+"""
+import argparse
+import os
+import re
+import sys
+
+RANK = {
+    "core": 0,
+    "formats": 1,
+    "io": 2, "generators": 2, "analysis": 2, "performance": 2,
+    "kernels": 3, "backends": 3, "dense": 3,
+    "plans": 4, "tuning": 4,
+    "solvers": 5, "fem": 5,
+}
+INCLUDE = re.compile(r'\s*#\s*include\s+"hsparse/([a-z_]+)/')
+
+
+def layer_of(path):
+    parts = path.split("/")
+    if parts[0] == "include" and len(parts) > 2 and parts[1] == "hsparse":
+        return parts[2]
+    if parts[0] == "src" and len(parts) > 1:
+        return parts[1]
+    return None
+
+
+def upward_includes(root):
+    found = []
+    for top in ("include/hsparse", "src"):
+        for folder, _, files in os.walk(os.path.join(root, top)):
+            for name in sorted(files):
+                path = os.path.relpath(os.path.join(folder, name), root)
+                layer = layer_of(path)
+                if layer not in RANK:
+                    continue
+                with open(os.path.join(root, path), errors="replace") as f:
+                    for line in f:
+                        m = INCLUDE.match(line)
+                        if m and m.group(1) in RANK and RANK[m.group(1)] > RANK[layer]:
+                            found.append(f"{path}: {layer} includes {m.group(1)}")
+    return sorted(set(found))
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", default=os.path.dirname(here))
+    parser.add_argument("--allowed", default=os.path.join(here, "layers-allowed.txt"))
+    args = parser.parse_args()
+    allowed = set()
+    if os.path.exists(args.allowed):
+        with open(args.allowed) as f:
+            allowed = {line.strip() for line in f if line.strip() and not line.startswith("#")}
+    found = set(upward_includes(args.root))
+    new = sorted(found - allowed)
+    gone = sorted(allowed - found)
+    for v in new:
+        print(f"layer order broken: {v} (a lower layer may not include a higher one)")
+    for v in gone:
+        print(f"fixed, remove it from {os.path.basename(args.allowed)}: {v}")
+    print(f"{len(found)} upward includes, {len(found) - len(new)} of them listed as known; {len(new)} new, {len(gone)} listed but gone")
+    return 1 if new or gone else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
