@@ -3,8 +3,8 @@
 show (issue 63, deliverable 3).
 
 Layers point one way, lower to higher:
-  core <- formats <- io / generators / analysis / performance
-       <- kernels / backends / dense <- plans / tuning <- solvers / fem
+  core <- formats <- io / generators / performance
+       <- kernels / backends / dense / analysis <- plans / tuning <- solvers / fem
 (tools/ and python/ sit on top and may include anything). A file in
 include/hsparse/LAYER/ or src/LAYER/ may include "hsparse/OTHER/..." only
 where OTHER's rank is not above LAYER's.
@@ -28,8 +28,10 @@ import sys
 RANK = {
     "core": 0,
     "formats": 1,
-    "io": 2, "generators": 2, "analysis": 2, "performance": 2,
-    "kernels": 3, "backends": 3, "dense": 3,
+    "io": 2, "generators": 2, "performance": 2,
+    # analysis checks a product against the serial reference kernel
+    # (spmv_check), so it sits with the kernels, below the plans that use it.
+    "kernels": 3, "backends": 3, "dense": 3, "analysis": 3,
     "plans": 4, "tuning": 4,
     "solvers": 5, "fem": 5,
 }
