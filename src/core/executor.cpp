@@ -9,7 +9,6 @@
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/host_system.hpp"
-#include "hsparse/plans/backend_choice.hpp"
 
 namespace hsparse {
 
@@ -48,6 +47,16 @@ ExecutorPtr make_executor(Backend backend) {
     case Backend::cuda: return cuda::make_cuda_executor(0);
   }
   throw Error(ErrorCode::internal, "make_executor: unknown backend");
+}
+
+Backend resolve_backend(const std::string& choice) {
+  if (choice == "cpu") return Backend::cpu;
+  if (choice != "cuda" && choice != "auto") {
+    throw Error(ErrorCode::invalid_argument, "unknown backend '" + choice + "' (known: auto, cpu, cuda)");
+  }
+  const bool device = cuda::device_available();
+  if (choice == "cuda" && !device) throw Error(ErrorCode::unsupported, "--backend cuda: " + cuda::device_description());
+  return device ? Backend::cuda : Backend::cpu;
 }
 
 ExecutorPtr make_executor(const std::string& choice) { return make_executor(resolve_backend(choice)); }

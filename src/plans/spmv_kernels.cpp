@@ -1,29 +1,11 @@
-// The registry's lookups across backends (plans/spmv_kernels.hpp) and the
-// backend choice (plans/backend_choice.hpp).
+// The registry's lookups across backends (plans/spmv_kernels.hpp).
 #include "hsparse/plans/spmv_kernels.hpp"
 
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/error.hpp"
-#include "hsparse/plans/backend_choice.hpp"
 
 namespace hsparse {
 
-const char* to_string(Backend backend) { return backend == Backend::cuda ? "cuda" : "cpu"; }
-
-const std::vector<Backend>& all_backends() {
-  static const std::vector<Backend> b = {Backend::cpu, Backend::cuda};
-  return b;
-}
-
-Backend resolve_backend(const std::string& choice) {
-  if (choice == "cpu") return Backend::cpu;
-  if (choice != "cuda" && choice != "auto") {
-    throw Error(ErrorCode::invalid_argument, "unknown backend '" + choice + "' (known: auto, cpu, cuda)");
-  }
-  const bool device = cuda::device_available();
-  if (choice == "cuda" && !device) throw Error(ErrorCode::unsupported, "--backend cuda: " + cuda::device_description());
-  return device ? Backend::cuda : Backend::cpu;
-}
 
 const BackendFormat& spmv_registration(Backend backend, Format format) {
   return backend == Backend::cuda ? cuda::spmv_registration(format) : openmp::spmv_registration(format);

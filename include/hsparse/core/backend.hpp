@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// The backends a plan, vector or solver can run on. "auto" is resolved in
-/// one function, resolve_backend (plans/backend_choice.hpp).
+/// one function, resolve_backend, beside the executor factory that uses it.
 #include <string>
 #include <vector>
 
@@ -16,5 +16,12 @@ enum class Backend { cpu, cuda };
 const char* to_string(Backend backend);
 /// Every backend, built in this library or not, in a fixed order.
 const std::vector<Backend>& all_backends();
+
+/// The one place "auto" becomes a backend (make_executor, the CLI, the
+/// bench, the Python binding and the solvers call it): "cpu" -> cpu;
+/// "cuda" -> cuda, or Error(unsupported) saying why there is no device;
+/// "auto" -> cuda when a device is visible, else cpu. Anything else:
+/// Error(invalid_argument) naming the choices.
+Backend resolve_backend(const std::string& choice);
 
 }  // namespace hsparse

@@ -85,7 +85,7 @@ class CpuExecutor final : public Executor {
 
 /// The one place a backend choice becomes an executor: "cpu", "cuda"
 /// (Error(unsupported) saying why when there is no device) or "auto" (the
-/// GPU when one is visible), by resolve_backend (plans/backend_choice.hpp).
+/// GPU when one is visible), by resolve_backend (core/backend.hpp).
 ExecutorPtr make_executor(const std::string& choice);
 /// The executor of a resolved backend (device 0 for Backend::cuda).
 ExecutorPtr make_executor(Backend backend);
