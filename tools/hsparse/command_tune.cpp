@@ -22,6 +22,8 @@
 #include "hsparse/tuning/coordinate_tuner.hpp"
 #include "hsparse/tuning/exhaustive_search.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse/io/atomic_file.hpp"
+#include "hsparse/io/file_bytes.hpp"
 #include "hsparse/io/matrix_source.hpp"
 #include "hsparse/tuning/spmv_handle.hpp"
 #include "hsparse/tuning/tuning_spaces.hpp"
@@ -147,14 +149,12 @@ int run_tune(const TuneOptions& o) {
   const auto fixed = cuda::csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()), ex.shape());
   const auto paper = cuda::csr_vector_paper_rule(a.rows, static_cast<long long>(a.nnz()));
   const auto axes = csr_vector_tuning_axes(fixed);
-  // Every point, for calibrating rules offline: appended, header when the file is new.
-  std::FILE* table = nullptr;
-  if (!o.table.empty()) {
-    const bool fresh = !std::filesystem::exists(o.table);
-    table = std::fopen(o.table.c_str(), "a");
-    if (!table) throw Error(ErrorCode::io, "--table " + o.table + ": cannot open for appending");
-    if (fresh) std::fprintf(table, "matrix,rows,nnz,coop,repeat,block,grid,seconds,gflops\n");
-  }
+  // Every point, for calibrating rules offline: added to the file's rows
+  // (a header when it is new), and the whole file written through a
+  // temporary and renamed, so that it is complete or as it was.
+  const bool table = !o.table.empty();
+  std::string rows;
+  if (table) rows = std::filesystem::exists(o.table) ? io::read_file_bytes(o.table) : "matrix,rows,nnz,coop,repeat,block,grid,seconds,gflops\n";
   // A grid past CUDA's limit is skipped, not refused: the rule never picks one.
   const auto grid_of = [&](const std::vector<int>& c) {
     return 1 + (static_cast<long long>(a.rows) * c[0] - 1) / (static_cast<long long>(c[1]) * c[2]);
@@ -164,8 +164,9 @@ int run_tune(const TuneOptions& o) {
       [&](const std::vector<int>& c) {
         const double t = time_params(csr_vector_params(c));
         if (table) {
-          std::fprintf(table, "\"%s\",%d,%zu,%d,%d,%d,%lld,%.6e,%.2f\n", o.source.c_str(), a.rows, a.nnz(), c[0], c[1], c[2], grid_of(c), t,
-                       flops / t * 1e-9);
+          char figures[160];  // numbers only: bounded; the source, of any length, is added whole
+          std::snprintf(figures, sizeof figures, ",%d,%zu,%d,%d,%d,%lld,%.6e,%.2f\n", a.rows, a.nnz(), c[0], c[1], c[2], grid_of(c), t, flops / t * 1e-9);
+          rows += "\"" + o.source + "\"" + figures;
         }
         return t;
       },
@@ -173,11 +174,7 @@ int run_tune(const TuneOptions& o) {
   const double best_t = search.best()->seconds;
   const cuda::CsrVectorParams best = csr_vector_params(search.best()->configuration);
   const auto points = static_cast<int>(search.points.size());
-  if (table) {
-    // Appended rows (not an atomic rewrite): still, a full disk is an error, not a silent gap.
-    const bool failed = std::ferror(table) != 0;
-    if ((std::fclose(table) != 0) || failed) throw Error(ErrorCode::io, "--table " + o.table + ": write failed");
-  }
+  if (table) io::write_file_atomically(o.table, rows);  // Error(io) naming the file on any failed write
   const double fixed_t = time_params(fixed);
   const double paper_t = time_params(paper);
   // The run-time tuner as a solver would drive it: --calls products on one handle.
