@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <complex>
+#include <cstdio>
 #include <limits>
 
 #include "hsparse/formats/bcsr.hpp"
 #include "hsparse/formats/convert.hpp"
 #include "hsparse/formats/dia.hpp"
 #include "hsparse/formats/padding.hpp"
+#include "hsparse/io/matrix_market.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "support/kernel_cases.hpp"
 #include "support/nonfinite.hpp"
@@ -50,6 +52,25 @@ TYPED_TEST(PaddingIeee, NonFiniteXStaysInTheRowsThatReferenceIt) {
     check_nonfinite_x(convert_types<V, std::int32_t>(a64), name);
     check_nonfinite_x(convert_types<V, std::int64_t>(a64), name);
   }
+}
+
+// The real matrices: NaN and infinity in x of every shared matrix of up to
+// 20,000 entries (the padded formats refuse many larger ones on fill, and
+// the bigger ones add time, not cases), real ones in double, complex ones
+// in complex<double>.
+TEST(PaddingIeee, SharedMatricesKeepNonFiniteXInItsRows) {
+  const auto dir = test::shared_matrix_dir();
+  if (!dir) GTEST_SKIP() << "skipped: shared matrices folder not found (set HSPARSE_MATRICES)";
+  int checked = 0;
+  for (const auto& m : test::read_manifest(*dir)) {
+    if (m.nnz > 20000) continue;
+    const std::string path = *dir + "/" + m.name + ".mtx.gz";
+    if (m.field == "complex") check_nonfinite_x(io::read_matrix_market_csr<std::complex<double>, std::int32_t>(path), m.name);
+    else check_nonfinite_x(io::read_matrix_market_csr<double, std::int32_t>(path), m.name);
+    ++checked;
+  }
+  EXPECT_GT(checked, 0) << "no shared matrix of up to 20,000 entries";
+  std::printf("shared matrices with non-finite x: %d\n", checked);
 }
 
 // The example, spelled out: DIA pads rows 0 and 1 on the diagonals
