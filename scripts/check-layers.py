@@ -10,7 +10,7 @@ include/hsparse/LAYER/ or src/LAYER/ may include "hsparse/OTHER/..." only
 where OTHER's rank is not above LAYER's.
 
 `HSPARSE_HAVE_CUDA` may appear only in the CUDA backend (src/backends/cuda,
-include/hsparse/backends/cuda), the executor factory (src/core/executor.cpp)
+include/hsparse/backends/cuda), the executor factory (src/backends/executor_factory.cpp)
 and the build files: elsewhere the executor hides the backend.
 
 What broke these rules when this check came is listed in
@@ -64,7 +64,7 @@ def upward_includes(root):
     return sorted(set(found))
 
 
-CUDA_PLACES = ("src/backends/cuda/", "include/hsparse/backends/cuda/", "src/core/executor.cpp")
+CUDA_PLACES = ("src/backends/cuda/", "include/hsparse/backends/cuda/", "src/backends/executor_factory.cpp")
 SOURCE = (".cpp", ".hpp", ".h", ".cu", ".cuh")
 
 

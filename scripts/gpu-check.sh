@@ -8,7 +8,7 @@
 #   scripts/gpu-prepare.sh        # third_party/ (headers, GoogleTest sources), matrices/
 # Device call:  bash scripts/gpu-check.sh   with carry ["third_party", "matrices"]
 # Environment: HSPARSE_COMMIT=<hash> (named in the logs and the bench report; pass the hash from the local checkout:
-#   the device's copy of .git may name an older HEAD than the files it ran, as in session 26),
+#   the device's copy of .git may name an older HEAD than the files it ran),
 #   BUILD_TARGETS="hsparse_cli hsparse_gpu_tests" (build only these; default all, which CPU tests and the install check need),
 #   SKIP_CPU_TESTS=1, SKIP_GPU_TESTS=1, SKIP_MEMCHECK=1, GPU_TEST_FILTER=<gtest filter>, MEMCHECK_FILTER=<gtest filter>
 #   (memcheck on those tests only), RACECHECK_FILTER=<gtest filter> (racecheck and synccheck on those), SKIP_GPU_BENCH=1, BENCH_MATRICES=1 (add the shared
@@ -333,7 +333,7 @@ bench_mode() {
 if [ "${RUN_DENSE_CPU:-0}" = 1 ]; then
   log "hsparse bench --dense --backend cpu (host CPU, all cores; OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-auto})"
   # No OMP_PROC_BIND here: OpenBLAS's pthreads inherit the main thread's binding to one core (DGEMM 70 against 684
-  # GFLOP/s unbound, 2026-11-26); the bench warns where it is set (dense_baselines.hpp, openblas_handicap).
+  # GFLOP/s unbound); the bench warns where it is set (dense_baselines.hpp, openblas_handicap).
   timeout -s INT "${DENSE_CPU_TIMEOUT:-300}" $BUILD_DIR/bin/hsparse bench --dense --backend cpu \
     ${DENSE_CPU_PARTS:+--dense-parts "$DENSE_CPU_PARTS"} --out "$OUT/dense-cpu" > "$OUT/dense-cpu.log" 2>&1
   echo "dense cpu bench rc=$?" | tee -a "$OUT/summary.txt"

@@ -18,7 +18,7 @@ cp -L /usr/lib/x86_64-linux-gnu/libhwloc.so.15 third_party/lib/  # librsb's one 
 # The CPU GEMM baseline: OpenBLAS (xz-packed: 36 MB would not fit the
 # device tool's 64 MiB carry; gpu-check.sh unpacks it) and its Fortran runtime.
 # NO_OPENBLAS=1 leaves them out (7.5 MB): the tree, third_party and the
-# matrices passed 64 MiB on 2026-11-26, and only RUN_DENSE_CPU needs them.
+# matrices can pass 64 MiB, and only RUN_DENSE_CPU needs them.
 rm -rf third_party/include/openblas third_party/lib/libopenblas.so.0.xz third_party/lib/libgfortran.so.5 third_party/lib/libquadmath.so.0
 if [ "${NO_OPENBLAS:-0}" != 1 ]; then
   mkdir -p third_party/include/openblas

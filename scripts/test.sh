@@ -11,7 +11,7 @@ cd build
 status=0
 # ctest runs nproc tests at once, each with nproc OpenMP threads. libgomp's
 # threads spin at a barrier before they sleep, so two CG tests sharing the 2
-# cores of the build VM took 42 s instead of 0.2-0.6 s each (session 26):
+# cores of the build VM took 42 s instead of 0.2-0.6 s each:
 # passive waiting yields the core at once. Correctness tests only; the
 # benchmarks keep the default.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}

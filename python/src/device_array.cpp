@@ -9,9 +9,6 @@
 #include <utility>
 #include <vector>
 
-#ifdef HSPARSE_HAVE_CUDA
-#include <cuda_runtime.h>
-#endif
 #ifdef HSPARSE_PYTHON_DLPACK
 #include <dlpack/dlpack.h>
 #endif
@@ -292,44 +289,5 @@ void register_device_arrays(py::module_& m) {
       "What the C++ side reads from obj's __cuda_array_interface__ (None: it has none), checked as for a product: for tests.");
 }
 
-#ifdef HSPARSE_HAVE_CUDA
-namespace {
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw Error(ErrorCode::cuda, std::string(what) + ": " + cudaGetErrorString(e));
-}
-cudaStream_t handle(std::uintptr_t s) { return s == 2 ? cudaStreamPerThread : reinterpret_cast<cudaStream_t>(s); }
-}  // namespace
-
-StreamOrder::~StreamOrder() {
-  if (event_) cudaEventDestroy(static_cast<cudaEvent_t>(event_));
-}
-
-void StreamOrder::before(void* ours, const DeviceArray& a) {
-  if (!a.lent && a.stream > 1) wait(ours, handle(a.stream));
-}
-
-void StreamOrder::finish_lent(void* ours, const DeviceArray& a) {
-  if (a.lent) check(cudaStreamSynchronize(static_cast<cudaStream_t>(ours)), "waiting for the device work on lent (DLPack) memory");
-}
-
-void StreamOrder::after(void* ours, std::uintptr_t theirs) {
-  if (theirs == 0) {
-    check(cudaStreamSynchronize(static_cast<cudaStream_t>(ours)), "waiting for the device work");
-  } else if (theirs > 1) {
-    wait(handle(theirs), ours);
-  }
-}
-
-void StreamOrder::wait(void* waiter, void* producer) {
-  if (!event_) {
-    cudaEvent_t e = nullptr;
-    check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "creating an event");
-    event_ = e;
-  }
-  const auto e = static_cast<cudaEvent_t>(event_);
-  check(cudaEventRecord(e, static_cast<cudaStream_t>(producer)), "recording an event on the array's stream");
-  check(cudaStreamWaitEvent(static_cast<cudaStream_t>(waiter), e, 0), "ordering the streams");  // the event's state now: it may be recorded again at once
-}
-#endif
 
 }  // namespace hsparse::python

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "bindings.hpp"
+#include "hsparse/backends/cuda/stream_order.hpp"
 
 namespace hsparse::python {
 
@@ -61,38 +62,27 @@ const char* typestr();
 /// not installed (pass out= then).
 py::object new_cupy_array(py::tuple shape, const char* dtype, const char* order);
 
-#ifdef HSPARSE_HAVE_CUDA
-/// Orders work on one of our streams against the streams of device arrays,
-/// with an event on the device, never a host wait, as CuPy orders its own
-/// work: our stream waits for the array's before the work (before()), and
-/// the array's stream waits for ours after it (after()). The legacy default
-/// stream (1) needs neither: the executor's stream is a blocking one
-/// (cudaStreamCreate), ordered with it by CUDA itself. With no stream given
-/// (0: None), after() waits on the host (the reader is unknown).
+/// Orders work on one of our streams against the streams of device arrays
+/// (backends/cuda/stream_order.hpp: an event on the device, never a host
+/// wait): our stream waits for the array's before the work (before()), and
+/// the array's stream waits for ours after it (after()). A build without CUDA
+/// has no device arrays: the callers refuse them before any of this runs.
 class StreamOrder {
  public:
-  StreamOrder() = default;
-  StreamOrder(const StreamOrder&) = delete;
-  StreamOrder& operator=(const StreamOrder&) = delete;
-  ~StreamOrder();
   /// Our stream waits for the array's (not for a DLPack one: its producer ordered it).
-  void before(void* ours, const DeviceArray& a);
-  void after(void* ours, std::uintptr_t theirs);
+  void before(void* ours, const DeviceArray& a) {
+    if (!a.lent) order_.wait_for(ours, a.stream);
+  }
+  /// Their stream waits for ours; with none given (0), the host waits.
+  void after(void* ours, std::uintptr_t theirs) { order_.publish(ours, theirs); }
   /// The host waits for our stream where `a` is lent by DLPack: the lender
   /// may free the memory once the call returns.
-  void finish_lent(void* ours, const DeviceArray& a);
+  void finish_lent(void* ours, const DeviceArray& a) {
+    if (a.lent) cuda::StreamOrder::synchronize(ours);
+  }
 
  private:
-  void wait(void* waiter, void* producer);
-  void* event_ = nullptr;
+  cuda::StreamOrder order_;
 };
-#else
-/// A build without CUDA has no device arrays (the callers refuse them first).
-struct StreamOrder {
-  void before(void*, const DeviceArray&) {}
-  void after(void*, std::uintptr_t) {}
-  void finish_lent(void*, const DeviceArray&) {}
-};
-#endif
 
 }  // namespace hsparse::python

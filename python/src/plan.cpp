@@ -98,9 +98,7 @@ template <class V, class I>
 py::object apply_device(SpmvHandle<V, I>& h, StreamOrder& order, long long rows, long long cols, const py::object& xo, py::object out, V alpha,
                         V beta) {
   std::uintptr_t our_stream = 0;  // where the product runs: DLPack producers make x ready there
-#ifdef HSPARSE_HAVE_CUDA
   if (h.executor()->backend() == Backend::cuda) our_stream = reinterpret_cast<std::uintptr_t>(cuda_executor(*h.executor(), "a product").stream());
-#endif
   const auto x = read_device_array(xo, "x", typestr<V>(), dtype_name<V>(), sizeof(V), ReadOptions{false, nullptr, our_stream});
   if (!x) return py::none();
   if (h.executor()->backend() != Backend::cuda) throw py::value_error("x: device arrays need a plan on device='cuda'");
@@ -132,7 +130,6 @@ py::object apply_device(SpmvHandle<V, I>& h, StreamOrder& order, long long rows,
   }
   {
     py::gil_scoped_release release;
-#ifdef HSPARSE_HAVE_CUDA
     void* ours = reinterpret_cast<void*>(our_stream);
     order.before(ours, *x);
     if (y->stream != x->stream) order.before(ours, *y);  // beta != 0 reads y
@@ -155,9 +152,6 @@ py::object apply_device(SpmvHandle<V, I>& h, StreamOrder& order, long long rows,
     }
     order.after(ours, y->stream);
     order.finish_lent(ours, *x);
-#else
-    (void)order, (void)alpha, (void)beta, (void)our_stream;
-#endif
   }
   return out;
 }

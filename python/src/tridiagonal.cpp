@@ -10,9 +10,7 @@
 #include "hsparse/core/array.hpp"
 #include "hsparse/core/executor.hpp"
 #include "hsparse/solvers/tridiagonal.hpp"
-#ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/tridiagonal.hpp"
-#endif
 
 namespace hsparse::python {
 
@@ -41,7 +39,6 @@ void solve_typed(long long size, long long count, TridiagonalLayout layout, cons
     description = "thomas (openmp)";
     return;
   }
-#ifdef HSPARSE_HAVE_CUDA
   const Array<V> ad(ex, a), bd(ex, b), cd(ex, c), dd(ex, d);
   Array<V> xd(ex, x.size());
   const TridiagonalSystems<V> s{size, count, layout, ad.data(), bd.data(), cd.data()};
@@ -53,9 +50,6 @@ void solve_typed(long long size, long long count, TridiagonalLayout layout, cons
   solver.check();  // a zero pivot: the Error names its system and row
   description = solver.description();
   ex->copy_to_host(x.data(), xd.data(), x.size() * sizeof(V));
-#else
-  throw Error(ErrorCode::unsupported, "built without CUDA");
-#endif
 }
 
 // The same on device arrays (CuPy; no copies): a, b, c, d and out 2-D,
@@ -65,13 +59,9 @@ void solve_typed(long long size, long long count, TridiagonalLayout layout, cons
 template <class V>
 py::object solve_device_typed(TridiagonalLayout layout, const std::string& algorithm, const py::object& ao, const py::object& bo,
                               const py::object& co, const py::object& d_o, py::object out, std::string& description) {
-#ifdef HSPARSE_HAVE_CUDA
   const ExecutorPtr ex = make_executor("cuda");
   const auto& cuda = cuda_executor(*ex, "a GPU tridiagonal solve");
   const ReadOptions input{false, nullptr, reinterpret_cast<std::uintptr_t>(cuda.stream())};
-#else
-  const ReadOptions input{};
-#endif
   std::array<DeviceArray, 4> in;
   const std::array<std::pair<const py::object*, const char*>, 4> named{{{&ao, "a"}, {&bo, "b"}, {&co, "c"}, {&d_o, "d"}}};
   for (std::size_t i = 0; i < in.size(); ++i) {
@@ -94,7 +84,6 @@ py::object solve_device_typed(TridiagonalLayout layout, const std::string& algor
   }
   const long long size = layout == TridiagonalLayout::contiguous ? cols : rows;
   const long long count = layout == TridiagonalLayout::contiguous ? rows : cols;
-#ifdef HSPARSE_HAVE_CUDA
   py::gil_scoped_release release;
   StreamOrder order;
   for (const auto& arr : in) order.before(cuda.stream(), arr);
@@ -108,10 +97,6 @@ py::object solve_device_typed(TridiagonalLayout layout, const std::string& algor
   solver.solve(s, ptr(in[3]), reinterpret_cast<V*>(x->data), o);
   solver.check();  // waits for the solve (lent DLPack inputs included); a zero pivot: the Error names its system and row
   description = solver.description();
-#else
-  (void)size, (void)count, (void)algorithm, (void)description;
-  throw Error(ErrorCode::unsupported, "device arrays: built without CUDA");
-#endif
   return out;
 }
 

@@ -6,12 +6,7 @@ namespace hsparse {
 
 const char* version_string() noexcept { return HSPARSE_VERSION_STRING; }
 
-bool built_with_cuda() noexcept {
-#ifdef HSPARSE_HAVE_CUDA
-  return true;
-#else
-  return false;
-#endif
-}
+// built_with_cuda() is defined by the CUDA backend: backends/cuda/device.cu
+// in a CUDA build, backends/cuda/no_device.cpp in a CPU-only one.
 
 }  // namespace hsparse

@@ -58,13 +58,9 @@ void gemm(Op ta, Op tb, T alpha, const DenseMatrix<T>& a, const DenseMatrix<T>& 
       if (algorithm == "reference") return reference::gemm<T>(ta, tb, alpha, a.view(), b.view(), beta, c.view());
       return openmp::gemm<T>(ta, tb, alpha, a.view(), b.view(), beta, c.view());
     case Backend::cuda:
-#ifdef HSPARSE_HAVE_CUDA
       cuda::gemm<T>(cuda_executor(*c.executor(), "a GPU GEMM"), cuda::parse_gemm_algorithm(algorithm), ta, tb, alpha, a.view(), b.view(), beta,
                     c.view(), o.tile);
       return;
-#else
-      throw Error(ErrorCode::unsupported, "a GPU GEMM in a build without CUDA");
-#endif
   }
 }
 
@@ -73,11 +69,7 @@ void tall_skinny_dot(T alpha, const DenseMatrix<T>& v, const DenseMatrix<T>& w, 
   switch (common_backend("tall_skinny_dot", v, w, s)) {
     case Backend::cpu: return openmp::tall_skinny_dot<T>(alpha, v.view(), w.view(), beta, s.view());
     case Backend::cuda:
-#ifdef HSPARSE_HAVE_CUDA
       return cuda::tall_skinny_dot<T>(cuda_executor(*s.executor(), "tall_skinny_dot"), alpha, v.view(), w.view(), beta, s.view());
-#else
-      throw Error(ErrorCode::unsupported, "a GPU product in a build without CUDA");
-#endif
   }
 }
 
@@ -86,11 +78,7 @@ void tall_skinny_update(T alpha, const DenseMatrix<T>& v, const DenseMatrix<T>& 
   switch (common_backend("tall_skinny_update", v, s, y)) {
     case Backend::cpu: return openmp::tall_skinny_update<T>(alpha, v.view(), s.view(), beta, y.view());
     case Backend::cuda:
-#ifdef HSPARSE_HAVE_CUDA
       return cuda::tall_skinny_update<T>(cuda_executor(*y.executor(), "tall_skinny_update"), alpha, v.view(), s.view(), beta, y.view());
-#else
-      throw Error(ErrorCode::unsupported, "a GPU product in a build without CUDA");
-#endif
   }
 }
 

@@ -9,9 +9,7 @@
 #include "hsparse/core/types.hpp"
 #include "hsparse/kernels/lma_spmv.hpp"
 #include "hsparse/kernels/pa_spmv.hpp"
-#ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/lma_spmv.hpp"
-#endif
 
 namespace hsparse::fem {
 
@@ -50,10 +48,8 @@ struct Kernels<LocalMatrices<V, I>> {
            (d.symmetric ? "upper triangles, " : "");
   }
   static void cpu(V al, const LocalMatrices<V, I>& d, std::span<const V> x, V be, std::span<V> y) { openmp::lma_spmv<V, I>(al, d, x, be, y); }
-#ifdef HSPARSE_HAVE_CUDA
   using Device = cuda::DeviceLocalMatrices<V, I>;
   static void gpu(const cuda::Executor& ex, LmaScatter s, V al, const Device& d, const V* x, V be, V* y) { cuda::lma_spmv<V, I>(ex, s, al, d, x, be, y); }
-#endif
 };
 
 template <class V, class I>
@@ -63,10 +59,8 @@ struct Kernels<QuadratureData<V, I>> {
     return "sum-factorised Q" + std::to_string(d.degree) + ", " + std::to_string(d.elements) + " elements, " + std::to_string(d.points) + "^2 points each, ";
   }
   static void cpu(V al, const QuadratureData<V, I>& d, std::span<const V> x, V be, std::span<V> y) { openmp::pa_spmv<V, I>(al, d, x, be, y); }
-#ifdef HSPARSE_HAVE_CUDA
   using Device = cuda::DeviceQuadratureData<V, I>;
   static void gpu(const cuda::Executor& ex, LmaScatter s, V al, const Device& d, const V* x, V be, V* y) { cuda::pa_spmv<V, I>(ex, s, al, d, x, be, y); }
-#endif
 };
 
 }  // namespace
@@ -77,13 +71,9 @@ ElementOperator<V, Data>::ElementOperator(ExecutorPtr ex, Data data, LmaScatter 
   if (!ex_) throw Error(ErrorCode::invalid_argument, "element operator: no executor");
   Kernels<Data>::check(*data_);
   if (ex_->backend() == Backend::cpu) return;
-#ifdef HSPARSE_HAVE_CUDA
   (void)cuda_executor(*ex_, "a GPU element operator");
   using Device = typename Kernels<Data>::Device;
   device_ = std::make_shared<const Device>(Device::upload(*data_));
-#else
-  throw Error(ErrorCode::unsupported, Kernels<Data>::name(*data_) + "on " + ex_->description() + ": this build has no CUDA");
-#endif
 }
 
 template <class V, class Data>
@@ -97,7 +87,6 @@ LinearOperator<V> ElementOperator<V, Data>::op() const {
         [data, n](V alpha, const V* x, V beta, V* y) { Kernels<Data>::cpu(alpha, *data, std::span<const V>(x, n), beta, std::span<V>(y, n)); },
         name + "coloured (CPU)");
   }
-#ifdef HSPARSE_HAVE_CUDA
   using Device = typename Kernels<Data>::Device;
   const auto dev = std::static_pointer_cast<const Device>(device_);
   const cuda::Executor* cex = &cuda_executor(*ex_, "a GPU element operator");
@@ -105,9 +94,6 @@ LinearOperator<V> ElementOperator<V, Data>::op() const {
   return LinearOperator<V>(
       ex_, static_cast<long long>(n), [dev, cex, scatter](V alpha, const V* x, V beta, V* y) { Kernels<Data>::gpu(*cex, scatter, alpha, *dev, x, beta, y); },
       name + to_string(scatter) + " (GPU)");
-#else
-  throw Error(ErrorCode::internal, "element operator: a GPU executor in a build without CUDA");
-#endif
 }
 
 #define HSPARSE_INSTANTIATE(V, I)                                                    \

@@ -46,13 +46,9 @@ SpmvPlan<V, I>::SpmvPlan(ExecutorPtr ex, const Csr<V, I>& a, const SpmvOptions& 
   switch (ex_->backend()) {
     case Backend::cpu: parts = openmp::build_spmv_plan(a, o, kernel); break;
     case Backend::cuda:
-#ifdef HSPARSE_HAVE_CUDA
       parts = cuda::build_spmv_plan(cuda_executor(*ex_, "a CUDA plan"), a, o, kernel);
       ex_->synchronize();
       break;
-#else
-      throw Error(ErrorCode::unsupported, "a CUDA plan in a build without CUDA");
-#endif
   }
   setup_s_ = watch.seconds();
   apply_ = std::move(parts.apply);

@@ -15,9 +15,7 @@
 #include "hsparse/kernels/pipelined_cg_step.hpp"
 #include "hsparse/kernels/vector_ops.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
-#ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/vector_ops.hpp"
-#endif
 
 namespace hsparse::detail {
 
@@ -32,12 +30,10 @@ class KrylovOps {
   KrylovOps(const Op& op, std::size_t n, const std::vector<V>& dinv)
       : op_(op), ex_(op.executor()), n_(n), cpu_(ex_->backend() == Backend::cpu) {
     if (!dinv.empty()) dinv_ = Array<V>(ex_, std::span<const V>(dinv));
-#ifdef HSPARSE_HAVE_CUDA
     if (!cpu_) {
       cex_ = &cuda_executor(*ex_, "a GPU solve");
       scratch_ = std::make_unique<cuda::ReductionScratch>();
     }
-#endif
   }
 
   Vector vector() const { return Vector(ex_, n_); }
@@ -63,30 +59,21 @@ class KrylovOps {
   void precondition(const Vector& r, Vector& z) const { precondition(r.data(), z.data()); }
   void mdot(const Vector& w, const std::vector<const Vector*>& basis, std::span<double> result) const {
     if (cpu_) return openmp::mdot<V>(in(w), pointers(basis), result);
-#ifdef HSPARSE_HAVE_CUDA
     cuda::mdot_host<V>(*cex_, n(), w.data(), pointers(basis), result, *scratch_);
-#endif
   }
   void maxpy_sub(std::span<const double> coef, const std::vector<const Vector*>& basis, Vector& w) const {
     if (cpu_) return openmp::maxpy_sub<V>(coef, pointers(basis), out(w));
-#ifdef HSPARSE_HAVE_CUDA
     cuda::maxpy_sub<V>(*cex_, n(), coef, pointers(basis), w.data());
-#endif
   }
 
   // ---- the same on pointers to n entries in the executor's memory (the multi-RHS solve's columns) ----
   double dot(const V* a, const V* b) const {
     if (cpu_) return openmp::dot<V>({a, n_}, {b, n_});
-#ifdef HSPARSE_HAVE_CUDA
     return cuda::dot_host<V>(*cex_, n(), a, b, *scratch_);
-#endif
-    return 0;
   }
   void axpby(V a, const V* x, V b, V* y) const {
     if (cpu_) return openmp::axpby<V>(a, {x, n_}, b, {y, n_});
-#ifdef HSPARSE_HAVE_CUDA
     cuda::axpby<V>(*cex_, n(), a, x, b, y);
-#endif
   }
   void precondition(const V* r, V* z) const {
     if (cpu_) {
@@ -96,9 +83,7 @@ class KrylovOps {
       for (long long i = 0; i < nn; ++i) z[i] = d[i] * r[i];
       return;
     }
-#ifdef HSPARSE_HAVE_CUDA
     cuda::scale_by<V>(*cex_, n(), dinv_.data(), r, z);
-#endif
   }
 
   // ---- pipelined CG: the state (kernels/pipelined_cg_step.hpp) in the executor's memory ----
@@ -121,10 +106,8 @@ class KrylovOps {
       pipelined_cg_after_update(st, d.rz, d.rr, history_.data(), history_size_);
       return;
     }
-#ifdef HSPARSE_HAVE_CUDA
     cuda::pipelined_cg_update<V>(*cex_, n(), ap.data(), dinv_.data(), x.data(), r.data(), z.data(), p.data(), device_state(), history_.data(),
                                  history_size_, *scratch_);
-#endif
   }
   // Ap = A p, then <p, Ap>, <Ap, M^-1 Ap> and the recurrence (the SpMV's dots; no-op once done).
   void pipelined_spmv_dots(const Vector& p, Vector& ap) {
@@ -137,9 +120,7 @@ class KrylovOps {
       return;
     }
     spmv(p, ap);
-#ifdef HSPARSE_HAVE_CUDA
     cuda::pipelined_cg_dots<V>(*cex_, n(), p.data(), ap.data(), dinv_.data(), device_state(), *scratch_);
-#endif
   }
   // The state as the host sees it (a synchronisation on a GPU).
   PipelinedCgState pipelined_state() const {
@@ -175,10 +156,8 @@ class KrylovOps {
   Array<unsigned char> state_;
   Array<double> history_;
   int history_size_ = 0;
-#ifdef HSPARSE_HAVE_CUDA
   const cuda::Executor* cex_ = nullptr;
   std::unique_ptr<cuda::ReductionScratch> scratch_;
-#endif
 };
 
 }  // namespace hsparse::detail

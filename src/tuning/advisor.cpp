@@ -26,7 +26,7 @@ namespace hsparse {
 // implied figures were 1.32 (CSR adaptive) and 1.79 (HYB), and Nsight
 // Compute measured HYB's COO tail (those rows) moving 449 MB, its 122 MB of
 // entries and 327 MB of x, against the 352 MB their distinct 64-byte lines
-// make (H200, 9e0e3d8, 2026-11-27, docs/results/2026-11-27-issue37-session29).
+// make (H200, docs/results/2026-11-27-issue37-session29).
 constexpr double kLongRowMeanMultiple = 256;
 
 template <class V, class I>
@@ -111,14 +111,11 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
   // sigma 256's 1.79). The plan then runs this sigma (prediction_options).
   // On the CPU the scope is at most kCpuSellMaxSortRows rows: sorting a
   // whole matrix of 0.9-2.2 M rows made SELL's product 1.3-1.6x slower than
-  // the same bytes sorted in windows, or than CSR (2-core build VM,
-  // 2026-11-27, two rounds each, b521c33: power law 894785 rows at
-  // sigma = all 5.27/5.27 ms, 1.044 entries per nonzero, against 3.57/3.74
-  // at 262144 (1.106) and 3.32/3.48 at 16384 (1.142); circuit 2236962 rows
-  // at sigma = all 7.50/7.44 ms against CSR's 5.74/5.91, where the advisor
-  // had ranked that SELL 4% ahead of CSR and the main job's `auto` ran at
-  // 78% of the best). Its y writes, and its x gathers, then span the whole
-  // vector (7-18 MB), not a window of 2 MB.
+  // the same bytes sorted in windows, or than CSR (2-core build VM: power
+  // law, 894785 rows, 5.27 ms at sigma = all against 3.3-3.7 at 16384 and
+  // 262144; on circuit, where the advisor had ranked that SELL 4% ahead of
+  // CSR, 7.5 ms against CSR's 5.8). Its y writes, and its x gathers, then
+  // span the whole vector (7-18 MB), not a window of 2 MB.
   FormatFootprint fp = format_footprint(a, m.simd_width, 1);
   const std::int64_t widest = backend == Backend::cpu ? std::min<std::int64_t>(a.rows, kCpuSellMaxSortRows) : a.rows;
   for (std::int64_t sigma : {std::int64_t{256}, std::int64_t{4096}, widest}) {
@@ -157,7 +154,7 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
     // (csr_panels_bytes); the GPU's partial sums per segment, 8% more on
     // short-wide, are left out. Counted as CSR's 12 bytes per entry, the
     // CPU's advisor ranked SELL 5% ahead on short-wide, where the panels
-    // ran 1.47x SELL (4.27 against 6.28 ms, 2-core build VM, 2026-11-27).
+    // ran 1.47x SELL (4.27 against 6.28 ms, 2-core build VM).
     if (p.kernel == "panels") {
       p.matrix_bytes = csr_panels_bytes(panels, a.rows, static_cast<long long>(a.nnz()), sizeof(V), 4);
     }
@@ -201,7 +198,7 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
       // traffic, circuit n = 1e7's tail took 5.9 M of x's values where its
       // hub rows read 44 M (Nsight Compute: 327 MB of x in the tail's
       // kernel), and HYB was ranked 3.9% ahead of CSR adaptive while it ran
-      // 13% behind (df43869).
+      // 13% behind.
       const double tail_entries = static_cast<double>(fp.hyb_coo_entries), head_entries = nnz - tail_entries;
       const double from_long = std::min(tail_entries, reuse.long_entries), rest = tail_entries - from_long;
       const double long_lines = reuse.long_entries > 0 ? reuse.long_values * from_long / reuse.long_entries : 0;
@@ -215,10 +212,10 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
                             head_gathers * sizeof(V) / (m.read_bytes_per_s * gather_efficiency);
       // The long rows' part as COO's kernel, which runs it: its stream bound
       // and gather efficiency give 124 us where Nsight Compute timed 126.7
-      // on circuit n = 1e7 (H200, 9e0e3d8). That kernel streams only the
+      // on circuit n = 1e7 (H200). That kernel streams only the
       // tail, so where x fits in L2 it stays there and is read once: on
       // circuit n = 3e6 (x 24 MB) HYB ran 1.16x CSR adaptive on the H100
-      // (0.136 against 0.158 ms, 1c3a28d), whose stream of the whole matrix
+      // (0.136 against 0.158 ms), whose stream of the whole matrix
       // evicts x, so that it pays the hub rows' lines from memory.
       const double long_x = static_cast<double>(a.cols) * sizeof(V) <= m.cache_bytes ? std::min(long_lines, static_cast<double>(a.cols)) : long_lines;
       const SpmvKernelModel& coo = spmv_registration(backend, Format::coo).model;
@@ -309,17 +306,17 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
   // A conversion must be predicted to gain more than kGpuConversionMargin
   // on the total, or the matrix stays in CSR: a converted copy costs device
   // memory and setup, and the model cannot rank two formats a point or two
-  // apart (2026-11-26, H100, circuit n = 1e7: HYB predicted 0.8% ahead of
-  // CSR adaptive, measured 12% behind, 0.570 against 0.507 ms). 3%, not the
-  // 5% of 7519c25: with the efficiencies measured on both cards
+  // apart (H100, circuit n = 1e7: HYB predicted 0.8% ahead of
+  // CSR adaptive, measured 12% behind, 0.570 against 0.507 ms). 3%, not
+  // 5%: with the efficiencies measured on both cards
   // (backends/cuda/spmv_kernels.cpp) the model's SpMV times on the regular
   // matrices fall within 3% of the H100's (DIA 0.363 against 0.373 ms on
   // FEM bs = 3, CSR adaptive 0.406 against 0.406), and at 5% CSR stayed on
   // FEM bs = 3 where DIA, predicted 3.6% ahead, measured 3% ahead and its
   // staged kernel 6%: `auto` at 94.3% of the best, under issue 37's 95%.
   // The GPU only: on the CPU the model errs the other way, SELL predicted
-  // 2.9% ahead of CSR on fem bs = 3 (n = 45) and measured 1.66x (2026-11-25,
-  // 744c0f7, docs/results/2026-11-25-issue33-cpu), so there the least
+  // 2.9% ahead of CSR on fem bs = 3 (n = 45) and measured 1.66x
+  // (docs/results/2026-11-25-issue33-cpu), so there the least
   // total stays.
   const auto csr = std::find_if(advice.ranked.begin(), advice.ranked.end(),
                                 [](const FormatPrediction& p) { return p.possible && p.format == Format::csr; });

@@ -9,9 +9,7 @@
 #include "hsparse/performance/spmv_model.hpp"
 #include "hsparse/tuning/advisor.hpp"
 #include "hsparse/tuning/tuning_cache.hpp"
-#ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/timing.hpp"
-#endif
 
 namespace hsparse {
 
@@ -21,14 +19,12 @@ MachineModel measure_machine(const std::string& backend, std::string* note) {
   m.backend = backend;
   std::string why;
   if (backend == "cuda") {
-#ifdef HSPARSE_HAVE_CUDA
     if (cuda::device_available()) {
       const cuda::Executor ex;
       m.read_bytes_per_s = cuda::measure_device_bandwidth(ex).read_bytes_per_s;
       m.cache_bytes = static_cast<double>(cuda::l2_cache_bytes());
       why = "measured on " + cuda::device_description();
     }
-#endif
     if (why.empty()) why = "no device here: the H200's measured 4.5 TB/s and 60 MiB L2";
   } else {
     m.read_bytes_per_s = measure_read_bandwidth().read_bytes_per_s;
@@ -97,9 +93,7 @@ MachineModel machine_shape(const std::string& backend) {
     m.sm_cycles_per_s = 0;
     return m;
   }
-#ifdef HSPARSE_HAVE_CUDA
   if (cuda::device_available()) m.sm_cycles_per_s = cuda::arithmetic_peaks().sm_cycles_per_s;
-#endif
   return m;  // no device here: the H200's, as for the bandwidth
 }
 

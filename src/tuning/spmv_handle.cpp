@@ -19,9 +19,7 @@
 #include "hsparse/tuning/coordinate_tuner.hpp"
 #include "hsparse/tuning/tuning_cache.hpp"
 #include "hsparse/tuning/tuning_spaces.hpp"
-#ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/timing.hpp"
-#endif
 
 namespace hsparse {
 
@@ -53,10 +51,8 @@ struct SpmvHandle<V, I>::State {
   int max_calls = 0;
   std::optional<TuningCache> cache;
   Stopwatch watch;
-#ifdef HSPARSE_HAVE_CUDA
   std::optional<cuda::DeviceCsr<V, I>> csr;  // CSR vector
   std::unique_ptr<cuda::EventTimer> timer;
-#endif
 
   bool on_gpu() const { return ex->backend() == Backend::cuda; }
   // The accessors' bodies, for callers holding the mutex.
@@ -71,39 +67,31 @@ struct SpmvHandle<V, I>::State {
     plan_config = c;
   }
   void launch([[maybe_unused]] const std::vector<int>& c, V alpha, const V* x, V beta, V* y) {  // c: the CUDA CSR vector's point
-#ifdef HSPARSE_HAVE_CUDA
     if (space == Space::csr_vector) {
       cuda::csr_spmv_vector(cuda_executor(*ex, "CSR vector"), alpha, *csr, x, beta, y, csr_vector_params(c));
       return;
     }
-#endif
     plan->apply(alpha, x, beta, y);
   }
   void start_timer() {
-#ifdef HSPARSE_HAVE_CUDA
     if (on_gpu()) {
       if (!timer) timer = std::make_unique<cuda::EventTimer>();
       timer->start(cuda_executor(*ex, "a GPU timer"));
       return;
     }
-#endif
     watch.restart();
   }
   // The GPU's time is read later (pending); the CPU's now.
   void stop_timer() {
-#ifdef HSPARSE_HAVE_CUDA
     if (on_gpu()) {
       timer->stop(cuda_executor(*ex, "a GPU timer"));
       pending = true;
       return;
     }
-#endif
     tuner->report(watch.seconds());
   }
   double pending_seconds() {
-#ifdef HSPARSE_HAVE_CUDA
     if (timer) return timer->seconds();
-#endif
     return 0;
   }
 };
@@ -141,12 +129,10 @@ SpmvHandle<V, I>::SpmvHandle(ExecutorPtr ex, const Csr<V, I>& a, HandleOptions o
     }
   }
   if (o.tune && s.space != Space::none && !s.from_cache) s.tuner.emplace(s.axes);
-#ifdef HSPARSE_HAVE_CUDA
   if (s.space == Space::csr_vector) {
     s.csr.emplace(cuda::DeviceCsr<V, I>::upload(a));
     return;
   }
-#endif
   s.ensure_plan(s.best);  // the first guess (or the cached best), or the untuned plan
 }
 

@@ -104,7 +104,6 @@ TuningSpace tuning_space(const ExecutorPtr& ex, const Csr<V, I>& a, const SpmvOp
       }
       break;
     case Backend::cuda:
-#ifdef HSPARSE_HAVE_CUDA
       if (b.format == Format::csr && kernel == "vector") {
         const auto fixed = cuda::csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()), cuda_executor(*ex, "a GPU handle").shape());
         t = {Kind::csr_vector, "csr/vector(coop,repeat,block)", csr_vector_tuning_axes(fixed)};
@@ -116,7 +115,6 @@ TuningSpace tuning_space(const ExecutorPtr& ex, const Csr<V, I>& a, const SpmvOp
         // The plan's auto rule for 1..8: by-column, except 7 (not compiled for it).
         t = {Kind::plan, "bcsr(block,algorithm)", cuda_bcsr_tuning_axes(block, algorithm >= 0 ? algorithm : (block == 7 ? 2 : 1))};
       }
-#endif
       break;
   }
   return t;

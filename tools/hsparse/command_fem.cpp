@@ -70,7 +70,7 @@ int run_fem(const FemCliOptions& c) {
   // at Q2 and pa at Q3-Q4, the fastest of the three in bench --fem on the
   // H200 in double and single (docs/results/2026-11-23-fem-h200). On the
   // CPU the advisor's plan (our CPU element kernels are not tuned: 0.4-0.7x
-  // of CSR on the build machine, bench --fem --quick, 2026-11-23).
+  // of CSR on the build machine, bench --fem --quick).
   std::optional<SpmvPlan<V, I>> plan;
   std::optional<fem::LmaOperator<V, I>> lma;
   std::optional<fem::PaOperator<V, I>> pa;

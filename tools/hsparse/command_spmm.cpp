@@ -9,9 +9,7 @@
 #include "bench/cusparse_spmm_best.hpp"
 #include "commands.hpp"
 #include "hsparse/core/error.hpp"
-#ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/cusparse_spmv.hpp"
-#endif
 #include "hsparse/core/timer.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/kernels/csr_spmm.hpp"
@@ -69,7 +67,6 @@ int run_spmm(const SpmmCommandOptions& o, const Csr<V, I>& a) {
   std::fflush(stdout);
   std::vector<V> expect(result.size());
   reference::csr_spmm<V, I>(V(1), a, {xh.data(), a.cols, k, std::max<long long>(1, a.cols)}, V(0), {expect.data(), a.rows, k, std::max<long long>(1, a.rows)});
-#ifdef HSPARSE_HAVE_CUDA
   if (ex->backend() == Backend::cuda) {  // the baseline: the fastest correct cuSPARSE SpMM on the same CSR and X
     const auto dev = cuda::DeviceCsr<V, I>::upload(a);
     const auto best = bench::fastest_cusparse_spmm<V, I>(*ex, dev, a, xh, x, y, expect, o.min_time_s, o.repetitions);
@@ -82,7 +79,6 @@ int run_spmm(const SpmmCommandOptions& o, const Csr<V, I>& a) {
       std::printf("  cuSPARSE SpMM: no variant ran correctly (see above)\n");
     }
   }
-#endif
   if (!o.check) return 0;
   double worst = 0;
   for (std::size_t i = 0; i < expect.size(); ++i) {

@@ -13,10 +13,8 @@
 #include <cmath>
 #include "hsparse/generators/tridiagonal_batch.hpp"
 #include "hsparse/io/matrix_market.hpp"
-#ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/timing.hpp"
 #include "hsparse/backends/cuda/tridiagonal.hpp"
-#endif
 
 namespace hsparse::tool {
 
@@ -69,7 +67,6 @@ int run_tridiag(const TridiagCli& o) {
     tm = time_repeated([&] { openmp::tridiagonal_solve<V>(s, t.d, x); }, o.repetitions, 1);
     what = "cpu/thomas (OpenMP)";
   } else {
-#ifdef HSPARSE_HAVE_CUDA
     const cuda::Executor ex;
     cuda::TridiagonalSolver<V> solver(ex);
     cuda::DeviceArray<V> da(t.a), db(t.b), dc(t.c), dd(t.d), dx(x.size());
@@ -88,9 +85,6 @@ int run_tridiag(const TridiagCli& o) {
       what = "cuda/" + solver.description();
     }
     x = dx.download();
-#else
-    throw Error(ErrorCode::unsupported, "this hsparse was built without CUDA");
-#endif
   }
   const double bytes = 5.0 * static_cast<double>(x.size()) * sizeof(V);
   std::printf("%lld systems of %lld unknowns (%s, %s): %s\n", t.count, t.size, to_string(layout), type_name<V>(), what.c_str());

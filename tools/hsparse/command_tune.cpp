@@ -28,9 +28,7 @@
 #include "hsparse/tuning/spmv_handle.hpp"
 #include "hsparse/tuning/tuning_spaces.hpp"
 #include "hsparse/tuning/tuning_cache.hpp"
-#ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/timing.hpp"
-#endif
 
 namespace hsparse::tool {
 
@@ -127,7 +125,6 @@ int run_tune_cpu(const TuneOptions& o) {
   return 0;
 }
 
-#ifdef HSPARSE_HAVE_CUDA
 int run_tune(const TuneOptions& o) {
   using V = double;
   using I = std::int32_t;
@@ -247,7 +244,6 @@ int run_tune(const TuneOptions& o) {
   }
   return 0;
 }
-#endif
 
 }  // namespace
 
@@ -268,11 +264,7 @@ Action add_tune_command(CLI::App& app) {
     }
     const bool gpu = resolve_backend(o->backend) == "cuda";
     if (!gpu) return run_tune_cpu(*o);
-#ifdef HSPARSE_HAVE_CUDA
     return run_tune(*o);
-#else
-    throw Error(ErrorCode::unsupported, "hsparse tune --backend cuda needs a CUDA build");
-#endif
   };
 }
 

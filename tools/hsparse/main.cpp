@@ -13,11 +13,7 @@
 namespace {
 
 std::string version_text() {
-#ifdef HSPARSE_HAVE_CUDA
-  const char* cuda = "CUDA backend built (sm_90)";
-#else
-  const char* cuda = "CPU only (built without CUDA)";
-#endif
+  const char* cuda = hsparse::built_with_cuda() ? "CUDA backend built (sm_90)" : "CPU only (built without CUDA)";
   return std::string("hsparse ") + hsparse::version_string() + " (commit " + HSPARSE_GIT_COMMIT + ", " + cuda + ")";
 }
 

@@ -7,14 +7,12 @@
 // Why: with one array per diagonal, a warp's 32 rows read one 256-byte
 // piece of each of the D diagonals, D regions rows x 8 bytes apart; in
 // tiles the warp streams one contiguous region of D x 256 bytes, as SELL's
-// chunks do. Measured (H200, 1a9337b plus the tiled kernel, same process,
-// L2 flushed, GFLOP/s, untiled / tiled at 32, 64 and 256 rows; docs/results/
-// 2026-11-27-issue37-session27/ab-dia-tiled-h200.txt): stencil 902, 907 /
-// 935, 935 (32), 934, 932 (64), 936, 941 (256); banded 878, 877 / 899, 893
-// (32), 901, 902 (64), 901, 902 (256); FEM bs = 3 810, 805 / 823, 818 (32),
-// 821, 820 (64), 822, 816 (256). The tile sizes tie; 32, a warp, keeps the
-// layout independent of the kernels' block size. Evict-first value loads
-// did not help (untiled 895 on the stencil, tiled 932).
+// chunks do. Measured on the H200 (L2 flushed, GFLOP/s, untiled / tiled at
+// 32-256 rows, same process;
+// docs/results/2026-11-27-issue37-session27/ab-dia-tiled-h200.txt): stencil
+// 902-907 / 932-941, banded 877-878 / 893-902, FEM bs = 3 805-810 /
+// 816-823. The tile sizes tie; 32, a warp, keeps the layout independent of
+// the kernels' block size. Evict-first value loads did not help.
 #include <cstddef>
 #include <string>
 #include <vector>

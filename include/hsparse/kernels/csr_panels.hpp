@@ -75,22 +75,21 @@ inline bool csr_panels_suit(const PanelShape& s) { return s.panels >= 2 && s.ent
 // short-wide (25969074 entries, 286 MB of panels; on the CPU 5809357, 59 MB),
 // panels minus the least setup of a CSR kernel:
 //  - GPU, built on the device from the uploaded CSR: H200 13.0-13.6 ms
-//    against 9.1 (85cbecb, a1d8d4f), H100 22.2 against 8.6 (5510605,
-//    docs/results/2026-11-27-issue37-h100-head): 0.016-0.047 ns per byte;
-//  - CPU, built from the CSR by the host's cores: 2-core build VM 17.6
-//    against 6.4 ms, 24.0 against 5.7 and 42.3 against 22.9 (main jobs at
-//    9fb0e75 and 815ea30, and a run on 2026-11-27): 0.19-0.33 ns per byte.
-// Until 2026-11-27 the advisor charged the panels nothing (CSR's zero), so
-// at N = 10 products on the H100 it took them at 15.5 ms (1.9 ms of
-// products and 13.6 of setup) over CSR adaptive's 2.5.
+//    against 9.1, H100 22.2 against 8.6
+//    (docs/results/2026-11-27-issue37-h100-head): 0.016-0.047 ns per byte;
+//  - CPU, built from the CSR by the host's cores: 2-core build VM 17.6-42.3
+//    ms against 5.7-22.9 over three runs: 0.19-0.33 ns per byte.
+// Charged nothing (CSR's zero), the panels were taken at N = 10 products on
+// the H100 at 15.5 ms (1.9 ms of products and 13.6 of setup) over CSR
+// adaptive's 2.5.
 inline constexpr double kPanelBuildSecondsPerByteGpu = 0.05e-9;
 inline constexpr double kPanelBuildSecondsPerByteCpu = 0.3e-9;
 // The panels' speed over every other exact kernel where they suit
 // (csr_panels_suit), which the advisor's byte model cannot see (advisor.cpp):
 // on short-wide, the fastest other one took 1.25x the panels' time on the
-// H200 (CSR adaptive, 85cbecb) and 1.32x on the H100 (BCSR, 5510605;
-// cuSPARSE's CSR 1.20x and 1.29x); on the 2-core build VM 1.38x (BCSR and
-// CSR merge, 9fb0e75 and a run on 2026-11-27). The least of each backend.
+// H200 (CSR adaptive) and 1.32x on the H100 (BCSR; cuSPARSE's CSR 1.20x and
+// 1.29x); on the 2-core build VM 1.38x (BCSR and CSR merge). The least of
+// each backend.
 //
 // Only where the rows' gathers scatter: more than kPanelScatteredAlpha x
 // values of traffic per entry from a near cache of kPanelNearCacheBytes
@@ -104,7 +103,7 @@ inline constexpr double kPanelSpeedupGpu = 1.25;
 inline constexpr double kPanelSpeedupCpu = 1.35;
 // The GPU's panels are bound by their multiprocessors, not the memory: on
 // short-wide at 1589 GB/s of their minimum traffic on the H100 (52% of its
-// read bandwidth, 5510605) and 1722 on the H200 (38%, 85cbecb), 6.1 and 6.6
+// read bandwidth) and 1722 on the H200 (38%), 6.1 and 6.6
 // bytes per cycle of 132 SMs at 1.98 GHz. The advisor bounds their
 // efficiency by the lower (the byte model alone predicted 712 GFLOP/s on the
 // H200, measured 303).
@@ -143,7 +142,7 @@ namespace openmp {
 // threads take tiles of rows; a thread walks its tile's panels in order,
 // adding each row's segment into a local sum per row, so a panel of x
 // stays in the core's cache while the tile's entries in it stream past.
-// Measured on the 2-core build VM (AMD EPYC, 2026-11-27, short-wide of
+// Measured on the 2-core build VM (AMD EPYC, short-wide of
 // 2237 rows x 2600 per row): 3.0-3.2 GFLOP/s against CSR's OpenMP kernel's
 // 2.3-2.5, at any panel width from 8192 to 65536 columns.
 template <class V, class I>

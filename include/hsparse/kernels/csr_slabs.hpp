@@ -13,7 +13,7 @@
 // thirds of the product's time. Cut into slabs of a third of L2, every
 // pass gathers from an x slab that stays in L2 while its entries stream
 // past; the price is y read and written once per slab and a row pointer per
-// slab. Measured on the H100 (2026-11-27, random:per_row=10,rows=1e7, L2
+// slab. Measured on the H100 (random:per_row=10,rows=1e7, L2
 // flushed): CSR adaptive 73.4 GFLOP/s, cuSPARSE CSR 76.4, ELL 78.4; CSR
 // adaptive per slab: 3 slabs 160.2, 4 slabs 180.3, 5 (the rule) 178.9, 6
 // 173.0, 8 156.4. Matrices whose gathers stay near the diagonal lose: the

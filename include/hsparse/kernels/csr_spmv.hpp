@@ -67,7 +67,7 @@ void csr_merge_spmv(V alpha, const Csr<V, I>& a, std::span<const V> x, V beta, s
 // branch that ends each row is predicted. On a power law (894785 rows, 6.5
 // entries a row on average, lengths from 1 to thousands) the row-parallel
 // kernel ran 4.7-4.9 ms before sorting and 1.9-2.0 ms after (2-core build
-// VM, 2026-11-27); on circuit and the regular matrices it changed nothing.
+// VM); on circuit and the regular matrices it changed nothing.
 // rows.row i is row row_of[i] of the original; y is written there.
 //
 // Taken (sort_rows_by_length) where most rows differ in length from the row

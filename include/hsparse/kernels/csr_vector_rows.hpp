@@ -10,33 +10,23 @@
 // (the CSR registration's sm_bound, backends/cuda/spmv_kernels.cpp). The
 // vector kernel reduces in registers and streams at a fixed share of the
 // bandwidth on both cards, below adaptive's where the memory binds first.
-// Measured (L2 flushed, GFLOP/s, adaptive / vector, same run; the share
-// is of the read bandwidth, the model's bytes):
-//  - H200 (4.62 TB/s), c4bb416, 2026-11-27 (docs/results/2026-11-27-issue37-h200-bcsr32):
-//    FEM bs = 3 (79 a row) 583 / 641 (0.85), FEM bs = 6 (156) 590 / 690
-//    (0.90), replicated bcsstk16 (59) 580 / 609 (0.81), banded with 33,
-//    65 and 129 a row 540 / 599, 594 / 628, 612 / 678; the shorter rows
-//    stay with adaptive: stencil (25-27 a row) 577 / 510, banded (13)
-//    565 / 533, cage10 (13) 525 / 516;
-//  - H100 (3.08 TB/s), 5510605, 2026-11-27 (docs/results/2026-11-27-issue37-h100-head):
-//    adaptive ahead everywhere, FEM bs = 3 473 / 447 (0.89), FEM bs = 6
-//    492 / 460 (0.91), bcsstk16 469 / 433 (0.87).
-//  - H200, b36a2bd, 2026-11-27, after d764cd7 gave the vector kernel four
-//    entries a lane a step (docs/results/2026-11-27-issue37-h200-kernels):
-//    the shorter rows are a tie, stencil (27 a row) 574 / 550 (0.78),
-//    banded (13) 561 / 558 (0.84), cage10 (13) 524 / 542 (0.81); the long
-//    ones as before, FEM bs = 3 585 / 625 (0.85), FEM bs = 6 589 / 678
-//    (0.91), bcsstk16 574 / 610 (0.83). CSR16's and csr16-single's vector
-//    kernels lead their adaptive ones on every even matrix from 13 a row:
-//    CSR16 by 8-36% at 0.76-0.88 of the bandwidth, csr16-single by 9-44% at
-//    0.61-0.70 (their adaptive kernels, which also decode each column in
-//    the staged loop, reach 0.60-0.77 and 0.44-0.61).
-//  - H100, f92505c, 2026-11-27 (docs/results/2026-11-27-issue37-session27):
-//    CSR adaptive still ahead, FEM bs = 3 458 / 449, bcsstk16 446 / 428,
-//    cage10 410 / 397, stencil 442 / 402; but CSR16's vector kernel leads
-//    its adaptive one there too, FEM bs = 3 528 / 455, bcsstk16 507 / 424,
-//    cage10 438 / 421, stencil 483 / 474, and csr16-single's by 6-43%
-//    (768 / 581, 763 / 533, 609 / 558, 696 / 654).
+// Measured (L2 flushed, GFLOP/s, adaptive / vector in the same run; the
+// share is of the read bandwidth under the model's bytes):
+//  - H200 (4.62 TB/s, docs/results/2026-11-27-issue37-h200-kernels): the
+//    vector kernel leads on long even rows, FEM bs = 3 (79 a row) 585 / 625
+//    (0.85), FEM bs = 6 (156) 589 / 678 (0.91), replicated bcsstk16 (59)
+//    574 / 610 (0.83); shorter rows are a tie, stencil (27 a row) 574 / 550
+//    (0.78), banded (13) 561 / 558 (0.84), cage10 (13) 524 / 542 (0.81).
+//    CSR16's and csr16-single's vector kernels lead their adaptive ones on
+//    every even matrix from 13 a row: CSR16 by 8-36% at 0.76-0.88 of the
+//    bandwidth, csr16-single by 9-44% at 0.61-0.70 (their adaptive kernels,
+//    which also decode each column in the staged loop, reach 0.60-0.77 and
+//    0.44-0.61);
+//  - H100 (3.08 TB/s, docs/results/2026-11-27-issue37-session27): CSR
+//    adaptive ahead, FEM bs = 3 458 / 449, bcsstk16 446 / 428, cage10
+//    410 / 397, stencil 442 / 402; CSR16's vector kernel leads its adaptive
+//    one there too (FEM bs = 3 528 / 455, stencil 483 / 474), and
+//    csr16-single's by 6-43%.
 // So the vector kernel is weighed on rows of at least kCsrVectorMinMeanRow
 // entries on average (the shortest measured: 13) whose lengths vary by at
 // most kCsrVectorMaxRowSpread (the coefficient of variation: bcsstk16 0.29,
@@ -68,8 +58,8 @@ inline constexpr double kCsr16VectorStreamEfficiency = 0.80;     // CSR16 (0.76-
 inline constexpr double kCsr16SingleVectorStreamEfficiency = 0.64;  // csr16-single (0.61-0.70: L1 and L2 bound by the x gathers)
 // CSR adaptive's row blocks, built on the host at setup and uploaded (with
 // the sample that decides its evict-first loads): its setup minus CSR
-// scalar's, 3-21 ms for 0.3-1.9 GB on the H200's host (b36a2bd, the suite's
-// ten matrices). The work is per row, not per byte; per byte of the matrix
+// scalar's, 3-21 ms for 0.3-1.9 GB on the H200's host (the suite's ten
+// matrices). The work is per row, not per byte; per byte of the matrix
 // (about 0.01 ns) is the model's unit and fits rows of 10-160 entries.
 inline constexpr double kCsrAdaptivePreprocessSecondsPerByte = 0.01e-9;
 

@@ -26,11 +26,10 @@ namespace {
 
 constexpr int kWarpsPerBlock = 4;
 // by-column's U: block columns per lane per step, their x gathers issued together.
-// bs = 3 takes 2. H200, two calls, ABBA in each, GFLOP/s at U = 4 / 3 / 2 / 1 with
-// 16 lanes, the lanes rule's choice (docs/results/2026-11-27-issue37-
-// session28): FEM bs = 3 n = 74 846, 847 / 871, 867 / 887, 890 / 877, 885;
-// bcsstk16 x 344 784, 785 / 817, 820 / 839, 832 / 828, 827; FEM bs = 3
-// n = 48 729, 716 / - / 758, 755 / 744, 747. (With 8 lanes U = 2 ties or
+// bs = 3 takes 2: on the H200 with 16 lanes, the lanes rule's choice, U = 2
+// ran 5-7% ahead of U = 4 and 1-2% ahead of U = 3 and 1 (FEM bs = 3 at
+// n = 74 and 48, bcsstk16 x 344; ABBA within each call;
+// docs/results/2026-11-27-issue37-session28). (With 8 lanes U = 2 ties or
 // loses to U = 4 on FEM; with 32 it wins by 8-15%.) Why is not profiled:
 // fewer registers, and on FEM's 81 columns a block row three steps of 32
 // slots fill 84% of them where two of 64 fill 63%, are candidates; U = 3
@@ -224,30 +223,19 @@ void launch_by_column(const Executor& ex, int lanes, const DeviceBcsr<V, I>& a, 
 
 }  // namespace
 
-// Measured on the H100 (2026-11-26, back to back, scripts/experiments/bcsr-lanes.sh;
-// GFLOP/s at 32 / 16 / 8 / 4 lanes): FEM bs = 3 (79 columns, 237 values
-// per block row) 595 / 628 / 629 / 574, bcsstk16 bs = 3 (61, 183) 526 /
-// 584 / 602 / 563, FEM bs = 6 (156, 936) 716 / 688 / 650 / 603, banded
-// bs = 2 (13, 26) 129 / 241 / 338 / 464, short-wide bs = 1 (2600) 198 /
-// 178 / 181 / 127; on the H200 (docs/results/2026-11-26-issue37-h200):
-// FEM bs = 3 692 / 767 / 823 / 752, bcsstk16 583 / 700 / 748 / 715. With
-// that kernel the best group gave each lane about 24-30 of the block row's
-// values: fewer leave lanes idle, more make each group's chain of steps
-// long. So the fewest lanes with at most kByColumnValuesPerLane values each
-// (16 since the measurements below). (A rule in
-// columns, about two steps of U columns per lane, took 16 lanes on FEM
-// bs = 3: 7% slower than 8 on the H200. Filling the group's column slots,
-// the first rule, took 4 lanes on FEM bs = 3 and 8 on FEM bs = 6, both
-// slower than the warp.) Blocks past 8 keep the warp: not measured.
-// Since ec327ff (U block columns a lane a step) fewer values per lane pay:
-// same-call runs, 8 / 16 lanes, GFLOP/s (docs/results/2026-11-27-issue37-
-// session27): H200 (f92505c, ABBA) FEM bs = 3 843, 843 / 846, 852,
-// bcsstk16 784, 789 / 781, 785, FEM bs = 3 n = 48 693, 708 / 715, 733;
-// H100 (f92505c) FEM bs = 3 613, 607 / 641, 643, bcsstk16 594, 592 /
-// 617, 617, FEM bs = 3 n = 48 533, 535 / 562, 573. So at most 16 values
-// a lane: 16 lanes at bs = 3; FEM bs = 6 keeps 32 (1000 against 983 at
-// 16 on the H200), banded bs = 2 keeps 4. Six block columns a lane a step
-// at bs = 3 instead of four lost 7-12% on the H200.
+// by-column's lanes per block row: the fewest (4-32) with at most
+// kByColumnValuesPerLane of the block row's values each. Fewer lanes make
+// each group's chain of steps long, more leave lanes idle. Measured with U
+// block columns a lane a step (same-call runs, GFLOP/s at 8 / 16 lanes;
+// docs/results/2026-11-27-issue37-session27): H200 FEM bs = 3 843 / 849,
+// FEM bs = 3 n = 48 700 / 724, bcsstk16 a tie; H100 FEM bs = 3 610 / 642,
+// bcsstk16 593 / 617, FEM bs = 3 n = 48 534 / 568. So 16 lanes at bs = 3
+// (183-237 values a block row); FEM bs = 6 (936) keeps 32 (1000 against 983
+// at 16 on the H200), banded bs = 2 (26) keeps 4 (on the H100 464 GFLOP/s
+// against 129 with the warp; scripts/experiments/bcsr-lanes.sh). Rules in
+// columns, or filling the group's column slots, took lanes 7% and more
+// slower. Blocks past 8 keep the warp: not measured. Six block columns a
+// lane a step at bs = 3 instead of four lost 7-12% on the H200.
 int bcsr_by_column_lanes(long long blocks, long long block_rows, int block) {
   if (blocks <= 0 || block_rows <= 0 || block > 8) return 32;
   const double values = static_cast<double>(blocks) * block * block / static_cast<double>(block_rows);  // per block row, mean

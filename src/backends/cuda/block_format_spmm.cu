@@ -50,10 +50,10 @@ __global__ void __launch_bounds__(kSpmmThreads) sell_spmm_kernel(I rows, int C, 
 // SELL with P = KC / W lanes per row, each lane W of X's packed columns, W
 // a 32-byte sector (spmm_common.cuh, kSectorColumns), for real values where
 // a packed row is more than a sector (chosen in sell_spmm). Measured on the
-// H200, 2026-11-25, ms, against the thread per row above in brackets: k = 8
+// H200, ms, against the thread per row above in brackets: k = 8
 // 27-point stencil 0.229 (0.308), FEM bs = 3 0.168 (0.212), random 0.852
-// (0.870); k = 16 0.409 / 0.290 / 1.305 (0.970 / 0.482 / 1.587, bench of
-// 654ad84); k = 32 0.869 / 0.613 / 3.005 (1.929 / 0.841 / 3.421). Four
+// (0.870); k = 16 0.409 / 0.290 / 1.305 (0.970 / 0.482 / 1.587);
+// k = 32 0.869 / 0.613 / 3.005 (1.929 / 0.841 / 3.421). Four
 // lanes of 16 bytes each at k = 8 were slower, 0.334 / 0.283 / 0.975 (L1
 // missing more), and at k = 4 (one lane, a sector) the thread kernel stays
 // ahead, 0.144 / 0.119 / 0.679 against 0.148 / 0.127 / 0.698. A warp covers

@@ -23,8 +23,8 @@ namespace hsparse::cuda::detail {
 // run summed it serially, a dependent load per block of the run. On circuit
 // n = 1e7 (8 hub rows of 950 k entries in HYB's COO tail, 464 block carries
 // each) HYB took 0.432 ms on the H200 where Nsight Compute timed its two
-// kernels at 218.6 and 126.7 us (9e0e3d8, 2026-11-27). With a warp per run,
-// HYB on the H100 went from 0.570 ms (2026-11-26) to 0.504, level with CSR
+// kernels at 218.6 and 126.7 us. With a warp per run, HYB on the H100
+// went from 0.570 ms to 0.504, level with CSR
 // adaptive's 0.505; on circuit n = 3e6 it runs 1.16x CSR adaptive
 // (docs/results/2026-11-27-issue37-session29).
 template <class D>

@@ -16,9 +16,9 @@
 // canonical COO).
 //
 // Issue 18, H200, power-law matrix (2 M rows): a thread per 15 entries
-// staged through shared memory and walked serially, 157 GFLOP/s (8d83662);
-// a lane per entry and a shuffle scan per 32 entries, 195 (0875602, ncu:
-// 48% of DRAM bandwidth, the scan's shuffles); cuSPARSE's COO 301.
+// staged through shared memory and walked serially, 157 GFLOP/s; a lane
+// per entry and a shuffle scan per 32 entries, 195 (ncu: 48% of DRAM
+// bandwidth, the scan's shuffles); cuSPARSE's COO 301.
 #include <cstdint>
 
 #include "carries.cuh"

@@ -10,15 +10,14 @@
 //  3. medium rows (more than 4x the mean length and 32 entries): a warp
 //     per row. In the coop decomposition a warp waits for its longest row:
 //     on power-law and circuit matrices SpMM of 8 columns ran at 0.5x of 8
-//     SpMVs (H200, 9c357c6);
+//     SpMVs (H200);
 //  4. rows longer than kLongRow: cut into segments of kLongRow entries, a
 //     block of 256 threads each (warp shuffles, then warps in order through
 //     shared memory), and the segments' sums added per row in segment
 //     order: deterministic, no atomics. A block per whole row (before) left
 //     one block walking a hub row alone: circuit n = 3e6 (8 rows of 3e5
 //     entries) 1.27 ms at k = 8 against 0.98 ms for 8 SpMVs, power law 2e6
-//     0.77 ms (H200, 57a30df). A warp per row serialised power-law rows:
-//     0.01x at b7f3594.
+//     0.77 ms (H200). A warp per row serialised power-law rows: 0.01x.
 // A's entries are read once per pass.
 #include <algorithm>
 #include <climits>
@@ -70,7 +69,7 @@ __global__ void __launch_bounds__(kThreads) spmm_short_kernel(I rows, const I* _
 // W = a 16-byte piece of X's packed row, `teams` teams per row walking its
 // nonzeros with stride `teams`; the row's teams are summed with shuffles.
 // Used from a mean row length of kTeamMinMeanRow entries (decided here only):
-// measured at k = 8 (H200, 2026-11-25, csr, `hsparse spmm`, the
+// measured at k = 8 (H200, csr, `hsparse spmm`, the
 // thread-per-nonzero kernel above in brackets) it is faster on long rows,
 // short-wide 2600 per row 0.250 ms (0.401), FEM bs = 3 81 per row 0.277
 // (0.352), and slower on short ones, whose teams then idle: stencil 27 per
@@ -78,11 +77,11 @@ __global__ void __launch_bounds__(kThreads) spmm_short_kernel(I rows, const I* _
 // circuit 0.644 (0.600). Lanes of a 32-byte sector, SELL's choice, were
 // slower here on every matrix but the stencil (FEM 0.381 against 0.334,
 // short-wide 0.261 / 0.250, power law 0.640 against the thread kernel's
-// 0.510, same day), and so was the thread kernel with the lanes' two-entry
+// 0.510), and so was the thread kernel with the lanes' two-entry
 // prefetch (stencil 0.544 against 0.434). Teams of two lanes (double k <=
 // 4, float k <= 8) are not used: at k = 4 they were slower than the thread
 // kernel, FEM 0.277 ms against 0.153 and short-wide 0.187 against 0.166
-// (bench --dense at b1e6b46 against 654ad84), while four and more lanes
+// (bench --dense), while four and more lanes
 // gained at every k measured (FEM k = 16 / 32 0.502 / 0.776 against 1.074 /
 // 2.199, short-wide 0.429 / 0.863 against 0.640 / 1.264).
 constexpr double kTeamMinMeanRow = 64;

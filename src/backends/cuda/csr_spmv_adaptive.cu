@@ -38,8 +38,7 @@ constexpr long long kMaxRowsPerBlock = 512;  // short rows: a thread reduces at 
 // steps, power law 4e6 rows +3%, 2e6 unchanged, but cage10 replicated -8% (a
 // third of its rows, 13 a row on average, moved to the warps); at 32 no row
 // of the suite's regular matrices moves, and with pieces of 2048 the second
-// phase gave the 2e6-row power law +7% (measured beside a one-row loop of 48
-// registers, since reverted: CudaCsrAdaptive.KeepsEightBlocksPerMultiprocessor).
+// phase gave the 2e6-row power law +7%.
 // A schedule with no such row skips the phase (its list, atomics and second
 // barrier: CsrAdaptiveSchedule::long_rows_in_runs). H100, stencil3d n=155,
 // `hsparse spmv`, two rounds: CSR16 adaptive 415.5 and 415.8 GFLOP/s against
@@ -116,11 +115,11 @@ __device__ __forceinline__ WorkBlock<B> load_work_block(const B* __restrict__ bl
 
 // The work blocks' number type of a kernel: the index type for the plain
 // kernels on real values, 64-bit for the evict-first kernel and for complex
-// values. H200, ABBA against fbbf4cc in one call (2026-11-27): with int32
-// blocks the evict-first kernel lost 7% on the power law (319/321 against
-// 343/343 GFLOP/s) and 6% in the slabs (stencil 460 against 489), and with
-// 64-bit ones it matched fbbf4cc (342/344, 489), while the plain kernel kept
-// int32's gain (stencil 572-576 against 526). Its staging code is the same
+// values. H200, ABBA in one call against 64-bit blocks for every kernel:
+// with int32 blocks the evict-first kernel lost 7% on the power law
+// (319/321 against 343/343 GFLOP/s) and 6% in the slabs (stencil 460
+// against 489), while the plain kernel gained (stencil 572-576 against
+// 526). Its staging code is the same
 // either way; the difference is in ptxas's schedule (not examined further).
 // With int32 blocks ptxas also capped complex double's kernels at 64
 // registers and spilled 4-16 bytes.

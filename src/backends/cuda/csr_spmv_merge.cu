@@ -13,19 +13,15 @@
 // search in shared memory. The corners depend on the row pointers alone, so
 // the plan searches them once, at setup (csr_merge_prepare), where CUB
 // searches on every call.
-// History (H200, power-law matrix of the default suite):
-// - every thread searched both ends of its share in global memory: 174
-//   GFLOP/s with L2 flushed (f58a83e), where cuSPARSE's CSR gets 307;
-// - two threads of each block searched its corners, the other 126 waiting
-//   at a barrier for 2 x 22 dependent global loads: 161 GFLOP/s flushed
-//   (aa1d1ed's suite), 0.53x cuSPARSE's CSR;
-// - corners searched once (`hsparse spmv`, L2 not flushed, from here on):
-//   199 GFLOP/s against cuSPARSE's 296, 0.67x. Nsight Compute then showed
-//   78 registers a thread and 36% occupancy (30% on short-wide): too few
-//   warps to hide the gathers' latency;
-// - at most 56 registers (kMinBlocksPerSm): 280 GFLOP/s, 0.95x cuSPARSE's
-//   CSR; circuit n = 3e6 225 -> 286 (0.96x), short-wide 218 -> 220 (0.91x).
-// docs/results/2026-11-27-issue37-session30 (ab-merge-*.txt).
+// Measured on the H200 (power-law matrix of the default suite): searching
+// in global memory, by every thread for its share's ends or by two threads
+// a block while the rest wait at a barrier for 2 x 22 dependent loads, ran
+// at 0.53-0.57x cuSPARSE's CSR (L2 flushed). With the corners searched
+// once, 78 registers a thread left 36% occupancy (30% on short-wide): too
+// few warps to hide the gathers' latency, 0.67x. At most 56 registers
+// (kMinBlocksPerSm): 280 GFLOP/s, 0.95x cuSPARSE's CSR; circuit n = 3e6
+// 0.96x, short-wide 0.91x (docs/results/2026-11-27-issue37-session30,
+// ab-merge-*.txt).
 #include "carries.cuh"
 #include "hsparse/backends/cuda/csr_spmv.hpp"
 

@@ -29,8 +29,8 @@ using detail::StoredColumns;
 // one entry a step, so the sums are unchanged). One entry a step left a
 // lane one value and one column in flight, each gather waiting on its
 // column: csr16-single's 6 bytes an entry then read at 59% of the H200's
-// bandwidth on FEM bs = 3 and double CSR at 85% (c4bb416; the bytes in
-// flight per SM fall short of the bandwidth-latency product).
+// bandwidth on FEM bs = 3 and double CSR at 85% (the bytes in flight per
+// SM fall short of the bandwidth-latency product).
 // Measured (H200, same-call ABBA against one entry a step, L2 flushed,
 // GFLOP/s; docs/results/2026-11-27-issue37-h200-kernels/ab-csr-vector-4-a-step.txt):
 // CSR stencil 509 -> 554, cage10 516 -> 543, FEM bs = 3 640 -> 632;
@@ -115,38 +115,6 @@ void run_vector(const Executor& ex, V alpha, I rows, const I* row_ptr, Columns c
 }
 
 }  // namespace
-
-namespace {
-// Section 5.4's coop: the smallest power of two above sqrt(mean row length), at most 32.
-int rule_coop(long long rows, long long nnz) {
-  const double mean = rows > 0 ? static_cast<double>(nnz) / static_cast<double>(rows) : 0;
-  int coop = 1;
-  while (coop < 32 && coop <= std::sqrt(mean)) coop *= 2;
-  return coop;
-}
-// Repeat as large as keeps at least min_blocks blocks (eq. (5) solved for repeat).
-int rule_repeat(long long rows, int coop, int block_size, double min_blocks) {
-  const double per_repeat = static_cast<double>(rows) * coop / (block_size * std::max(1.0, min_blocks));
-  return static_cast<int>(std::clamp(std::floor(per_repeat), 1.0, static_cast<double>(1 << 20)));
-}
-}  // namespace
-
-CsrVectorParams csr_vector_paper_rule(long long rows, long long nnz) {
-  CsrVectorParams p;
-  p.block_size = 128;
-  p.coop = rule_coop(rows, nnz);
-  p.repeat = rule_repeat(rows, p.coop, p.block_size, 1500);
-  return p;
-}
-
-CsrVectorParams csr_vector_fixed_rule(long long rows, long long nnz, const GpuShape& gpu) {
-  CsrVectorParams p;
-  p.block_size = 128;
-  p.coop = rule_coop(rows, nnz);
-  const int resident = std::max(1, std::min(gpu.threads_per_multiprocessor / p.block_size, gpu.blocks_per_multiprocessor));
-  p.repeat = rule_repeat(rows, p.coop, p.block_size, kFixedRuleWaves * gpu.multiprocessors * resident);
-  return p;
-}
 
 template <class V, class I>
 void csr_spmv_vector(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, const V* x, V beta, V* y, CsrVectorParams p) {

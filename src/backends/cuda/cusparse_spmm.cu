@@ -21,19 +21,6 @@ cusparseSpMMAlg_t spmm_algorithm(CusparseSpmmAlgorithm a) {
 }
 }  // namespace
 
-std::string CusparseSpmmVariant::name() const {
-  const char* alg = algorithm == CusparseSpmmAlgorithm::csr_alg1 ? "ALG1" : algorithm == CusparseSpmmAlgorithm::csr_alg2 ? "ALG2" : "default";
-  return std::string(alg) + (order == DenseOrder::row_major ? ", row-major" : ", column-major");
-}
-
-const std::vector<CusparseSpmmVariant>& cusparse_spmm_variants() {
-  using A = CusparseSpmmAlgorithm;
-  static const std::vector<CusparseSpmmVariant> all = {{A::default_algorithm, DenseOrder::column_major}, {A::csr_alg1, DenseOrder::column_major},
-                                                       {A::csr_alg2, DenseOrder::column_major},          {A::csr_alg1, DenseOrder::row_major},
-                                                       {A::csr_alg2, DenseOrder::row_major}};
-  return all;
-}
-
 template <class V, class I>
 struct CusparseSpmm<V, I>::State {
   cusparseHandle_t handle = nullptr;

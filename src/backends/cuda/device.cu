@@ -4,6 +4,11 @@
 #include "check.cuh"
 #include "hsparse/backends/cuda/device.hpp"
 
+namespace hsparse {
+// Declared in the generated version.hpp; no_device.cpp gives the CPU-only answer.
+bool built_with_cuda() noexcept { return true; }
+}  // namespace hsparse
+
 namespace hsparse::cuda {
 
 bool device_available() {
@@ -73,7 +78,7 @@ Executor::Executor(int device) : device_(device) {
   // the legacy default stream, and a pageable host-to-device cudaMemcpy may
   // return before its DMA lands. A non-blocking stream does not wait for it,
   // so a kernel could run before (and be overwritten by) the copy of its
-  // input or of the NaN poison; seen on the H200 (2026-11-22) as sporadic
+  // input or of the NaN poison; seen on the H200 as sporadic
   // NaN rows. A blocking stream orders kernels after legacy-stream copies.
   cudaStream_t s = nullptr;
   HSPARSE_CUDA_CHECK(cudaStreamCreate(&s));

@@ -66,18 +66,18 @@ __device__ __forceinline__ D group_sum_n(D v, int width) {
 // Loads an entry of the matrix, read once per product, with the
 // evict-first policy (ld.global.cs): the streaming matrix then does not push
 // x out of L2 between its reuses (issue 18, irregular gathers). Used where it
-// was measured to help (H200, L2 flushed, against 5713de3): the staged
+// was measured to help (H200, L2 flushed, against plain loads): the staged
 // products of merge-path CSR and the then COO kernel (+4-54% with the odd
 // shares; COO now loads through stream_load_pack) and ELL's thread per row
 // (+4-11% on random matrices), and CSR adaptive's staged entries where x's
 // lines are gathered again (CsrAdaptiveSchedule::evict_first: on the
-// regular matrices they cost 2-3%, at f2a05e5 4-7%; csr16-single keeps
+// regular matrices they cost 2-3%; csr16-single keeps
 // plain loads). It compiles to LDG.E.EF, as ld.global.L1::evict_first does
 // and as cuSPARSE's csrmv_v3 loads its entries (CUDA 13.0). Not where a
 // thread walks its own row (CSR vector with one lane per row, SELL's
 // thread per row: -7-33%, L1 evicts the row's line between iterations). An L2-only evict-first policy (createpolicy +
 // ld.global.nc.L2::cache_hint) was slower still (CSR adaptive 0.74x on the
-// power-law matrix, 5e3eb40).
+// power-law matrix).
 template <class T>
 __device__ __forceinline__ T stream_load(const T* p) {
   if constexpr (std::is_arithmetic_v<T>) {

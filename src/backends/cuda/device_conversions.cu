@@ -7,7 +7,7 @@
 // the entries past the width to the COO tail at offsets scanned on the host;
 // tails longer than kLongTail go in pieces of kTailPiece entries, a block
 // each (a thread alone copied circuit's 950 000-entry hub row: HYB's setup
-// was 0.258 s against CSR's 0.131 on circuit n = 1e7, H100, 2026-11-26).
+// was 0.258 s against CSR's 0.131 on circuit n = 1e7, H100).
 #include <algorithm>
 #include <cfloat>
 #include <climits>
@@ -137,7 +137,7 @@ __global__ void sell_fill_kernel(long long padded_rows, long long rows, int chun
 // entry finds its block among its block row's sorted block columns (binary
 // search) and lands at the host conversion's place (column-major inside the
 // block). A thread per row took 2.2 s on circuit's 950 000-entry hub rows at
-// b = 1 (H100, 2801738), twice the host conversion.
+// b = 1 (H100), twice the host conversion.
 template <class V, class I>
 __global__ void bcsr_fill_kernel(long long rows, int block, std::size_t block_stride, const I* __restrict__ row_ptr,
                                  const I* __restrict__ col_idx, const V* __restrict__ values, const I* __restrict__ block_row_ptr,

@@ -83,10 +83,10 @@ __global__ void gemm_tiled(long long m, long long n, long long k, bool ta, bool 
 // 16-byte aligned storage, leading dimensions multiples of V); B stored
 // k x n lands depth-major ([j][p], rows of BK + V values) and is transposed
 // in shared memory; other panels (edges, A^T) move one value at a time.
-// Measured before it (H200, 8192^3, 2026-11-23): one value per cp.async with
-// its index arithmetic for every operand: ncu, float: issue slots 72.5%
-// busy, 47% of the instructions not FFMA; 29.1 (float) and 15.2 (double)
-// TFLOP/s with 128x128x8/8x8. After (2026-11-25, 128x128x32/8x8, NN / NT /
+// Measured on the H200 at 8192^3: one value per cp.async with its index
+// arithmetic for every operand left issue slots 72.5% busy, 47% of the
+// instructions not FFMA (ncu, float): 29.1 (float) and 15.2 (double)
+// TFLOP/s with 128x128x8/8x8. With these runs (128x128x32/8x8, NN / NT /
 // TN): float 44.0 / 46.5 / 27.4 (cuBLAS 50.8: 87% in NN), double
 // 20.8 / 22.5 / 16.4 (62% of the FP64 peak; cuBLAS's tensor cores 61.9).
 // Float asks for two blocks per SM (128 registers): 128x128x8 NN 30.2

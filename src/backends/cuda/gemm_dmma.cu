@@ -22,7 +22,7 @@
 //               depth 4q + s (the four steps' values of a lane adjacent
 //               where A or B run along k).
 //  - the interior blocks copy whole panels without bound checks.
-// Measured on the H200 at 8192^3 NN (2026-11-25, cuBLAS 58.4-61.3 TFLOP/s
+// Measured on the H200 at 8192^3 NN (cuBLAS 58.4-61.3 TFLOP/s
 // in the same runs): the old kernel (8-byte copies and loads, m16n8k4) 33;
 // 16-byte copies and loads 42.9; m16n8k8 45.8; unchecked interior copies
 // (they had been 2/3 of the main loop's instructions, ncu) 50.7 with

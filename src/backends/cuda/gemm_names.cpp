@@ -40,21 +40,20 @@ std::string GemmTile::name() const {
 }
 
 const std::vector<GemmTile>& gemm_tiles() {
-  // First: the fastest at 8192^3 NN on the H200 in float and double (2026-11-25, 16-byte panel copies: 128x128x32/8x8 35.5 and
-  // 21.5 TFLOP/s, 128x128x16 34.4 and 20.4, 128x128x8 30.2 and 18.0; 2026-11-23: MAGMA's 64x64x16/4x4 17.3 and 11.2).
+  // First: the fastest at 8192^3 NN on the H200 in float and double (16-byte panel copies: 128x128x32/8x8 35.5 and
+  // 21.5 TFLOP/s, 128x128x16 34.4 and 20.4, 128x128x8 30.2 and 18.0; MAGMA's 64x64x16/4x4 17.3 and 11.2).
   static const std::vector<GemmTile> tiles = {{128, 128, 32, 8, 8}, {128, 128, 16, 8, 8}, {128, 128, 8, 8, 8}, {64, 64, 16, 4, 4}, {128, 64, 8, 8, 4}};
   return tiles;
 }
 
 const std::vector<GemmTile>& gemm_tensor_tiles() {
-  // First: the fastest DGEMM at 8192^3 NN on the H200 (2026-11-25: 128x64/64x32 55.0 TFLOP/s, 128x128/64x32 50.7, 64x64/32x32 46.7).
+  // First: the fastest DGEMM at 8192^3 NN on the H200 (128x64/64x32 55.0 TFLOP/s, 128x128/64x32 50.7, 64x64/32x32 46.7).
   static const std::vector<GemmTile> tiles = {{128, 64, 0, 64, 32}, {128, 128, 0, 64, 32}, {64, 64, 0, 32, 32}};
   return tiles;
 }
 
 GemmTile gemm_tf32_default_tile() {
-  // TF32 at 8192^3 NN on the H200 (2026-11-25): 128x128/64x32 47.0 TFLOP/s, 128x64/64x32 29.0 (the DGEMM's default, which
-  // TF32 had followed for one commit).
+  // TF32 at 8192^3 NN on the H200: 128x128/64x32 47.0 TFLOP/s, 128x64/64x32 29.0 (the DGEMM's default).
   return {128, 128, 0, 64, 32};
 }
 

@@ -22,7 +22,7 @@ namespace {
 // hits L1: the block's entries are 32 m (m + 1) / 2 words). Copying the
 // block's entries into shared memory first (each read once from global
 // memory) was slower: Q4 double 2337 against 2445 CG iterations/s, Q1 2663
-// against 2752 (H200, bench --fem at 68be932 and 5669e1f, 2026-11-23).
+// against 2752 (H200, bench --fem).
 template <int M, bool SYM, bool ATOMIC, class V, class I>
 __global__ void __launch_bounds__(32 * M) lma_kernel(long long first, long long last, long long ne, const I* __restrict__ nodes,
                                                      const V* __restrict__ k, const V* __restrict__ x, V alpha, V* y) {

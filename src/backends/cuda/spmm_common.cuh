@@ -3,7 +3,7 @@
 // packed row-major per pass of up to kSpmmColumns columns, so that one
 // nonzero's products read one contiguous run of KC values (with
 // column-major X a random matrix's gathers touched KC lines per nonzero:
-// 0.4x of KC SpMVs, measured on the H200 at b7f3594), the register column
+// 0.4x of KC SpMVs, measured on the H200), the register column
 // count KC a pass is compiled for, and the output write.
 #include <algorithm>
 #include <type_traits>
@@ -36,7 +36,7 @@ void with_register_columns(long long kc, F&& f) {
 // (j >= kc, and rows up to padded_rows: BCSR's last block column). KC is a
 // compile-time power of two: the element's row and column are a shift and
 // a mask (a runtime 64-bit division per element made this kernel 10-20% of
-// an SpMM call at k = 8, ncu on the H200, 2026-11-25).
+// an SpMM call at k = 8, ncu on the H200).
 template <int KC, class D>
 __global__ void pack_rows_kernel(long long rows, long long padded_rows, int kc, const D* __restrict__ x, long long ldx, D* __restrict__ xr) {
   static_assert(KC > 0 && (KC & (KC - 1)) == 0, "pack_rows_kernel: KC is a power of two");
@@ -109,7 +109,7 @@ __device__ __forceinline__ void add_packed_row(D (&acc)[KC], D v, const D* __res
 // Lanes per nonzero, for real values (sell_spmm_lanes_kernel and
 // csr_spmm's team kernel): a lane applies a nonzero to W of X's KC packed
 // columns in 16-byte loads, P = KC / W lanes sharing it. Why: ncu (H200,
-// 2026-11-25, k = 8, SELL on the 27-point stencil) found the thread per
+// k = 8, SELL on the 27-point stencil) found the thread per
 // row with all KC columns bound by the L1 path (94% busy, long-scoreboard
 // stalls): its 16-byte loads of a 64-byte packed row each fetched a whole
 // 32-byte sector (L1 moved 2x the bytes used) and a warp's load touched 32
@@ -128,10 +128,10 @@ using VectorPiece = std::conditional_t<std::is_same_v<D, double>, double2, float
 // acc[j] += values[e] X(col_idx[e], piece W + j), j < W, for the n entries
 // e = entry(0), ..., entry(n - 1) of a lane, two at a time: their X loads
 // issued together, the next two's indices and values loaded meanwhile
-// (measured, SELL k = 8, H200, 2026-11-25, ms for the 27-point stencil /
-// FEM bs = 3 / random: one at a time 0.254 / 0.229 / 0.869, two 0.247 /
-// 0.188 / 0.865, two with the prefetch 0.229 / 0.168 / 0.852; four and
-// eight no better, their registers halving the occupancy).
+// (measured, SELL k = 8, H200, ms for the 27-point stencil / FEM bs = 3 /
+// random: one at a time 0.254 / 0.229 / 0.869, two with the prefetch
+// 0.229 / 0.168 / 0.852; four and eight no better, their registers halving
+// the occupancy).
 template <int KC, int W, class D, class I, class Entry>
 __device__ __forceinline__ void add_lane_entries(D (&acc)[W], long long n, Entry entry, const I* __restrict__ col_idx, const D* __restrict__ values,
                                                  const D* __restrict__ xr, int piece) {

@@ -2,36 +2,26 @@
 // in every build so `hsparse info --formats` lists them without a GPU.
 // Each kernel family's speed, as fractions of the read bandwidth under the
 // model's own traffic (measured GFLOP/s over the model's roofline, hsparse
-// bench's model_gflops column), has two parts:
+// bench's model_gflops column), has three parts:
 //  - efficiency: where memory limits it, measured on the H100 (3.07 TB/s,
-//    2026-11-26, 9fbd3cc, the regular matrices of the default suite,
+//    the regular matrices of the default suite,
 //    docs/results/2026-11-26-issue37-setup-l2-h100): CSR adaptive 0.95-0.99,
-//    ELL 0.93-1.00, DIA 0.87-0.95, SELL 0.81-0.96, COO 0.84-0.98, BCSR 0.77
-//    and 0.85 at bs = 3, 0.96 at bs = 6, CSR16 0.72-0.88, csr16-single
-//    0.63-0.93; BCSR at bs 2-5 since by-column's groups of lanes (a2d562f,
-//    scripts/experiments/bcsr-lanes.sh, 2026-11-26): 0.87-0.89 at bs = 3 (FEM,
-//    bcsstk16), so 0.87;
+//    ELL 0.93-1.00, DIA 0.87-0.95, SELL 0.81-0.96, COO 0.84-0.98, BCSR
+//    0.87-0.89 at bs = 3 with by-column's groups of lanes (FEM, bcsstk16;
+//    scripts/experiments/bcsr-lanes.sh), so 0.87 at bs 2-5, and 0.96 at
+//    bs = 6, CSR16 0.72-0.88, csr16-single 0.63-0.93;
 //  - sm_bound: the bytes per multiprocessor cycle it cannot pass, from the
 //    H200 (4.53 TB/s, same 132 SMs at 1.98 GHz), where the same kernels
-//    reach fewer of the bytes offered (f2a05e5, 2026-11-24,
-//    docs/results/2026-11-24-issue18-merge-h200; docs/results/2026-11-22-bench.md):
-//    DIA 0.76 (0.88 since 566f36a, its loads issued ahead of its products:
-//    the stencil's 887 GFLOP/s over the model's 1003, banded 855 over 918;
-//    docs/results/2026-11-27-issue37; kept after the tiles of 38e6bed, whose
+//    reach fewer of the bytes offered (docs/results/2026-11-27-issue37-session28):
+//    DIA 0.88 (its loads issued ahead of its products; the tiled kernel's
 //    measured over modelled GFLOP/s, 0.93-1.00 on the stencil, banded and
-//    FEM, match ELL's 0.91-1.00 and SELL's 0.93-0.99 in the same run:
-//    742da77, docs/results/2026-11-27-issue37-session28), SELL 0.83, BCSR 0.90 at bs = 6 and
-//    0.67 at bs = 2, at bs = 3 0.67 before by-column's 32-bit arithmetic
-//    (ec327ff) and 0.80 since (FEM 840.5 and replicated bcsstk16 788.0
-//    GFLOP/s at 81% and 78% of 4.62 TB/s, 318c3d3, 2026-11-27,
-//    docs/results/2026-11-27-issue37-h200-bcsr32; bs = 4 and 5 not
-//    measured, taken as bs = 3 then and still 0.80), at bs = 3 0.85
-//    since its two block columns a lane a step (df43869: FEM 905.6 and
-//    bcsstk16 848.1 GFLOP/s, 3.92 and 3.77 TB/s of their own minimum
-//    traffic, 0.867 and 0.834 of 4.526 TB/s, mean 0.85, 2026-11-27,
-//    docs/results/2026-11-27-issue37-session28), CSR adaptive 0.83, COO 0.72 (the lane-per-8-entries kernel, b1b02b4),
-//    CSR16 0.72, csr16-single 0.66. ELL and HYB run at 0.90-0.98 on both
-//    cards: no bound;
+//    FEM, match ELL's and SELL's), SELL 0.83, BCSR 0.90 at bs = 6, 0.85 at
+//    bs = 3 (two block columns a lane a step: FEM and bcsstk16 at 0.867 and
+//    0.834 of 4.526 TB/s), 0.80 at bs = 4 and 5 (not measured: bs = 3's
+//    rate with one block column a lane a step) and 0.67 at bs = 2, CSR
+//    adaptive 0.83, COO 0.72 (a lane per 8 entries), CSR16 and
+//    csr16-single below. ELL and HYB run at 0.90-0.98 on both cards: no
+//    bound;
 //  - gather_efficiency: x's traffic beyond one read, from the random matrix
 //    (random:per_row=10,rows=1e7, 80% of its modelled bytes such gathers),
 //    its time less the rest's at the rates above, mean of the two cards
@@ -45,33 +35,31 @@
 // the best (issue 37). HYB's COO tail, where it is the overflow of rows
 // that are not long (rhs_reuse's long rows), stays at 0.53 of the bandwidth
 // with the matrix's mean x traffic: at 0.72 the advisor chose HYB on the
-// circuit matrix where it ran at 0.86x CSR adaptive (8d3520e,
-// docs/results/2026-11-24-issue18-coo-h200), and at COO's own rates it
+// circuit matrix where it ran at 0.86x CSR adaptive
+// (docs/results/2026-11-24-issue18-coo-h200), and at COO's own rates it
 // ranked HYB 4% ahead of CSR adaptive on the power laws (2 M and 4 M rows),
-// where it ran at 0.76-0.77x (df43869; the model puts CSR adaptive 16-25%
+// where it ran at 0.76-0.77x (the model puts CSR adaptive 16-25%
 // slow there, HYB 8-16% fast, and the tail's x traffic on mid-length
 // rows is not measured apart). The long rows' part of the tail is modelled
 // as COO's kernel, which runs it (advisor.cpp): on circuit n = 1e7 Nsight
-// Compute timed the tail at 126.7 us (H200, 9e0e3d8), where COO's stream
+// Compute timed the tail at 126.7 us (H200,
+// docs/results/2026-11-27-issue37-session29), where COO's stream
 // bound and gather efficiency give 124 us for the model's 122 MB of
 // entries and 352 MB of the hub rows' x lines.
 // Conversions, seconds per byte of the converted matrix: the setup (upload
-// plus conversion) the bench measured on the H200 and its 16-core host at
-// f2a05e5 minus CSR's own upload, median over the default suite (circuit
+// plus conversion) the bench measured on the H200 and its 16-core host
+// minus CSR's own upload, median over the default suite (circuit
 // left out: it had no plain CSR row to subtract;
 // docs/results/2026-11-26-issue37-bcsr-h100, "conversion costs").
 //  - on the device (COO, ELL, HYB): within the noise (+-20 ms) of CSR's
 //    upload, -0.02..+0.03 ns per byte; 0.004 (about 1 ms per GB, a read and
-//    a write at the device's bandwidth). At the 0.02 used until 2026-11-26
-//    the advisor charged ELL 39 ms on FEM bs = 6 and kept CSR adaptive at
-//    N = 1000, 94% of the best measured total.
-//  - on the host, then uploaded: DIA 0.57 ns (0.53-0.59; DIA converts on
-//    the device since 755f06d, below), SELL 0.12
-//    (0.07-0.30), BCSR 0.41 (0.22-1.18, fill-dependent; on the device
-//    since 2801738, below), CSR16 1.2
-//    (0.63-1.27), csr16-single 2.1 (1.34-2.36). One 0.6 for all of them
-//    until 2026-11-26 overcharged SELL 5x and undercharged CSR16 2x and
-//    csr16-single 3.5x.
+//    a write at the device's bandwidth). At 0.02 the advisor charged ELL
+//    39 ms on FEM bs = 6 and kept CSR adaptive at N = 1000, 94% of the
+//    best measured total.
+//  - on the host, then uploaded: CSR16 1.2 ns (0.63-1.27), csr16-single
+//    2.1 (1.34-2.36), where wide rows keep them off the device. DIA, BCSR
+//    and SELL convert on the device (below; on the host they cost 0.57,
+//    0.41 and 0.12).
 #include "hsparse/plans/spmv_kernels.hpp"
 
 #include <algorithm>
@@ -88,27 +76,24 @@ double coo_units(const FormatFootprint& f) { return static_cast<double>(f.nnz) /
 double csr_units(const FormatFootprint& f) { return std::max(static_cast<double>(f.nnz) / 8, static_cast<double>(f.rows)); }
 double bcsr_units(const FormatFootprint& f) { return 32.0 * static_cast<double>(f.rows) / std::max(f.bcsr.block, 1); }
 constexpr double kOnDevice = 0.004e-9;
-// DIA on the device (755f06d): setup minus CSR's 0.016-0.030 s for 0.8 GB
-// (banded, stencil; H100 and its 16-core host, 2026-11-26), 0.02-0.04 ns
-// per byte: the host's diagonal pass and the scatter. It was 0.57 on the host.
-// 0.017 since the tiles (38e6bed): setup minus CSR vector's (no
-// preprocessing), per DIA byte, on the H200 and its host in four suites
-// of 2026-11-27 (1a9337b, 742da77, df43869, DASP's six at 742da77): 0.009-
-// 0.023, median 0.0165 over 14 matrix runs (stencil, banded, FEM bs = 3
-// and 6). At 0.03 the advisor put CSR16 vector ahead of DIA on FEM bs = 3
-// from 4.59 TB/s (n = 48) and 4.65 (n = 74), where DIA's total at
-// N = 1000 measured 5% and 12% ahead (docs/results/2026-11-27-issue37-session28).
-// The H100's host was not measured since the tiles.
+// DIA on the device, tiles included: the host's diagonal pass, the scatter
+// on the GPU. Setup minus CSR vector's (no preprocessing), per DIA byte, on
+// the H200 and its host: 0.009-0.023 ns, median 0.0165 over 14 matrix runs
+// (stencil, banded, FEM bs = 3 and 6). At 0.03 the advisor put CSR16 vector
+// ahead of DIA on FEM bs = 3 from 4.59 TB/s (n = 48) and 4.65 (n = 74),
+// where DIA's total at N = 1000 measured 5% and 12% ahead
+// (docs/results/2026-11-27-issue37-session28). Not measured on the H100's
+// host.
 constexpr double kDiaOnDevice = 0.017e-9;
-// BCSR on the device (2801738, ed4804d): the block pattern from the host's
+// BCSR on the device: the block pattern from the host's
 // cores, the values scattered on the device; setup minus CSR's 0.09-0.14 ns
 // per byte where the blocks are 2 or more (FEM bs = 3 / 6, banded,
-// bcsstk16; H100 and its 16-core host, 2026-11-26). It was 0.41 on the host.
+// bcsstk16; H100 and its 16-core host).
 constexpr double kBcsrOnDevice = 0.1e-9;
 // SELL on the device (sell_from_device_csr): the layout (row order, chunk
 // widths) from the host's O(rows) pass, the entries and padding written by
 // the GPU from the uploaded CSR. Set up minus CSR vector's, per byte of the
-// SELL (H200, fdad469, 2026-11-27, C = 32, sigma 1 and 256): cage10 x 664
+// SELL (H200, C = 32, sigma 1 and 256): cage10 x 664
 // 0.09-0.10 s for 1.36 GB, FEM bs = 3 0.03-0.07 s for 1.17 GB, the stencil
 // 0.0-0.06 s for 1.21 GB (CSR's own setup varied 0.05-0.12 s there): about
 // 0.06 ns per byte. The host conversion it replaces was 0.12.
@@ -116,13 +101,13 @@ constexpr double kSellOnDevice = 0.06e-9;
 constexpr double kCsr16OnHost = 1.2e-9, kCsr16SingleOnHost = 2.1e-9;
 // CSR16 and csr16-single on the device where no row is wide (spmv_plan.cpp):
 // setup within 0.01 s of CSR's for 0.6-1.6 GB (stencil, banded, FEM bs = 3
-// and 6; H200, exp/all 3f5205a, 2026-11-27), against 0.24-1.7 s where wide
+// and 6; H200), against 0.24-1.7 s where wide
 // rows send the matrix to the host.
 constexpr double kCsr16OnDevice = 0.01e-9;
 // HYB with a COO tail: setup minus CSR adaptive's or vector's per HYB byte
 // 0.036-0.099 ns, median 0.06, on the matrices whose rows overflow the
-// width (power law, circuit, random, banded; H200 at df43869 and H100 at
-// 7cc6070, 2026-11-27, docs/results/2026-11-27-issue37-session29); without
+// width (power law, circuit, random, banded; H200 and H100,
+// docs/results/2026-11-27-issue37-session29); without
 // a tail 0.004-0.018, as ELL. At 0.004 the advisor charged circuit n = 1e7
 // 3 ms for a setup that took 64-83 ms beyond CSR's.
 constexpr double kHybTailOnDevice = 0.06e-9;
@@ -171,13 +156,13 @@ BackendFormat make(Format format) {
                {"threads", "T threads per row (Sliced ELLR-T)"},
                {"cusparse", "cuSPARSE SELL (baseline)"}},
               {[](int) { return 0.89; }, rows, kSellOnDevice, 0, [](int) { return h200_bound(0.83); }, 0.94}};
-    // Measured (H200, b36a2bd, L2 flushed, the suite's six even matrices):
+    // Measured (H200, L2 flushed, the suite's six even matrices):
     // adaptive at 0.60-0.77 of the read bandwidth under CSR16's bytes
     // (median 0.65), csr16-single's at 0.44-0.61 (0.54): bound by the
     // multiprocessors, which also decode each column in the staged loop.
     // Their vector kernels stream faster on even rows
     // (kernels/csr_vector_rows.hpp, the advisor's rule). On the H100
-    // (3.08 TB/s, f92505c, 2026-11-27, FEM bs = 3, bcsstk16 x 344, cage10
+    // (3.08 TB/s, FEM bs = 3, bcsstk16 x 344, cage10
     // x 664, the stencil) adaptive reached 0.70-0.79 (CSR16) and 0.53-0.67
     // (csr16-single) of the read bandwidth, under CSR16's bytes, where
     // 0.78 and 0.72 were assumed: the efficiencies below are the medians.

@@ -39,14 +39,14 @@ bool device_conversion_fits(double peak_bytes) { return peak_bytes < 0.5 * stati
 // lie more than kReuseColumns columns from it, and those far entries touch
 // many distinct x lines (more than a quarter of them), not a few hot
 // columns. A sample, not the advisor's alpha (rhs_reuse_alpha): that cost
-// 50-110 ms per plan on the suite's irregular matrices (H100 host,
-// 2026-11-26) and ranked the 27-point stencil's three planes as
+// 50-110 ms per plan on the suite's irregular matrices (H100 host)
+// and ranked the 27-point stencil's three planes as
 // re-gathers, where plain loads are 2% faster.
 // Measured on the H200 (docs/results/2026-11-27-issue37-slabs, evict-first
 // against plain loads): random 3 M rows +10%, power law 2 M rows +5.5%
 // (its columns a quarter u^3-skewed), power law 4 M rows +0.6%; circuit 3
 // M rows -3.4%: its far entries in short rows are its few hub columns,
-// hot in any cache. With this rule (H200, 2026-11-27): circuit n = 1e7
+// hot in any cache. With this rule (H200): circuit n = 1e7
 // takes plain loads, 361.4-363.1 GFLOP/s against 343.4-345.4 evict-first;
 // circuit 3 M 316.2-320.1 against 304.6-307.7; the 2 M-row power law takes
 // evict-first, 261.2-264.6 against 249.4-250.4. Before, "far" meant beyond

@@ -1,7 +1,7 @@
 // Host-to-device copies of large arrays through pinned staging buffers
 // (detail::copy_to_device). A cudaMemcpy from pageable memory moved a
 // plan's 1.2 GB at about 8 GB/s on the H100's host (150-200 ms of a 200 ms
-// setup, 2026-11-26): the driver stages it through its own small pinned
+// setup): the driver stages it through its own small pinned
 // buffer, one memcpy at a time. Here the host's cores fill one 16 MB pinned
 // buffer while the DMA engine drains the other (double buffering), so the
 // copy runs at the link's speed instead of one core's memcpy.

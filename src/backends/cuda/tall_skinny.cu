@@ -136,8 +136,8 @@ void launch_dot(const Executor& ex, long long n, int k, int l, const D* v, long 
   const int blocks = dot_blocks(ex, n, tr);
   double* partials = scratch.reserve(ex, static_cast<std::size_t>(blocks) * k * l);
   // 4 x 4 outputs per thread (8 shared loads per 16 FMAs) once k and l
-  // are both above 16. Measured on the H200, V^T W with n = 1e7
-  // (2026-11-23): k = l = 32 4.46 ms with 2 x 2, 3.84 ms with 4 x 4; but
+  // are both above 16. Measured on the H200, V^T W with n = 1e7:
+  // k = l = 32 4.46 ms with 2 x 2, 3.84 ms with 4 x 4; but
   // k = l = 16 1.35 ms with 2 x 2 (R = 4 lanes), 1.61 ms with 4 x 4.
   const bool big = k > 16 && l > 16;
   const std::size_t shared = std::max<std::size_t>(static_cast<std::size_t>(k + l) * (tr + 1) * sizeof(D), kThreads * (big ? 16 : 4) * sizeof(double));
@@ -152,7 +152,7 @@ void launch_dot(const Executor& ex, long long n, int k, int l, const D* v, long 
 }
 
 // Double V^T W goes to the tensor-core kernel from this many columns on a
-// side. Measured (H200, n = 1e7, 2026-11-25, tensor-core kernel against the
+// side. Measured (H200, n = 1e7, tensor-core kernel against the
 // narrow one): k = l = 8 0.303 / 0.335 ms (the narrow kernel: 254
 // registers, one block per SM), 6 x 6 0.260 / 0.279, 8 x 2 0.244 / 0.245;
 // but 4 x 4 0.228 / 0.158 and 2 x 2 0.201 / 0.082 (8 KB or less per tile:

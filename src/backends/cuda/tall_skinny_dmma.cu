@@ -10,7 +10,7 @@
 //    rows are mapped to matrix rows so that a lane's two values are two
 //    consecutive rows of one column: one 16-byte load and one 16-byte
 //    store (PAIR: V, Y 16-byte aligned, even leading dimensions), else two.
-//    Measured (H200, n = 1e7, 2026-11-25): k = l = 16 0.690 ms, 32 1.383 ms,
+//    Measured (H200, n = 1e7): k = l = 16 0.690 ms, 32 1.383 ms,
 //    82% of the read bandwidth, ahead of cuBLAS (0.974, 1.490); the SIMT
 //    kernel with S in shared memory it replaced: 1.149, 2.320 ms.
 //  - V^T W: tiles staged through shared memory by bulk copies (below). The
@@ -18,7 +18,7 @@
 //    V's columns g, g + 8 and W's columns g, ..., two k-steps per 8 rows)
 //    measured slower: 0.770 / 1.873 ms at k = l = 16 / 32 with one chunk of
 //    8 rows per warp and step, 0.862 / 1.788 with two, against 0.758 / 1.545
-//    staged (same run, 2026-11-25).
+//    staged (same run).
 #include <algorithm>
 #include <type_traits>
 
@@ -80,16 +80,16 @@ constexpr int kMax = 32;
 // tile with plain loads.
 // Measured on the H200 (n = 1e7), the kernels before it: 256 threads
 // copying by cp.async (16 bytes each, a __syncthreads per tile): k = l =
-// 16 / 32 0.774 / 1.491 ms, 73% / 76% of the read bandwidth (b1e6b46;
-// ncu at k = l = 32: 4.6x cuBLAS's instructions, stalls on the barrier per
-// tile and on the copies' address arithmetic); the SIMT kernel 0.38x
-// cuBLAS at k = l = 16 (56ee034).
+// 16 / 32 0.774 / 1.491 ms, 73% / 76% of the read bandwidth (ncu at
+// k = l = 32: 4.6x cuBLAS's instructions, stalls on the barrier per tile
+// and on the copies' address arithmetic); the SIMT kernel 0.38x cuBLAS at
+// k = l = 16.
 constexpr int kTcPad = 8;  // R + 8 = 8 mod 16 doubles: a quarter-warp's 16-byte fragment loads (columns g, g + 1; rows 2q, 2q + 1) hit 8 bank groups
 constexpr int kConsumerWarps = 8;
 constexpr int kDotThreads = 32 * (kConsumerWarps + 1);  // and the producer warp
 
 // A stage of COLS columns: two blocks per SM up to 32 columns, one above;
-// 128 rows, three stages. Measured (H200, 2026-11-25, n = 1e7, this kernel,
+// 128 rows, three stages. Measured (H200, n = 1e7, this kernel,
 // V^T W ms at k x l = 8 x 8 / 16 x 16 / 16 x 8; 32 x 32 1.33):
 //   two blocks of 128 rows, 3 stages (this)  0.303 / 0.652 / 0.500
 //   one block of 128 rows, 4 stages          0.443 / 0.700 / 0.574

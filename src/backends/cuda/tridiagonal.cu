@@ -19,26 +19,6 @@ namespace hsparse::cuda {
 
 using namespace tridiagonal_kernels;
 
-const char* to_string(TridiagonalAlgorithm a) {
-  switch (a) {
-    case TridiagonalAlgorithm::automatic: return "auto";
-    case TridiagonalAlgorithm::thomas: return "thomas";
-    case TridiagonalAlgorithm::cr: return "cr";
-    case TridiagonalAlgorithm::pcr: return "pcr";
-    case TridiagonalAlgorithm::hybrid: return "hybrid";
-    case TridiagonalAlgorithm::partition: return "partition";
-  }
-  return "?";
-}
-
-TridiagonalAlgorithm parse_tridiagonal_algorithm(const std::string& name) {
-  for (auto a : {TridiagonalAlgorithm::automatic, TridiagonalAlgorithm::thomas, TridiagonalAlgorithm::cr, TridiagonalAlgorithm::pcr,
-                 TridiagonalAlgorithm::hybrid, TridiagonalAlgorithm::partition}) {
-    if (name == to_string(a)) return a;
-  }
-  throw Error(ErrorCode::invalid_argument, "unknown tridiagonal algorithm '" + name + "' (known: auto, thomas, cr, pcr, hybrid, partition)");
-}
-
 template <class V>
 struct TridiagonalSolver<V>::State {
   const Executor* ex = nullptr;

@@ -7,11 +7,11 @@
 //  - Real types, KC values of 16 to 64 bytes and b in {2, 3, 4, 6, 8}: the
 //    b sums are vectors in registers (simd_vector.hpp), one load of X's
 //    packed row per block column feeding b vector FMAs (csr_spmm.cpp's
-//    rule for the widths). 2-core Zen 4, one thread, 2026-11-26:
+//    rule for the widths). 2-core Zen 4, one thread:
 //    fem:block=3,n=20 k = 8 1.06-1.16 ms (3.16-3.34 with the loop below
 //    compiled for the baseline only); fem:block=6,n=12 k = 2 / 4 0.55 /
-//    0.76 ms (1.25 / 1.16), and k = 16 (the loop, now per instruction
-//    set) 1.75 ms (3.91).
+//    0.76 ms (1.25 / 1.16), and k = 16 (the loop, compiled per
+//    instruction set) 1.75 ms (3.91).
 //  - Otherwise b x KC sums in an array, a loop per value.
 // Both compiled per instruction set (simd_level).
 #include <algorithm>

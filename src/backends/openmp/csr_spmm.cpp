@@ -28,7 +28,7 @@ constexpr long long kRowChunk = 64;  // rows per task
 // X's packed row, two vectors of sums (even and odd entries) so that a
 // row's FMAs are two chains, not one (2-core Zen 4, one thread, 27-point
 // stencil of 64,000 rows, k = 2 / 4 / 8: 1.09 / 2.04 / 2.89 ms against
-// 3.04 / 3.88 / 4.71 with the loop below, 2026-11-26). Otherwise a loop per
+// 3.04 / 3.88 / 4.71 with the loop below). Otherwise a loop per
 // value, which the compiler vectorises well enough at 128 and 256 bytes
 // (k = 16 / 32 in double: 8.8 / 21.2 ms, against 9.7 / 22.6 for vectors).
 template <int KC, class V, class I>

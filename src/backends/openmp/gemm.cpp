@@ -11,8 +11,8 @@
 //    latency on every port: AVX2 2 x 6 = 12 of its 16 ymm registers;
 //    AVX-512 2 x 8 = 16 of its 32 zmm registers (an Intel core with two
 //    512-bit FMA ports and 4-cycle latency needs at least 8 in flight; the
-//    2 x 6 block it had used before, 6 zmm chains, capped it at 75% of peak:
-//    SGEMM 69% of OpenBLAS on a 16-core Xeon, 2026-11-23).
+//    2 x 6 block, 6 zmm chains, caps it at 75% of peak: SGEMM ran at 69%
+//    of OpenBLAS on a 16-core Xeon).
 // The packing zero-fills partial slivers, so edges cost a little padding,
 // not a second code path. Threads split the mc blocks of each panel. The
 // macro-kernel is compiled for the SIMD level (simd_dispatch.hpp), the
@@ -163,8 +163,8 @@ void gemm_blocked(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const Const
       const long long blocks = (s.m + B::MC - 1) / B::MC;
       // Work items: an A block times a part of the B panel. Row blocks alone
       // left threads idle: n = 2048 float has 11 blocks of MC = 192 rows for
-      // 16 threads (SGEMM 62% of OpenBLAS on the GPU host's 16 cores,
-      // 2026-11-26). Each item packs its own A block: MC x KC copies
+      // 16 threads (SGEMM 62% of OpenBLAS on the GPU host's 16 cores).
+      // Each item packs its own A block: MC x KC copies
       // against MC x KC x (NC / parts) x 2 flops, under 1% at parts of
       // 64 columns and more.
       const long long parts = std::clamp<long long>((2 * static_cast<long long>(threads) + blocks - 1) / blocks, 1, std::max<long long>(1, nc / 64));

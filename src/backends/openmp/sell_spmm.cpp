@@ -4,10 +4,10 @@
 //    row at a time, its entries at stride C up to its true length, the KC
 //    sums in two vectors (simd_vector.hpp), compiled per instruction set
 //    (simd_level). 2-core Zen 4, one thread, 27-point stencil of 64,000
-//    rows, 2026-11-26: k = 8 3.07 ms, 4.80 with the entry-major loop below
-//    compiled for the baseline only.
+//    rows: k = 8 3.07 ms, 4.80 with the entry-major loop below compiled
+//    for the baseline only.
 //  - Otherwise (also compiled per instruction set: k = 16 9.6 ms, 11.8
-//    before) a chunk of up to 32 rows keeps KC sums for each of its rows
+//    for the baseline only) a chunk of up to 32 rows keeps KC sums for each of its rows
 //    and walks its entries in storage order; taller chunks go a row at a
 //    time (stride C), stopping at the row's true length.
 #include <algorithm>

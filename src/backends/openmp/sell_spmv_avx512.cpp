@@ -4,7 +4,7 @@
 //
 // x is loaded with C scalar loads into one register (the paper's Sandy
 // Bridge approach), not with vgatherdpd: on the Xeons we measure (build and
-// GPU hosts, 2026-11-22) the gather instruction runs several times slower
+// GPU hosts) the gather instruction runs several times slower
 // than its loads (Intel's Gather Data Sampling microcode), and the
 // scalar-load kernel was 10-25% faster on 5-point stencils and random
 // matrices (docs/results/2026-11-22-cpu-formats.md).

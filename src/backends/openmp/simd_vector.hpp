@@ -4,7 +4,7 @@
 // function compiled for AVX-512 a 64-byte vector is one zmm register, for
 // AVX2 two ymm, for the baseline four xmm; a vector wider than the set's
 // registers splits, and too many of them spill (V S with 64-byte vectors in
-// the AVX2 copy took 40x as long, 2026-11-26). Kernels written with them
+// the AVX2 copy took 40x as long). Kernels written with them
 // instead of loops for the auto-vectoriser, which assembled loads from
 // scalar pieces and spilled sums in the tall-skinny products and in CSR
 // SpMM (a 27-point stencil at k = 8: one zmm FMA per nonzero became ~20

@@ -4,25 +4,22 @@
 // and the 16-core GPU host (docs/results/2026-11-22-bench.md): SELL and CSR
 // at about the read bandwidth, the rest lower. Conversions cost about 1 ns
 // per byte of the result on 2 cores.
-// BCSR since 2026-11-26, as ratios to CSR static's fraction in the same
-// run (the build machine's absolute fractions move by up to 38% between
-// runs; main jobs at cd8b5ed and 9334958,
+// BCSR as ratios to CSR static's fraction in the same run (the build
+// machine's absolute fractions move by up to 38% between runs;
 // docs/results/2026-11-26-issue37-lanes-h100), times CSR's 0.95: bs = 6
-// 1.00-1.01, bs = 3 0.84-1.00, bs = 2 0.85-0.88, bs = 1 0.98-1.00 (it was
-// 0.82, 0.68, 0.68 and 0.5). FEM bs = 3's BCSR, 1.4x SELL's speed on 30%
-// fewer bytes, was ranked 3% behind SELL.
+// 1.00-1.01, bs = 3 0.84-1.00, bs = 2 0.85-0.88, bs = 1 0.98-1.00. With
+// lower fractions FEM bs = 3's BCSR, 1.4x SELL's speed on 30% fewer bytes,
+// was ranked 3% behind SELL.
 // SELL and CSR stream at the same 0.95, and SELL's SIMD gathers move x's
 // traffic beyond one read faster than CSR's scalar loads (gather_efficiency:
-// SELL 0.95, CSR 0.80). Best CSR against best SELL kernel, main jobs at
-// 0388e1e and abb2a05 (2-core build VM, 2026-11-27, GFLOP/s): where x stays
-// cached they run alike or CSR ahead (stencil 6.62 / 6.40 and 7.36 / 6.93,
-// cage10 5.79 / 5.58 and 6.31 / 6.17, bcsstk16 7.81 / 7.29 and 7.88 / 7.60,
-// FEM bs = 3 7.47 / 7.44 and 8.16 / 8.05, FEM bs = 6 7.09 / 7.31 and 7.61 /
-// 7.68), and only the random matrix's gathers, most of its traffic, put
-// SELL ahead (2.78 / 2.36 and 2.38 / 1.32: CSR's gathers at 1/1.18 of
-// SELL's, the smaller gap). SELL at 1.0 against CSR's 0.95, as before, made
-// `auto` take SELL on the stencil (88% of the best at N = 1000) and cage10
-// (94%); before CSR's sorted rows it also ran 1.12x CSR on the power law.
+// SELL 0.95, CSR 0.80). Best CSR against best SELL kernel in two runs
+// (2-core build VM): where x stays cached they run alike or CSR ahead
+// (stencil, cage10, bcsstk16, FEM bs = 3 and 6: CSR at 0.97-1.07x SELL's
+// GFLOP/s), and only the random matrix's gathers, most of its traffic, put
+// SELL ahead (2.36 against 2.78 and 1.32 against 2.38 GFLOP/s: CSR's
+// gathers at 1/1.18 of SELL's, the smaller gap). SELL at 1.0 against CSR's
+// 0.95 made `auto` take SELL on the stencil (88% of the best at N = 1000)
+// and cage10 (94%).
 // The model does not see that sorting all rows (the sigma storing least on
 // circuit's hub rows) costs x's locality: circuit's SELL then ran at 0.90x
 // CSR's speed, and auto's total there was 89% of the best.

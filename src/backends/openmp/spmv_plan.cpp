@@ -76,7 +76,7 @@ int default_chunk(const std::string& kernel) {
 // race is for gathers several times slower; three products each, one
 // kernel after the other, flipped between two near-equal kernels on noise:
 // the same stencil's plans took the portable kernel once and AVX-512 once
-// in one bench run (9.93 against 8.83 ms, 2-core build machine, 2026-11-26).
+// in one bench run (9.93 against 8.83 ms, 2-core build machine).
 // A few SpMVs of setup, once per plan.
 constexpr double kPortableShare = 0.8;
 

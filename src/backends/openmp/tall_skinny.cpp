@@ -7,7 +7,7 @@
 //    is summed together over the block's rows, a vector of rows at a time:
 //    8 loads feed 16 vector FMAs (one dot at a time: 2 loads per FMA, and a
 //    block of 16 or more columns no longer fits L1: k = l = 16 at n = 2e6
-//    took 3.6x OpenBLAS's time on a 2-core Zen 4, 2026-11-26);
+//    took 3.6x OpenBLAS's time on a 2-core Zen 4);
 //  - V S: 2 vectors of rows of 4 columns of Y stay in registers while
 //    every column of V is added in (2 loads per 8 vector FMAs, Y read and
 //    written once per block).
@@ -241,7 +241,7 @@ void tall_skinny_update(T alpha, const ConstDenseView<T>& v, const ConstDenseVie
     for (long long a = 0; a < k; ++a) coef[static_cast<std::size_t>(a + b * k)] = alpha * s(a, b);
   // Row blocks whose k columns of V fit L1 (32 KiB): each group of Y's
   // columns re-reads them (k = 32 at 512 rows, 128 KiB from L2: 2.3x the
-  // time of 128 rows with the AVX2 kernel on a Zen 4, 2026-11-26).
+  // time of 128 rows with the AVX2 kernel on a Zen 4).
   const long long rows = std::clamp<long long>((32768 / (static_cast<long long>(sizeof(T)) * std::max(1LL, k))) / 64 * 64, 64, kRows);
   const long long blocks = (n + rows - 1) / rows;
   const SimdLevel simd = simd_level();

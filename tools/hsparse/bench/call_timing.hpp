@@ -6,7 +6,7 @@
 //    that the tall-skinny and SpMM figures are a share of. Host clocks
 //    added the launch and the return from the synchronisation, about
 //    10 us: at n = 1e7, k = 1 V^T W takes ~40 us, so a quarter of that
-//    figure was not the kernel (H200, 2026-11-25).
+//    figure was not the kernel (H200).
 //  - CPU: the host clock, warm-up runs first (core/timer.hpp's time_for).
 // At least min_repetitions timed calls, more to fill min_time_s.
 #include <functional>

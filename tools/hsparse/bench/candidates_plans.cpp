@@ -14,9 +14,7 @@
 #include "hsparse/plans/spmv_kernels.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
 #include "hsparse/tuning/advisor.hpp"
-#ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/timing.hpp"
-#endif
 
 namespace hsparse::bench {
 
@@ -44,7 +42,6 @@ Timers timers_for(const ExecutorPtr& ex) {
               },
               {}};
     case Backend::cuda:
-#ifdef HSPARSE_HAVE_CUDA
     {
       const cuda::Executor& cex = cuda_executor(*ex, "the GPU bench");
       auto flush = std::make_shared<cuda::L2Flusher>(cex);
@@ -58,9 +55,6 @@ Timers timers_for(const ExecutorPtr& ex) {
                 return cuda::time_back_to_back(cex, run, calls, 5);
               }};
     }
-#else
-      break;
-#endif
   }
   throw Error(ErrorCode::unsupported, std::string("no bench timer on ") + ex->description());
 }

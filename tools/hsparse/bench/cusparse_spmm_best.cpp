@@ -1,5 +1,4 @@
 // The fastest correct cuSPARSE SpMM (cusparse_spmm_best.hpp).
-#ifdef HSPARSE_HAVE_CUDA
 #include "cusparse_spmm_best.hpp"
 
 #include <algorithm>
@@ -70,4 +69,3 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::bench
-#endif

@@ -7,7 +7,6 @@
 // layout)"; the default algorithm alone was up to 2x slower than the best
 // (H200: 27-point stencil at k = 32, column-major default 630 GFLOP/s,
 // row-major ALG2 1238; ../shared/ENVIRONMENT.md).
-#ifdef HSPARSE_HAVE_CUDA
 #include <atomic>
 #include <optional>
 #include <string>
@@ -36,4 +35,3 @@ std::optional<SpmmBaseline> fastest_cusparse_spmm(const Executor& ex, const cuda
                                                   int min_repetitions, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace hsparse::bench
-#endif

@@ -23,7 +23,7 @@ std::string openblas_core();
 // against them: with OMP_PROC_BIND set, OpenMP binds the main thread to one
 // place and OpenBLAS's threads (pthreads, not OpenMP) inherit that binding,
 // all of them on one core: DGEMM n = 2048 at 70 GFLOP/s on the GPU host's
-// 16 Xeon cores against 684 unbound (2026-11-26).
+// 16 Xeon cores against 684 unbound.
 std::string openblas_handicap();
 template <class T>
 void openblas_gemm(Op ta, Op tb, T alpha, const ConstDenseView<T>& a, const ConstDenseView<T>& b, T beta, const DenseView<T>& c);

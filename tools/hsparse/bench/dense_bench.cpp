@@ -28,10 +28,8 @@
 #include "hsparse/performance/spmv_model.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
 #include "option_checks.hpp"
-#ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/cusparse_spmv.hpp"
 #include "hsparse/backends/cuda/timing.hpp"
-#endif
 
 namespace hsparse::bench {
 
@@ -225,7 +223,7 @@ std::vector<std::string> spmm_matrices(const Context& c) {
 // would say nothing new, and they cost minutes (SELL-C-sigma on the power-law
 // and circuit matrices: one thread walks a row of ~10^5 entries, 47 ms
 // against CSR's 0.13 ms at k = 1; their k SpMVs at k = 32 took seconds per
-// call, and the bench ran past 300 s on three matrices: H100, 2026-11-26).
+// call, and the bench ran past 300 s on three matrices: H100).
 constexpr double kHopelessSlowdown = 20;
 
 void drop_hopeless_formats(Context& c, const std::string& spec, long long k, const std::vector<std::pair<Format, double>>& spmm_seconds,
@@ -262,10 +260,8 @@ void bench_spmm(Context& c, const std::string& spec) {
       std::fprintf(stderr, "  %s: no %s SpMM: %s\n", spec.c_str(), std::string(to_string(f)).c_str(), e.what());
     }
   }
-#ifdef HSPARSE_HAVE_CUDA
   std::optional<cuda::DeviceCsr<V, I>> dev;  // cuSPARSE's copy of A, uploaded once for every k
   if (c.gpu) dev = cuda::DeviceCsr<V, I>::upload(a);
-#endif
   std::printf("    %lld x %lld, %.0f nonzeros; loaded, uploaded and planned in %.1f s\n", static_cast<long long>(a.rows), static_cast<long long>(a.cols), nnz,
               clock.seconds());
   std::set<Format> dropped;  // formats no longer timed on this matrix (drop_hopeless_formats)
@@ -318,12 +314,10 @@ void bench_spmm(Context& c, const std::string& spec) {
     }
     drop_hopeless_formats(c, spec, k, spmm_seconds, dropped);
     Stopwatch baseline_clock;
-#ifdef HSPARSE_HAVE_CUDA
     if (c.gpu) {  // the fastest correct variant of cuSPARSE's SpMM
       const auto best = fastest_cusparse_spmm<V, I>(*c.ex, *dev, a, xh, x, y, expect, c.min_time, 5, c.stop);
       if (best) add_row(c, row("cusparse-spmm (" + best->variant + ")", "cusparse", best->timing, model));
     }
-#endif
     if (c.gpu) std::printf("    k = %lld: %.1f s (cuSPARSE's variants %.1f s)\n", k, clock.seconds(), baseline_clock.seconds());
     else std::printf("    k = %lld: %.1f s\n", k, clock.seconds());
     std::fflush(stdout);
@@ -351,12 +345,10 @@ int run_dense_benchmark(const DenseBenchOptions& opt, const std::atomic<bool>& s
   c.quick = opt.quick;
   c.min_time = opt.quick ? 0.02 : 0.2;
   std::string device = c.ex->description();
-#ifdef HSPARSE_HAVE_CUDA
   if (c.gpu) {
     c.peaks = cuda::arithmetic_peaks();
     c.read_bandwidth = cuda::measure_device_bandwidth(cuda_executor(*c.ex, "the bandwidth test")).read_bytes_per_s;
   }
-#endif
   if (!c.gpu) c.read_bandwidth = measure_read_bandwidth(opt.quick ? std::size_t(64) << 20 : 0, opt.quick ? 3 : 10).read_bytes_per_s;
   std::printf("bench --dense on %s (read bandwidth %.0f GB/s)\n", device.c_str(), c.read_bandwidth * 1e-9);
   if (const std::string why = c.gpu ? "" : openblas_handicap(); !why.empty()) std::fprintf(stderr, "hsparse bench --dense: %s\n", why.c_str());

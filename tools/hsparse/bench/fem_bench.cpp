@@ -25,10 +25,8 @@
 #include "hsparse/fem/poisson.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/solvers/krylov.hpp"
-#ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/cublas_cg.hpp"
 #include "hsparse/backends/cuda/device.hpp"
-#endif
 
 namespace hsparse::bench {
 
@@ -159,13 +157,11 @@ void bench_degree(Context& c, int p) {
     const std::string status = check_product<V>([&](const V* xx, V* yy) { op.apply(V(1), xx, V(0), yy); }, pr.matrix, c.ex);
     add("pa", pa.bytes_per_product(), status, [&](const SolverOptions& o) { return solve(op, {}, b, x, o); }, true);
   }
-#ifdef HSPARSE_HAVE_CUDA
   if (c.gpu) {
     const double bytes = static_cast<double>(pr.matrix.bytes()) + 3.0 * static_cast<double>(pr.unknowns()) * sizeof(V);
     add("cusparse-cg", bytes, "ok",
         [&](const SolverOptions& o) { return cuda::cusparse_cublas_cg<V>(cuda_executor(*c.ex, "the cuSPARSE CG"), pr.matrix, b.data(), x.data(), o); });
   }
-#endif
 }
 
 // One table: iterations/s per degree for every operator with `solver` (and

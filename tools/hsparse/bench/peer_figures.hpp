@@ -2,7 +2,7 @@
 // Figures of SpMV libraries the bench cannot run in-process (issue 18):
 // DASP (Lu and Liu, SC'23, tensor-core SpMV, public code), measured on an
 // NVIDIA H200 in double precision, 1000 back-to-back calls without an L2
-// flush (../shared/ENVIRONMENT.md, 2026-11-22). They are compared only with
+// flush (../shared/ENVIRONMENT.md). They are compared only with
 // our back-to-back figures, and only on an H200 (device name checked), on
 // exactly the matrices they were measured on (`hsparse bench --peer-suite`).
 #include <optional>

@@ -157,9 +157,9 @@ std::vector<Goal> check_goals(const Report& r, const std::vector<MatrixSummary>&
   // Issue 6: auto (the advisor's choice) against the best exact kernel
   // measured, counting the conversion over N products: each kernel's setup
   // beyond CSR's plain upload, the least setup of any CSR kernel. (The
-  // fastest CSR kernel's setup, the zero until 2026-11-26, swung 28-160 ms
-  // across runs for the same plan, and hid or charged every other
-  // conversion by that much.) Lossy kernels are opt-in and never auto's.
+  // fastest CSR kernel's setup, as the zero, swung 28-160 ms across runs
+  // for the same plan, and hid or charged every other conversion by that
+  // much.) Lossy kernels are opt-in and never auto's.
   Tally autos, auto_csr;
   const double n_products = static_cast<double>(r.spmv_count);
   for (const auto& s : sums) {

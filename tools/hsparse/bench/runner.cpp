@@ -28,9 +28,7 @@
 #include "hsparse/io/matrix_source.hpp"
 #include "option_checks.hpp"
 #include "hsparse/performance/spmv_model.hpp"
-#ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/timing.hpp"
-#endif
 
 #include "hsparse_commit.hpp"  // generated at every build: HSPARSE_GIT_COMMIT
 
@@ -63,14 +61,12 @@ Environment describe_environment(const std::string& backend) {
   env.threads = omp_get_max_threads();
   env.driver = first_line_of("/proc/driver/nvidia/version", "");
   if (backend == "cuda") {
-#ifdef HSPARSE_HAVE_CUDA
     env.device = cuda::device_description();
     env.cache_bytes = cuda::l2_cache_bytes();
     const cuda::Executor ex;
     const auto bw = cuda::measure_device_bandwidth(ex);
     env.read_bytes_per_s = bw.read_bytes_per_s;
     env.copy_bytes_per_s = bw.copy_bytes_per_s;
-#endif
   } else {
     env.device = env.cpu + " (" + std::to_string(env.threads) + " OpenMP threads)";
     env.cache_bytes = last_level_cache_bytes();
@@ -182,9 +178,7 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
   // Inputs and memory first: a missing file or a suite that cannot fit
   // stops here, before the bandwidth test and before anything is allocated.
   const std::size_t cache_bytes =
-#ifdef HSPARSE_HAVE_CUDA
       backend == "cuda" ? cuda::l2_cache_bytes() :
-#endif
                         last_level_cache_bytes();
   const SuitePlan plan = plan_suite(o, backend, cache_bytes);
   print_plan(plan);
@@ -249,7 +243,7 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
     if (backend == "cuda") {
       const Array<V> d_x(executor, std::span<const V>(x));
       // One untimed CSR plan first: the first plan of each matrix paid 40-110
-      // ms more setup than the same plan later (H100, e530f69: "auto", always
+      // ms more setup than the same plan later (H100: "auto", always
       // first, 61 against 21 ms on power law, 185 against 73 on cage10), a
       // cost every user pays once whatever the format; without this, the
       // candidate that happens to come first is charged with it.

@@ -22,11 +22,9 @@
 #include "hsparse/core/array.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
 #include "hsparse/solvers/krylov.hpp"
-#ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/timing.hpp"
 #include "hsparse/backends/cuda/vector_ops.hpp"
 #include "hsparse/backends/cuda/cublas_cg.hpp"
-#endif
 
 namespace hsparse::bench {
 
@@ -100,7 +98,6 @@ int run_solver_benchmark(const SolverBenchOptions& opt, const std::atomic<bool>&
     const Array<V> db(ex, std::span<const V>(b));
     Array<V> dx(ex, b.size());
     auto zero_x = [&] { ex->fill_zero(dx.data(), dx.size() * sizeof(V)); };
-#ifdef HSPARSE_HAVE_CUDA
     if (gpu) {
       rows.push_back(time_solves(a.rows, "baseline cuSPARSE+cuBLAS CG", opt.repetitions, [&] {
         zero_x();
@@ -108,7 +105,6 @@ int run_solver_benchmark(const SolverBenchOptions& opt, const std::atomic<bool>&
       }));
       std::printf("  %-36s %10.2f us/iteration (%s)\n", rows.back().variant.c_str(), rows.back().us_per_iteration, rows.back().status.c_str());
     }
-#endif
     // The GPU also runs DIA, the stencil's best format (docs/results/2026-11-22-solvers.md).
     for (Format f : gpu ? std::vector<Format>{Format::csr, Format::dia} : std::vector<Format>{Format::csr}) {
       SpmvOptions po;
@@ -132,7 +128,6 @@ int run_solver_benchmark(const SolverBenchOptions& opt, const std::atomic<bool>&
       status = 1;
     }
   }
-#ifdef HSPARSE_HAVE_CUDA
   if (gpu && !stop) {
     const cuda::Executor ex;
     read_bw = cuda::measure_device_bandwidth(ex).read_bytes_per_s;
@@ -157,7 +152,6 @@ int run_solver_benchmark(const SolverBenchOptions& opt, const std::atomic<bool>&
       }
     }
   }
-#endif
   // Report.
   io::prepare_output_folder(opt.out_dir);
   nlohmann::json j;

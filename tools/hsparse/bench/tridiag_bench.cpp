@@ -15,10 +15,8 @@
 #include "option_checks.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/generators/tridiagonal_batch.hpp"
-#ifdef HSPARSE_HAVE_CUDA
 #include "hsparse/backends/cuda/timing.hpp"
 #include "hsparse/backends/cuda/tridiagonal.hpp"
-#endif
 
 namespace hsparse::bench {
 
@@ -94,7 +92,6 @@ int run_tridiag_benchmark(const TridiagBenchOptions& opt, const std::atomic<bool
         add("thomas (OpenMP)", "hsparse", s.median_s, x);
         continue;
       }
-#ifdef HSPARSE_HAVE_CUDA
       const cuda::Executor ex;
       cuda::TridiagonalSolver<V> solver(ex);
       // a, b, c consecutive (cuSPARSE's in-place interleaved solver needs it).
@@ -148,7 +145,6 @@ int run_tridiag_benchmark(const TridiagBenchOptions& opt, const std::atomic<bool
           switch_sweep.emplace_back(sw, cuda::time_on_device(ex, [&] { solver.solve(s, d.data(), x.data(), o); }, 50, 3).median_s);
         }
       }
-#endif
     }
   }
   // Report.

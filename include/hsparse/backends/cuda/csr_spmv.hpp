@@ -73,8 +73,8 @@ inline constexpr long long kAdaptiveBlockNnz = 2048;   // short-row budget per b
 // length (kernels/row_blocks.hpp). A piece is one block's strided loop: at
 // 16384 entries, 32 dependent load-and-gather steps a lane, and the power
 // law's few long rows ran last, alone; at 4096, 8. H200
-// (docs/results/2026-11-27-issue37-pieces, beside a one-row loop since
-// reverted): 4096 within 1% of 2048 on the power law, and 3% ahead on
+// (docs/results/2026-11-27-issue37-pieces): 4096 within 1% of 2048 on the
+// power law, and 3% ahead on
 // short-wide, whose 2600-entry rows stay one block each (no second kernel).
 inline constexpr long long kAdaptivePieceNnz = 4096;
 struct CsrAdaptiveSchedule {

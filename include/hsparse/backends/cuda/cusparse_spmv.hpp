@@ -43,7 +43,7 @@ class CusparseSpmv {
 // stencil: column-major ALG1 at k = 8, row-major ALG2 at k = 32;
 // ../shared/ENVIRONMENT.md), so a fair baseline tries them all
 // (cusparse_spmm_variants) and keeps the fastest. CUSPARSE_SPMM_CSR_ALG3 is
-// left out: it hit an illegal memory access on the H200 (2026-11-23), which
+// left out: it hit an illegal memory access on the H200, which
 // would end the process's CUDA context.
 enum class CusparseSpmmAlgorithm { default_algorithm, csr_alg1, csr_alg2 };
 enum class DenseOrder { column_major, row_major };
