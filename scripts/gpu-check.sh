@@ -29,7 +29,7 @@
 #   SKIP_CLI_CHECKS=1 (skip the CLI's format checks and hsparse info),
 #   SKIP_INSTALL_CHECK=1 (skip installing and building examples/ against the install),
 #   NCU_RUNS="matrix|format|kernel|kernel-name-regex ..." (Nsight Compute on one launch of each: the limiter),
-#   RUN_EXPERIMENTS="docs/results/.../experiment_x.cu[:arg,arg] ..." (standalone experiments: built for sm_90, run,
+#   RUN_EXPERIMENTS="path/experiment_x.cu[:arg,arg] ..." (standalone experiments, kept outside the tree: built for sm_90, run,
 #   output in summary.txt; EXPERIMENT_TIMEOUT, default 120 s each),
 #   NCU_GEMM="algorithm|tile|precision|size[|T] ..." (the same for hsparse gemm; tile "-" for the default; size N or MxNxK;
 #   T: --transa).
@@ -222,7 +222,7 @@ fi
 # it stops and still writes what it measured. No gnuplot here: redraw the
 # plots locally with  hsparse bench --report-from results.json --out DIR.
 # Standalone experiments (RUN_EXPERIMENTS="file.cu[:arg,arg] ..."): a kernel idea measured before it enters the
-# library (docs/results/*/experiment_*.cu, each checking itself against a reference); compiled for sm_90 and run,
+# library (a single .cu file kept outside the tree, checking itself against a reference); compiled for sm_90 and run,
 # its output in summary.txt. Before the bench, so a bench that runs out of time leaves them done.
 if [ -n "${RUN_EXPERIMENTS:-}" ]; then
   for e in $RUN_EXPERIMENTS; do

@@ -72,7 +72,7 @@ Csr16<V, I> csr16_from_csr(const Csr<V, I>& a) {
   // Without wide rows (every regular matrix) the narrow part is `a` itself:
   // its offsets and values are copied once, not split into a CSR first
   // (that split and a second copy of the values made CSR16's setup 1.2 ns
-  // per byte on the GPU host, 3x BCSR's: docs/results/2026-11-26-issue37-bcsr-h100).
+  // per byte on the GPU host, 3x BCSR's: docs/results/2026-11-26-bcsr-bs3-kernels-h100).
   std::optional<Csr<V, I>> split;
   if (wide_rows > 0) split = rows_of(a, true);
   const Csr<V, I>& narrow = split ? *split : a;

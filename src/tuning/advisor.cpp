@@ -26,7 +26,7 @@ namespace hsparse {
 // implied figures were 1.32 (CSR adaptive) and 1.79 (HYB), and Nsight
 // Compute measured HYB's COO tail (those rows) moving 449 MB, its 122 MB of
 // entries and 327 MB of x, against the 352 MB their distinct 64-byte lines
-// make (H200, docs/results/2026-11-27-issue37-session29).
+// make (H200, docs/results/2026-11-27-hyb-carries-h200-h100).
 constexpr double kLongRowMeanMultiple = 256;
 
 template <class V, class I>
@@ -316,7 +316,7 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
   // staged kernel 6%: `auto` at 94.3% of the best, under issue 37's 95%.
   // The GPU only: on the CPU the model errs the other way, SELL predicted
   // 2.9% ahead of CSR on fem bs = 3 (n = 45) and measured 1.66x
-  // (docs/results/2026-11-25-issue33-cpu), so there the least
+  // (docs/results/2026-11-25-main-job-cpu), so there the least
   // total stays.
   const auto csr = std::find_if(advice.ranked.begin(), advice.ranked.end(),
                                 [](const FormatPrediction& p) { return p.possible && p.format == Format::csr; });

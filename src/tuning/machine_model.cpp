@@ -111,7 +111,7 @@ SpmvOptions advised_options(const Csr<V, I>& a, const MachineModel& machine, lon
 // and on a matrix with hub rows the plan's default differs by far. On the
 // circuit matrix (CPU, C = 8) sigma 256 stores 1.79 entries per nonzero,
 // sorting all rows 1.0001; the bench's auto took SELL by the second and ran
-// the first: 16.0 ms against CSR's 9.8 (docs/results/2026-11-26-issue37-model-h100).
+// the first: 16.0 ms against CSR's 9.8 (docs/results/2026-11-26-advisor-model-evict-first-h100).
 SpmvOptions prediction_options(const FormatPrediction& p) {
   SpmvOptions o;
   o.format = p.format;

@@ -3,7 +3,7 @@
 # CSR adaptive's short-row blocks were tuned at 8 blocks of 256 threads per
 # SM, 32 registers; a one-row loop that took 48 left 5 blocks and cost the
 # H200 suite's matrices a fifth of CSR adaptive's speed
-# (docs/results/2026-11-27-issue37-pieces). The GPU test
+# (docs/results/2026-11-27-csr-adaptive-long-rows-h200). The GPU test
 # CudaCsrAdaptive.KeepsEightBlocksPerMultiprocessor checks the same on a device.
 #
 # cmake -DNVCC=... -DSOURCE=... -DINCLUDE=... -DARCH=90 -DOUT=...

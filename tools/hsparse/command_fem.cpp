@@ -68,7 +68,7 @@ int run_fem(const FemCliOptions& c) {
   // plan, lma-sym and pa, the element operators' gathers and scatters
   // counted (fem::element_product_bytes): it picks the plan at Q1, lma-sym
   // at Q2 and pa at Q3-Q4, the fastest of the three in bench --fem on the
-  // H200 in double and single (docs/results/2026-11-23-fem-h200). On the
+  // H200 in double and single (docs/results/2026-11-23-fem-cg-h200). On the
   // CPU the advisor's plan (our CPU element kernels are not tuned: 0.4-0.7x
   // of CSR on the build machine, bench --fem --quick).
   std::optional<SpmvPlan<V, I>> plan;

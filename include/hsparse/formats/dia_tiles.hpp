@@ -9,7 +9,7 @@
 // tiles the warp streams one contiguous region of D x 256 bytes, as SELL's
 // chunks do. Measured on the H200 (L2 flushed, GFLOP/s, untiled / tiled at
 // 32-256 rows, same process;
-// docs/results/2026-11-27-issue37-session27/ab-dia-tiled-h200.txt): stencil
+// docs/results/2026-11-27-sell-device-dia-tiles-h200-h100/ab-dia-tiled-h200.csv): stencil
 // 902-907 / 932-941, banded 877-878 / 893-902, FEM bs = 3 805-810 /
 // 816-823. The tile sizes tie; 32, a warp, keeps the layout independent of
 // the kernels' block size. Evict-first value loads did not help.

@@ -9,7 +9,7 @@
 // product gathers one x value per entry from L2, a 32-byte sector for 8
 // useful bytes; the H100's L2 throughput, not its memory, then bounds the
 // CSR kernels and cuSPARSE alike (Nsight Compute: L2 96%, DRAM 40%,
-// docs/results/2026-11-26-issue37-bcsr-h100). Cut into column panels of
+// docs/results/2026-11-26-bcsr-bs3-kernels-h100). Cut into column panels of
 // 64 KB of x, a tile's many entries gather from one panel, which the block
 // keeps in shared memory, read from L2 once per tile.
 //
@@ -66,7 +66,7 @@ PanelShape csr_panel_shape(long long rows, long long cols, long long nnz, std::s
 // pointers and partial sums (4 + 16 bytes per segment) cost at most 2.5
 // bytes per entry against the 2 the 16-bit columns save, and the gathers
 // leave L2. Measured on short-wide matrices only (19.4 per segment, H100:
-// 1.41x cuSPARSE's CSR, docs/results/2026-11-26-issue37-lanes-h100).
+// 1.41x cuSPARSE's CSR, docs/results/2026-11-26-bcsr-lanes-csr-panels-h100).
 inline constexpr double kPanelAutoEntries = 8;
 inline bool csr_panels_suit(const PanelShape& s) { return s.panels >= 2 && s.entries_per_segment >= kPanelAutoEntries; }
 
@@ -76,7 +76,7 @@ inline bool csr_panels_suit(const PanelShape& s) { return s.panels >= 2 && s.ent
 // panels minus the least setup of a CSR kernel:
 //  - GPU, built on the device from the uploaded CSR: H200 13.0-13.6 ms
 //    against 9.1, H100 22.2 against 8.6
-//    (docs/results/2026-11-27-issue37-h100-head): 0.016-0.047 ns per byte;
+//    (docs/results/2026-11-27-spmv-suite-h100): 0.016-0.047 ns per byte;
 //  - CPU, built from the CSR by the host's cores: 2-core build VM 17.6-42.3
 //    ms against 5.7-22.9 over three runs: 0.19-0.33 ns per byte.
 // Charged nothing (CSR's zero), the panels were taken at N = 10 products on

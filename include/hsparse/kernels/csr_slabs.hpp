@@ -38,7 +38,7 @@ inline constexpr double kSlabCacheShare = 1.0 / 3;
 inline constexpr int kMaxSlabs = 64;
 
 // The advisor's figures for the slabs (tuning/advisor.cpp), measured with
-// CSR adaptive per slab, evict-first (docs/results/2026-11-27-issue37-slabs):
+// CSR adaptive per slab, evict-first (docs/results/2026-11-27-csr-slabs-h100-h200):
 //  - kSlabStreamEfficiency: the fraction of the read bandwidth their
 //    streamed bytes reach (entries and row pointers of every slab, y read
 //    and written once more per slab after the first, x once): H100, random

@@ -12,7 +12,7 @@
 // bandwidth on both cards, below adaptive's where the memory binds first.
 // Measured (L2 flushed, GFLOP/s, adaptive / vector in the same run; the
 // share is of the read bandwidth under the model's bytes):
-//  - H200 (4.62 TB/s, docs/results/2026-11-27-issue37-h200-kernels): the
+//  - H200 (4.62 TB/s, docs/results/2026-11-27-vector-dia-sell-kernels-h200): the
 //    vector kernel leads on long even rows, FEM bs = 3 (79 a row) 585 / 625
 //    (0.85), FEM bs = 6 (156) 589 / 678 (0.91), replicated bcsstk16 (59)
 //    574 / 610 (0.83); shorter rows are a tie, stencil (27 a row) 574 / 550
@@ -22,7 +22,7 @@
 //    bandwidth, csr16-single by 9-44% at 0.61-0.70 (their adaptive kernels,
 //    which also decode each column in the staged loop, reach 0.60-0.77 and
 //    0.44-0.61);
-//  - H100 (3.08 TB/s, docs/results/2026-11-27-issue37-session27): CSR
+//  - H100 (3.08 TB/s, docs/results/2026-11-27-sell-device-dia-tiles-h200-h100): CSR
 //    adaptive ahead, FEM bs = 3 458 / 449, bcsstk16 446 / 428, cage10
 //    410 / 397, stencil 442 / 402; CSR16's vector kernel leads its adaptive
 //    one there too (FEM bs = 3 528 / 455, stencil 483 / 474), and

@@ -29,7 +29,7 @@ cuda::CsrVectorParams csr_vector_params(const std::vector<int>& configuration); 
 std::vector<int> csr_vector_configuration(const cuda::CsrVectorParams& p);
 // CUDA SELL (C = 32): sigma, then the threads per row T (1 = the thread kernel,
 // 2..32). Sigma first: on the power-law matrix sorting all rows is worth
-// 4x at T = 1, more than any T without sorting (docs/results/2026-11-22-tuning.md).
+// 4x at T = 1, more than any T without sorting (docs/results/2026-11-22-tuning-h200).
 std::vector<TunerAxis> cuda_sell_tuning_axes(int threads_per_row, long long sigma);
 // CUDA BCSR: block size 1..8 and algorithm (0 by-block, 1 by-column, 2 row-per-thread).
 std::vector<TunerAxis> cuda_bcsr_tuning_axes(int block, int algorithm);

@@ -29,7 +29,7 @@ constexpr int kWarpsPerBlock = 4;
 // bs = 3 takes 2: on the H200 with 16 lanes, the lanes rule's choice, U = 2
 // ran 5-7% ahead of U = 4 and 1-2% ahead of U = 3 and 1 (FEM bs = 3 at
 // n = 74 and 48, bcsstk16 x 344; ABBA within each call;
-// docs/results/2026-11-27-issue37-session28). (With 8 lanes U = 2 ties or
+// docs/results/2026-11-27-dia-tiles-bcsr-unroll-h200). (With 8 lanes U = 2 ties or
 // loses to U = 4 on FEM; with 32 it wins by 8-15%.) Why is not profiled:
 // fewer registers, and on FEM's 81 columns a block row three steps of 32
 // slots fill 84% of them where two of 64 fill 63%, are candidates; U = 3
@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock)
 // indices): unsigned 32-bit for int32 indices, where all of them stay below
 // 2^31 + 32, else 64-bit. A 64-bit division of the column by BS was most of
 // the loop's index work (as CSR adaptive's 64-bit work blocks were:
-// docs/results/2026-11-27-issue37-h200-int-blocks). The values' offsets stay
+// docs/results/2026-11-27-csr-adaptive-int32-blocks-h200). The values' offsets stay
 // 64-bit (blocks x stride may pass 2^32), one widening multiply-add.
 template <class I>
 using ByColumnIndex = std::conditional_t<sizeof(I) == 4, unsigned, unsigned long long>;
@@ -227,7 +227,7 @@ void launch_by_column(const Executor& ex, int lanes, const DeviceBcsr<V, I>& a, 
 // kByColumnValuesPerLane of the block row's values each. Fewer lanes make
 // each group's chain of steps long, more leave lanes idle. Measured with U
 // block columns a lane a step (same-call runs, GFLOP/s at 8 / 16 lanes;
-// docs/results/2026-11-27-issue37-session27): H200 FEM bs = 3 843 / 849,
+// docs/results/2026-11-27-sell-device-dia-tiles-h200-h100): H200 FEM bs = 3 843 / 849,
 // FEM bs = 3 n = 48 700 / 724, bcsstk16 a tie; H100 FEM bs = 3 610 / 642,
 // bcsstk16 593 / 617, FEM bs = 3 n = 48 534 / 568. So 16 lanes at bs = 3
 // (183-237 values a block row); FEM bs = 6 (936) keeps 32 (1000 against 983

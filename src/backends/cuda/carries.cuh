@@ -26,7 +26,7 @@ namespace hsparse::cuda::detail {
 // kernels at 218.6 and 126.7 us. With a warp per run, HYB on the H100
 // went from 0.570 ms to 0.504, level with CSR
 // adaptive's 0.505; on circuit n = 3e6 it runs 1.16x CSR adaptive
-// (docs/results/2026-11-27-issue37-session29).
+// (docs/results/2026-11-27-hyb-carries-h200-h100).
 template <class D>
 __global__ void add_carries_kernel(long long n, long long rows, const long long* __restrict__ carry_row,
                                    const D* __restrict__ carry_val, D alpha, D* __restrict__ y) {

@@ -34,7 +34,7 @@ constexpr long long kMaxRowsPerBlock = 512;  // short rows: a thread reduces at 
 // Short-row blocks: a row longer than kLongRowSteps entries per lane of its
 // group is reduced by a whole warp after the others (adaptive_block). Such
 // rows have more than kLongRowSteps entries each, so a block holds at most
-// kMaxLongRows of them. H200 (docs/results/2026-11-27-issue37-pieces): at 16
+// kMaxLongRows of them. H200 (docs/results/2026-11-27-csr-adaptive-long-rows-h200): at 16
 // steps, power law 4e6 rows +3%, 2e6 unchanged, but cage10 replicated -8% (a
 // third of its rows, 13 a row on average, moved to the warps); at 32 no row
 // of the suite's regular matrices moves, and with pieces of 2048 the second
@@ -43,7 +43,7 @@ constexpr long long kMaxRowsPerBlock = 512;  // short rows: a thread reduces at 
 // barrier: CsrAdaptiveSchedule::long_rows_in_runs). H100, stencil3d n=155,
 // `hsparse spmv`, two rounds: CSR16 adaptive 415.5 and 415.8 GFLOP/s against
 // 402.9 and 402.0 with the phase, CSR adaptive 416.3 and 412.6 against 410.7
-// and 410.8 (docs/results/2026-11-27-issue37-h100-head).
+// and 410.8 (docs/results/2026-11-27-spmv-suite-h100).
 constexpr int kLongRowSteps = 32;
 constexpr int kMaxLongRows = static_cast<int>(kAdaptiveBlockNnz / (kLongRowSteps + 1)) + 1;
 
@@ -197,7 +197,7 @@ __device__ __forceinline__ void adaptive_block(const B* __restrict__ blocks, con
       // read from shared memory one product after another, and the plain
       // loop's overhead per product set the pace (power law, H200: 280 ->
       // 332 GFLOP/s; stencil +2%, banded +1.6%, circuit -2.4%, cage10 and
-      // bcsstk16 unchanged: docs/results/2026-11-26-issue37-h200).
+      // bcsstk16 unchanged: docs/results/2026-11-26-csr-adaptive-bcsr-lanes-h200).
       D sum(0), sum2(0);
       int k = begin + l;
       for (; k + 3 * w < end; k += 4 * w) {

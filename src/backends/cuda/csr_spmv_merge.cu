@@ -20,7 +20,7 @@
 // once, 78 registers a thread left 36% occupancy (30% on short-wide): too
 // few warps to hide the gathers' latency, 0.67x. At most 56 registers
 // (kMinBlocksPerSm): 280 GFLOP/s, 0.95x cuSPARSE's CSR; circuit n = 3e6
-// 0.96x, short-wide 0.91x (docs/results/2026-11-27-issue37-session30,
+// 0.96x, short-wide 0.91x (docs/results/2026-11-27-spmv-suite-h200,
 // ab-merge-*.txt).
 #include "carries.cuh"
 #include "hsparse/backends/cuda/csr_spmv.hpp"

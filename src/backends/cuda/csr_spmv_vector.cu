@@ -32,7 +32,7 @@ using detail::StoredColumns;
 // bandwidth on FEM bs = 3 and double CSR at 85% (the bytes in flight per
 // SM fall short of the bandwidth-latency product).
 // Measured (H200, same-call ABBA against one entry a step, L2 flushed,
-// GFLOP/s; docs/results/2026-11-27-issue37-h200-kernels/ab-csr-vector-4-a-step.txt):
+// GFLOP/s; docs/results/2026-11-27-vector-dia-sell-kernels-h200/ab-csr-vector-4-a-step.csv):
 // CSR stencil 509 -> 554, cage10 516 -> 543, FEM bs = 3 640 -> 632;
 // csr16-single stencil 640 -> 820, cage10 642 -> 720, FEM bs = 3 865 -> 853.
 // Eight entries a step for CSR16's columns lost 4-24% (csr16-single on

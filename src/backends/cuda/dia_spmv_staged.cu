@@ -55,7 +55,7 @@ __global__ void __launch_bounds__(kDiaStagedRows)
       // No branch: a slot outside the matrix holds 0 and its window element
       // is 0, so the product is 0, and the unrolled loop issues its value
       // loads ahead of the products. With the loads under an "inside the
-      // matrix" branch (GFLOP/s, docs/results/2026-11-27-issue37): H200
+      // matrix" branch (GFLOP/s, docs/results/2026-11-27-dia-loads-ahead-h200-h100): H200
       // stencil 748 -> 873, banded 761 -> 856; H100 banded 598 -> 617.
       const D* row_values = values + dia_tiled_slot(r, 0, diagonals);  // DeviceDia's tiles: diagonal d at row_values[d * kDiaTileRows]
 #pragma unroll 8

@@ -74,7 +74,7 @@ __global__ void ell_pair_kernel(I rows, I padded_rows, I width, const I* __restr
 // An H200 (4.5 TB/s) needs more bytes in flight than a load or two per
 // thread: the plain loop, its loads under the "inside the matrix" branch,
 // ran at 76% of the read bandwidth on the stencil. Measured, GFLOP/s
-// (docs/results/2026-11-27-issue37):
+// (docs/results/2026-11-27-dia-loads-ahead-h200-h100):
 //   H200 stencil 790 -> 887, banded 736 -> 855; H100 stencil 615 -> 642,
 //   banded 590 -> 620.
 // Launch bounds of six 256-thread blocks per SM (40 registers): at eight
@@ -94,7 +94,7 @@ constexpr int kDiaMinBlocks = std::is_floating_point_v<D> ? 6 : 4;
 // where the 64-bit signed column took two comparisons, two selects and
 // 64-bit adds per slot. Measured (H200, same-call ABBA, L2 flushed,
 // GFLOP/s): stencil 894 -> 909, banded 862 -> 879
-// (docs/results/2026-11-27-issue37-h200-kernels/ab-dia-unsigned.txt).
+// (docs/results/2026-11-27-vector-dia-sell-kernels-h200/ab-dia-unsigned.csv).
 template <class I>
 using DiaColumn = std::make_unsigned_t<I>;
 

@@ -26,7 +26,7 @@ __device__ __forceinline__ long long output_row(long long i, bool in_sorted_orde
 // per row of 5-25 entries. Measured (H200, same-call ABBA against one entry
 // a step with 64-bit indices, L2 flushed, GFLOP/s): replicated cage10
 // 429 -> 587 at sigma 1 (cuSPARSE's SELL 506), stencil 602 -> 653
-// (docs/results/2026-11-27-issue37-h200-kernels/ab-sell-4-a-step.txt).
+// (docs/results/2026-11-27-vector-dia-sell-kernels-h200/ab-sell-4-a-step.csv).
 constexpr int kSellEntriesPerStep = 4;
 
 template <class D, class I>

@@ -5,14 +5,14 @@
 // bench's model_gflops column), has three parts:
 //  - efficiency: where memory limits it, measured on the H100 (3.07 TB/s,
 //    the regular matrices of the default suite,
-//    docs/results/2026-11-26-issue37-setup-l2-h100): CSR adaptive 0.95-0.99,
+//    docs/results/2026-11-26-l2-window-setups-h100): CSR adaptive 0.95-0.99,
 //    ELL 0.93-1.00, DIA 0.87-0.95, SELL 0.81-0.96, COO 0.84-0.98, BCSR
 //    0.87-0.89 at bs = 3 with by-column's groups of lanes (FEM, bcsstk16;
 //    scripts/experiments/bcsr-lanes.sh), so 0.87 at bs 2-5, and 0.96 at
 //    bs = 6, CSR16 0.72-0.88, csr16-single 0.63-0.93;
 //  - sm_bound: the bytes per multiprocessor cycle it cannot pass, from the
 //    H200 (4.53 TB/s, same 132 SMs at 1.98 GHz), where the same kernels
-//    reach fewer of the bytes offered (docs/results/2026-11-27-issue37-session28):
+//    reach fewer of the bytes offered (docs/results/2026-11-27-dia-tiles-bcsr-unroll-h200):
 //    DIA 0.88 (its loads issued ahead of its products; the tiled kernel's
 //    measured over modelled GFLOP/s, 0.93-1.00 on the stencil, banded and
 //    FEM, match ELL's and SELL's), SELL 0.83, BCSR 0.90 at bs = 6, 0.85 at
@@ -36,21 +36,21 @@
 // that are not long (rhs_reuse's long rows), stays at 0.53 of the bandwidth
 // with the matrix's mean x traffic: at 0.72 the advisor chose HYB on the
 // circuit matrix where it ran at 0.86x CSR adaptive
-// (docs/results/2026-11-24-issue18-coo-h200), and at COO's own rates it
+// (docs/results/2026-11-24-coo-kernel-limiters-h200), and at COO's own rates it
 // ranked HYB 4% ahead of CSR adaptive on the power laws (2 M and 4 M rows),
 // where it ran at 0.76-0.77x (the model puts CSR adaptive 16-25%
 // slow there, HYB 8-16% fast, and the tail's x traffic on mid-length
 // rows is not measured apart). The long rows' part of the tail is modelled
 // as COO's kernel, which runs it (advisor.cpp): on circuit n = 1e7 Nsight
 // Compute timed the tail at 126.7 us (H200,
-// docs/results/2026-11-27-issue37-session29), where COO's stream
+// docs/results/2026-11-27-hyb-carries-h200-h100), where COO's stream
 // bound and gather efficiency give 124 us for the model's 122 MB of
 // entries and 352 MB of the hub rows' x lines.
 // Conversions, seconds per byte of the converted matrix: the setup (upload
 // plus conversion) the bench measured on the H200 and its 16-core host
 // minus CSR's own upload, median over the default suite (circuit
 // left out: it had no plain CSR row to subtract;
-// docs/results/2026-11-26-issue37-bcsr-h100, "conversion costs").
+// docs/results/2026-11-26-bcsr-bs3-kernels-h100, "conversion costs").
 //  - on the device (COO, ELL, HYB): within the noise (+-20 ms) of CSR's
 //    upload, -0.02..+0.03 ns per byte; 0.004 (about 1 ms per GB, a read and
 //    a write at the device's bandwidth). At 0.02 the advisor charged ELL
@@ -82,7 +82,7 @@ constexpr double kOnDevice = 0.004e-9;
 // (stencil, banded, FEM bs = 3 and 6). At 0.03 the advisor put CSR16 vector
 // ahead of DIA on FEM bs = 3 from 4.59 TB/s (n = 48) and 4.65 (n = 74),
 // where DIA's total at N = 1000 measured 5% and 12% ahead
-// (docs/results/2026-11-27-issue37-session28). Not measured on the H100's
+// (docs/results/2026-11-27-dia-tiles-bcsr-unroll-h200). Not measured on the H100's
 // host.
 constexpr double kDiaOnDevice = 0.017e-9;
 // BCSR on the device: the block pattern from the host's
@@ -107,7 +107,7 @@ constexpr double kCsr16OnDevice = 0.01e-9;
 // HYB with a COO tail: setup minus CSR adaptive's or vector's per HYB byte
 // 0.036-0.099 ns, median 0.06, on the matrices whose rows overflow the
 // width (power law, circuit, random, banded; H200 and H100,
-// docs/results/2026-11-27-issue37-session29); without
+// docs/results/2026-11-27-hyb-carries-h200-h100); without
 // a tail 0.004-0.018, as ELL. At 0.004 the advisor charged circuit n = 1e7
 // 3 ms for a setup that took 64-83 ms beyond CSR's.
 constexpr double kHybTailOnDevice = 0.06e-9;

@@ -42,7 +42,7 @@ bool device_conversion_fits(double peak_bytes) { return peak_bytes < 0.5 * stati
 // 50-110 ms per plan on the suite's irregular matrices (H100 host)
 // and ranked the 27-point stencil's three planes as
 // re-gathers, where plain loads are 2% faster.
-// Measured on the H200 (docs/results/2026-11-27-issue37-slabs, evict-first
+// Measured on the H200 (docs/results/2026-11-27-csr-slabs-h100-h200, evict-first
 // against plain loads): random 3 M rows +10%, power law 2 M rows +5.5%
 // (its columns a quarter u^3-skewed), power law 4 M rows +0.6%; circuit 3
 // M rows -3.4%: its far entries in short rows are its few hub columns,

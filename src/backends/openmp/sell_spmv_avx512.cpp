@@ -7,7 +7,7 @@
 // GPU hosts) the gather instruction runs several times slower
 // than its loads (Intel's Gather Data Sampling microcode), and the
 // scalar-load kernel was 10-25% faster on 5-point stencils and random
-// matrices (docs/results/2026-11-22-cpu-formats.md).
+// matrices (docs/results/2026-11-22-cpu-formats).
 // Compiled for AVX-512F via target attributes; called only after a run-time
 // CPU check (sell_spmv.cpp).
 #include <immintrin.h>

@@ -1,12 +1,12 @@
 // The CPU backend's kernels per format (plans/spmv_kernels.hpp). The
 // efficiencies are fractions of the read bandwidth under each format's own
 // minimum traffic, measured by hsparse bench on the 2-core build machine
-// and the 16-core GPU host (docs/results/2026-11-22-bench.md): SELL and CSR
+// and the 16-core GPU host (docs/results/2026-11-22-spmv-suite-h200-cpu): SELL and CSR
 // at about the read bandwidth, the rest lower. Conversions cost about 1 ns
 // per byte of the result on 2 cores.
 // BCSR as ratios to CSR static's fraction in the same run (the build
 // machine's absolute fractions move by up to 38% between runs;
-// docs/results/2026-11-26-issue37-lanes-h100), times CSR's 0.95: bs = 6
+// docs/results/2026-11-26-bcsr-lanes-csr-panels-h100), times CSR's 0.95: bs = 6
 // 1.00-1.01, bs = 3 0.84-1.00, bs = 2 0.85-0.88, bs = 1 0.98-1.00. With
 // lower fractions FEM bs = 3's BCSR, 1.4x SELL's speed on 30% fewer bytes,
 // was ranked 3% behind SELL.

@@ -111,7 +111,7 @@ struct Options {
 double target_nonzeros(const std::string& backend, std::size_t cache_bytes, bool quick);
 
 // Peak memory per nonzero while one matrix is benchmarked, measured on the
-// default suite (docs/results/2026-11-23-new-user.md), with a margin:
+// default suite (docs/results/2026-11-23-main-job-memory-cpu), with a margin:
 // - CPU (every candidate alive at once: CSR, its ELL/HYB/DIA/BCSR/SELL
 //   copies, Eigen's and librsb's, the reference): 5.14 GB maximum resident
 //   at fem bs=6 with 32.9 M nonzeros, 156 bytes per nonzero (2-core VM);

@@ -84,7 +84,7 @@ std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, 
                         // same options' setup varied by 40-70 ms from build to build on
                         // the H200's host (circuit's CSR adaptive: 114 ms as "auto",
                         // first, and 66 ms later in the same run; power law's 30 and
-                        // 101 ms, docs/results/2026-11-26-issue37-h200), more than the
+                        // 101 ms, docs/results/2026-11-26-csr-adaptive-bcsr-lanes-h200), more than the
                         // margins the auto goal compares. The first is destroyed
                         // before the second: the peak memory stays one plan's.
                         auto plan = std::make_shared<const SpmvPlan<V, I>>(ex, a, o);

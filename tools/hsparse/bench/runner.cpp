@@ -276,7 +276,7 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
       // 5.64 ms); built last, within 3% (3.84 against 3.87), and the plan
       // built first instead (COO) showed no such loss. The cause is not
       // found (not malloc's mmap threshold, a pause, or a plan built before
-      // the candidates: docs/results/2026-11-26-issue37-h200, section 5).
+      // the candidates: docs/results/2026-11-26-csr-adaptive-bcsr-lanes-h200, section 5).
       std::vector<std::unique_ptr<Candidate>> built(makers.size());
       std::vector<bool> attempted(makers.size(), false);
       for (std::size_t k = 0; k < makers.size(); ++k) results.push_back(base_result(m, env, makers[k].label));
@@ -298,7 +298,7 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
           // rounds. "auto", first in the list, ran 10-50% slower than the
           // same plan later in the list, and 2-3% when put last; reversing
           // the second round narrowed that but did not end it (build
-          // machine, docs/results/2026-11-26-issue37-h200, section 5).
+          // machine, docs/results/2026-11-26-csr-adaptive-bcsr-lanes-h200, section 5).
           const std::size_t k = round == 0 ? i : built.size() - 1 - i;
           if (!built[k]) continue;
           progress(mi, sources.size(), makers.size() + k, 2 * makers.size(), m.name, makers[k].label);

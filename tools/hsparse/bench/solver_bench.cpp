@@ -105,7 +105,7 @@ int run_solver_benchmark(const SolverBenchOptions& opt, const std::atomic<bool>&
       }));
       std::printf("  %-36s %10.2f us/iteration (%s)\n", rows.back().variant.c_str(), rows.back().us_per_iteration, rows.back().status.c_str());
     }
-    // The GPU also runs DIA, the stencil's best format (docs/results/2026-11-22-solvers.md).
+    // The GPU also runs DIA, the stencil's best format (docs/results/2026-11-22-solvers-h200).
     for (Format f : gpu ? std::vector<Format>{Format::csr, Format::dia} : std::vector<Format>{Format::csr}) {
       SpmvOptions po;
       po.format = f;

@@ -34,7 +34,7 @@ CsrVectorParams csr_vector_paper_rule(long long rows, long long nnz);
 // GPUs (14 SMs x 8 blocks); on an H200 (132 SMs x 16 blocks of 128
 // threads) they are 0.7 of a wave, and the paper's repeat of 170 on a
 // 4 M-row stencil left the GPU two-thirds idle (64% of the best,
-// docs/results/2026-11-22-tuning.md). So repeat keeps at least
+// docs/results/2026-11-22-tuning-h200). So repeat keeps at least
 // kFixedRuleWaves waves of resident blocks. Measured on the H200
 // (exhaustive tables, same file): at block size 128 the fastest repeat
 // gives 30-60 waves (stencil, coop 8: 88% of the best at 13 waves, 93% at
@@ -73,7 +73,7 @@ inline constexpr long long kAdaptiveBlockNnz = 2048;   // short-row budget per b
 // length (kernels/row_blocks.hpp). A piece is one block's strided loop: at
 // 16384 entries, 32 dependent load-and-gather steps a lane, and the power
 // law's few long rows ran last, alone; at 4096, 8. H200
-// (docs/results/2026-11-27-issue37-pieces): 4096 within 1% of 2048 on the
+// (docs/results/2026-11-27-csr-adaptive-long-rows-h200): 4096 within 1% of 2048 on the
 // power law, and 3% ahead on
 // short-wide, whose 2600-entry rows stay one block each (no second kernel).
 inline constexpr long long kAdaptivePieceNnz = 4096;
@@ -84,7 +84,7 @@ struct CsrAdaptiveSchedule {
   // one 16-byte load and work in 32-bit arithmetic: H200, stencil3d n=155,
   // a replica of CSR16's block ran at 524.6 GFLOP/s with 4 long long numbers
   // a block (8 bytes spilled at 32 registers) and 582.7 with int ones
-  // (docs/results/2026-11-27-issue37-h100-head/experiment_csr16_overheads.cu);
+  // (docs/results/2026-11-27-csr-adaptive-int32-blocks-h200/timings.csv);
   // the evict-first kernel keeps the 64-bit ones (csr_spmv_adaptive.cu).
   DeviceArray<std::int32_t> blocks32;
   DeviceArray<std::int64_t> blocks64;
@@ -104,7 +104,7 @@ struct CsrAdaptiveSchedule {
   // powerlaw:min=2.5,rows=4e6 (227.5 -> 244.9 GFLOP/s), -1.7..-2.8% on the
   // stencil, FEM bs = 3 and bcsstk16 replicated, where x stays cached
   // anyway; circuit, random and short-wide unchanged
-  // (docs/results/2026-11-26-issue37-model-h100).
+  // (docs/results/2026-11-26-advisor-model-evict-first-h100).
   bool evict_first = false;
   // Some run of short rows holds a row the kernel leaves to its second
   // phase, a warp per row (csr_spmv_adaptive.cu, kLongRowSteps): set from
@@ -123,7 +123,7 @@ void csr_spmv_adaptive(const Executor& ex, V alpha, const DeviceCsr<V, I>& a, co
 // memory). Double and float with int32 indices were tuned at 8 (32
 // registers; float with evict-first has 38, 6 blocks); a change that raised
 // them to 48 registers left 5 and cost the short-row blocks a fifth of their
-// speed on the H200's suite (docs/results/2026-11-27-issue37-pieces), so a
+// speed on the H200's suite (docs/results/2026-11-27-csr-adaptive-long-rows-h200), so a
 // GPU test holds them there, and build.csr_adaptive_registers checks ptxas's
 // registers without a GPU.
 template <class V, class I>

@@ -5,7 +5,7 @@
 // uploaded. The results are identical, entry for entry, to the host
 // conversions (formats/*.hpp), padding included, except DIA's values, which
 // are in DeviceDia's tiles of rows (formats/dia_tiles.hpp). Measured against the host
-// path in docs/results/2026-11-22-gpu-kernels.md: uploading CSR and
+// path in docs/results/2026-11-22-gpu-kernels-h200: uploading CSR and
 // converting there beats converting on the host and uploading the result.
 #include "hsparse/backends/cuda/device_formats.hpp"
 
@@ -41,7 +41,7 @@ DeviceBcsr<V, I> bcsr_from_device_csr(const Executor& ex, const Csr<V, I>& host,
 // (the GPU plan's SELL); Error(invalid_argument) for a permuted layout.
 // The host conversion wrote every slot on the host's cores and uploaded
 // them: 0.14-0.28 s for the suite's 100-156 M entries on the H200's host,
-// 3-6x CSR's setup (docs/results/2026-11-27-issue37-h200-kernels).
+// 3-6x CSR's setup (docs/results/2026-11-27-vector-dia-sell-kernels-h200).
 template <class V, class I>
 DeviceSell<V, I> sell_from_device_csr(const Executor& ex, SellCSigma<V, I>&& layout, const DeviceCsr<V, I>& a);
 
@@ -54,7 +54,7 @@ DeviceSell<V, I> sell_from_device_csr(const Executor& ex, SellCSigma<V, I>&& lay
 // its error). The host CSR is read for its row spans only, O(rows).
 // The host conversion copied the values and wrote the offsets on the host's
 // cores, then uploaded them: 1.1-2.0 s for 100-156 M entries on the H200's
-// 16-core host, 20-40x CSR's own upload (docs/results/2026-11-27-issue37-h200-bcsr32).
+// 16-core host, 20-40x CSR's own upload (docs/results/2026-11-27-csr-vector-bcsr-32bit-h200).
 template <class S, class V, class I>
 std::optional<DeviceCsr16<S, I>> csr16_from_device_csr(const Executor& ex, const Csr<V, I>& host, DeviceCsr<V, I>&& a);
 

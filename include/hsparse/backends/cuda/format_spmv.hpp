@@ -65,7 +65,7 @@ void dia_spmv(const Executor& ex, V alpha, const DeviceDia<V, I>& a, const V* x,
 // DIA with x staged in shared memory ("staged"). The thread-per-row kernel
 // reads x once per diagonal, from L2: on a 27-point stencil as many bytes
 // of x through L2 as of values from DRAM, and L2 throughput, not DRAM, is
-// what limited it (ncu, docs/results/2026-11-24-issue18-coo-h200). Offsets
+// what limited it (ncu, docs/results/2026-11-24-coo-kernel-limiters-h200). Offsets
 // close to each other (a stencil's x-1, x, x+1) read the same stretch of
 // x: a block of kDiaStagedRows rows loads one window of x per run of such
 // diagonals into shared memory once (coalesced), then every diagonal of the

@@ -7,7 +7,7 @@
 // its matrix once and gathers x many times; without the window, every
 // matrix line that passes through L2 competes with x's lines.
 //
-// Measured on an H100 (docs/results/2026-11-26-issue37-setup-l2-h100): the
+// Measured on an H100 (docs/results/2026-11-26-l2-window-setups-h100): the
 // set-aside itself costs every kernel of the process 13-25% of its speed
 // while it is configured (cuSPARSE's CSR, with no window, 246.9 -> 192.0
 // GFLOP/s on power law, 348.9 -> 298.0 on a stencil), so it is held only

@@ -1,5 +1,0 @@
-# Roofline (SELL-C-sigma paper eq. (10)): GFLOP/s against arithmetic intensity under each kernel's own minimum traffic.
-b = 58.626  # measured read bandwidth, GB/s
-set logscale xy; set grid; set key top left; set xlabel 'flop per byte (kernel format, minimum traffic)'; set ylabel 'GFLOP/s'
-set title 'Roofline, cpu: AMD EPYC (2 OpenMP threads) (points above the line: data partly served from cache)' noenhanced
-plot b*x title sprintf('read bandwidth %.0f GB/s', b) lw 2, 'roofline.dat' index 0 using 1:2 with points pt 7 ps 0.8 title 'eigen', 'roofline.dat' index 1 using 1:2 with points pt 7 ps 0.8 title 'hsparse', 'roofline.dat' index 2 using 1:2 with points pt 7 ps 0.8 title 'librsb'

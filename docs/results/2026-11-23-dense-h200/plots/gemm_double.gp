@@ -1,3 +1,0 @@
-set title 'double GEMM C = A B, n x n x n: cuda:0 (NVIDIA H200, 132 SMs)' noenhanced
-set logscale x 2; set logscale y; set grid; set key outside right; set xlabel 'n (log scale)'; set ylabel 'GFLOP/s (log scale)'
-plot 'gemm_double.dat' index 0 using 1:2 with linespoints lw 2 pt 7 title 'cublas', 'gemm_double.dat' index 1 using 1:2 with linespoints lw 2 pt 7 title 'register', 'gemm_double.dat' index 2 using 1:2 with linespoints lw 2 pt 7 title 'tensor', 'gemm_double.dat' index 3 using 1:2 with linespoints lw 2 pt 7 title 'tiled', 'gemm_double.dat' index 4 using 1:2 with linespoints lw 2 pt 7 title 'untiled'

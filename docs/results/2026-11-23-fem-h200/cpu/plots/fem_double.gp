@@ -1,3 +1,0 @@
-set title 'CG, double, 0.2 M unknowns: cpu (2 OpenMP threads)' noenhanced
-set grid; set key outside right; set xlabel 'degree p of the Q_p elements'; set ylabel 'iterations / s'; set xtics 1; set xrange [0.8:4.2]; set yrange [0:*]
-plot 'fem_double.dat' index 0 using 1:2 with linespoints lw 2 pt 4 dt 1 title 'csr', 'fem_double.dat' index 1 using 1:2 with linespoints lw 2 pt 5 dt 1 title 'ell', 'fem_double.dat' index 2 using 1:2 with linespoints lw 2 pt 6 dt 1 title 'lma-colouring', 'fem_double.dat' index 3 using 1:2 with linespoints lw 2 pt 7 dt 1 title 'lma-sym-colouring', 'fem_double.dat' index 4 using 1:2 with linespoints lw 2 pt 8 dt 1 title 'pa', 'fem_double.dat' index 5 using 1:2 with linespoints lw 2 pt 9 dt 1 title 'sell'

@@ -1,3 +1,0 @@
-set title 'float GEMM C = A B, n x n x n: cuda:0 (NVIDIA H200, 132 SMs)' noenhanced
-set logscale x 2; set logscale y; set grid; set key outside right; set xlabel 'n (log scale)'; set ylabel 'GFLOP/s (log scale)'
-plot 'gemm_float.dat' index 0 using 1:2 with linespoints lw 2 pt 4 dt 1 title 'cublas', 'gemm_float.dat' index 1 using 1:2 with linespoints lw 2 pt 5 dt 1 title 'cublas-tf32', 'gemm_float.dat' index 2 using 1:2 with linespoints lw 2 pt 6 dt 1 title 'register', 'gemm_float.dat' index 3 using 1:2 with linespoints lw 2 pt 7 dt 1 title 'tf32', 'gemm_float.dat' index 4 using 1:2 with linespoints lw 2 pt 8 dt 1 title 'tiled', 'gemm_float.dat' index 5 using 1:2 with linespoints lw 2 pt 9 dt 1 title 'untiled'

@@ -1,3 +1,0 @@
-set title 'Tall-skinny products, double, V and W of n x k: cuda:0 (NVIDIA H200, 132 SMs)' noenhanced
-set logscale x 2; set grid; set key outside right; set xlabel 'k (log scale)'; set ylabel '% of the read bandwidth'; set yrange [0:*]; set arrow from graph 0, first 85 to graph 1, first 85 nohead dt 2; set label 'goal: 85%' at graph 0.01, first 88
-plot 'tall_skinny.dat' index 0 using 1:2 with linespoints lw 2 pt 4 dt 1 title 'V^T W hsparse', 'tall_skinny.dat' index 1 using 1:2 with linespoints lw 2 pt 5 dt 1 title 'V^T W cublas', 'tall_skinny.dat' index 2 using 1:2 with linespoints lw 2 pt 6 dt 1 title 'V S hsparse', 'tall_skinny.dat' index 3 using 1:2 with linespoints lw 2 pt 7 dt 1 title 'V S cublas'
