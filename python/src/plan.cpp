@@ -213,7 +213,7 @@ class Plan {
     if (spmv_count < 1) throw py::value_error("spmv_count: must be >= 1, got " + std::to_string(spmv_count));
     if (format == "auto" && !kernel.empty()) throw py::value_error("kernel: needs a format (format='auto' picks the kernel too)");
     HandleOptions o;
-    if (format != "auto") o.format = parse_format(format);  // Error(invalid_argument) naming the formats
+    o.format = parse_format_choice(format);  // Error(invalid_argument) naming the formats
     o.kernel = kernel;
     o.spmv_count = spmv_count;
     o.tune = tune;

@@ -62,11 +62,8 @@ py::dict solve_typed(const Csr<V, I>& a, const py::buffer& bb, const py::buffer&
       const Stopwatch watch;
       const ExecutorPtr ex = make_executor(r.device);
       SpmvOptions so;
-      if (r.format == "auto") {
-        so = advised_options(a, measured_machine(to_string(ex->backend())), std::max(1, r.maxiter));  // format, kernel, block, sigma
-      } else {
-        so.format = parse_format(r.format);
-      }
+      so.format = parse_format_choice(r.format);  // "auto": the plan's own choice (resolve_spmv_options)
+      so.spmv_count = std::max(1, r.maxiter);
       const SpmvPlan<V, I> plan(ex, a, so);
       result = solve(a, plan, b, x, o);
       total = watch.seconds();

@@ -135,6 +135,14 @@ Format parse_format(const std::string& name) {
   throw Error(ErrorCode::invalid_argument, "unknown format '" + name + "' (known: " + format_names() + ")");
 }
 
+std::optional<Format> parse_format_choice(const std::string& name) {
+  if (name == "auto") return std::nullopt;
+  for (const auto& t : registry()) {
+    if (name == t.name) return t.format;
+  }
+  throw Error(ErrorCode::invalid_argument, "unknown format '" + name + "' (known: " + format_names("auto") + ")");
+}
+
 double fill_limit(Format format, const FormatOptions& options) {
   return options.max_fill > 0 ? options.max_fill : format_traits(format).max_fill;
 }

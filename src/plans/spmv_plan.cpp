@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/tuning/advisor.hpp"
 #include "../backends/common/spmv_plan_builders.hpp"
 
 namespace hsparse {
@@ -37,10 +39,42 @@ std::size_t view_bytes(long long rows, long long cols, long long ld) {
 }  // namespace
 
 template <class V, class I>
-SpmvPlan<V, I>::SpmvPlan(ExecutorPtr ex, const Csr<V, I>& a, const SpmvOptions& o)
-    : ex_(std::move(ex)), format_(o.format), rows_(a.rows), cols_(a.cols) {
+SpmvOptions resolve_spmv_options(Backend backend, const Csr<V, I>& a, const SpmvOptions& given, std::string* note) {
+  if (given.format) return given;
+  if (!given.kernel.empty()) {
+    throw Error(ErrorCode::invalid_argument, "kernel '" + given.kernel + "' with format auto: a kernel belongs to one format; name the format too, or leave both to the library");
+  }
+  if (given.spmv_count < 1) throw Error(ErrorCode::invalid_argument, "spmv_count " + std::to_string(given.spmv_count) + ": format auto needs at least 1 product");
+  std::string machine_note;
+  FormatPrediction c;
+  SpmvOptions o = advised_options(a, measured_machine(to_string(backend), &machine_note), given.spmv_count, &c, given.value_tolerance);
+  // The advisor sets format, kernel, BCSR's block and SELL's sigma; every
+  // other field is the caller's, and a layout field the caller set wins.
+  const FormatOptions advised = o.layout;
+  const std::string kernel = o.kernel;
+  const Format format = *o.format;
+  o = given;
+  o.format = format;
+  o.kernel = kernel;
+  if (o.layout.block == 0) o.layout.block = advised.block;
+  if (o.layout.sigma == 0) o.layout.sigma = advised.sigma;
+  if (note) {
+    char line[160];
+    std::snprintf(line, sizeof line, "%s/%s predicted %.1f GFLOP/s over %lld products", to_string(format), kernel.c_str(), c.predicted_gflops,
+                  given.spmv_count);
+    *note = std::string(line) + " (machine model " + machine_note + ")";
+  }
+  return o;
+}
+
+template <class V, class I>
+SpmvPlan<V, I>::SpmvPlan(ExecutorPtr ex, const Csr<V, I>& a, const SpmvOptions& given) : ex_(std::move(ex)), rows_(a.rows), cols_(a.cols) {
   if (!ex_) throw Error(ErrorCode::invalid_argument, "an SpMV plan needs an executor (null given)");
-  const std::string kernel = choose_spmv_kernel(ex_->backend(), o.format, o.kernel);
+  Stopwatch choice_watch;
+  const SpmvOptions o = resolve_spmv_options(ex_->backend(), a, given, given.format ? nullptr : &choice_);
+  if (!given.format) choice_s_ = choice_watch.seconds();
+  format_ = *o.format;
+  const std::string kernel = choose_spmv_kernel(ex_->backend(), format_, o.kernel);
   Stopwatch watch;
   Parts parts;
   switch (ex_->backend()) {
@@ -112,7 +146,9 @@ void SpmvPlan<V, I>::apply(V alpha, const ConstDenseView<V>& x, V beta, const De
   for (long long j = 0; j < x.cols; ++j) apply_(alpha, x.data + j * x.ld, beta, y.data + j * y.ld);
 }
 
-#define HSPARSE_INSTANTIATE(V, I) template class SpmvPlan<V, I>;
+#define HSPARSE_INSTANTIATE(V, I) \
+  template class SpmvPlan<V, I>;  \
+  template SpmvOptions resolve_spmv_options(Backend, const Csr<V, I>&, const SpmvOptions&, std::string*);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

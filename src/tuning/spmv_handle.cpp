@@ -112,10 +112,14 @@ SpmvHandle<V, I>::SpmvHandle(ExecutorPtr ex, const Csr<V, I>& a, HandleOptions o
     b.kernel = o.kernel;
     s.origin = "given";
   } else {
-    b = advised_options(backend, a, o.spmv_count);
+    SpmvOptions automatic;
+    automatic.format.reset();
+    automatic.spmv_count = o.spmv_count;
+    automatic.kernel = o.kernel;  // refused there: a kernel needs its format
+    b = resolve_spmv_options(backend, a, automatic);
     s.origin = "advisor";
   }
-  const TuningSpace space = tuning_space(s.ex, a, b, choose_spmv_kernel(backend, b.format, b.kernel));
+  const TuningSpace space = tuning_space(s.ex, a, b, choose_spmv_kernel(backend, *b.format, b.kernel));
   s.space = space.kind;
   s.key_name = space.key_name;
   s.axes = space.axes;
@@ -143,7 +147,7 @@ SpmvHandle<V, I>::SpmvHandle(SpmvHandle&&) noexcept = default;
 
 template <class V, class I>
 Format SpmvHandle<V, I>::format() const {
-  return state_->base.format;
+  return *state_->base.format;
 }
 
 template <class V, class I>
@@ -156,7 +160,7 @@ std::string SpmvHandle<V, I>::cache_key() const {
   const State& s = *state_;
   // The axes' order is part of the key: a cached entry is a list of their values.
   const std::string machine = s.on_gpu() ? cuda::device_description() : "cpu";
-  const std::string space = s.space != Space::none ? s.key_name : std::string(to_string(s.base.format)) + "/" + s.base.kernel;
+  const std::string space = s.space != Space::none ? s.key_name : std::string(to_string(*s.base.format)) + "/" + s.base.kernel;
   return machine + " | " + space + " " + type_name<V>() + " | " + fingerprint_.key();
 }
 
@@ -203,7 +207,7 @@ template <class V, class I>
 std::string SpmvHandle<V, I>::description() const {
   const State& s = *state_;
   const std::lock_guard lock(state_->mutex);
-  if (s.space != Space::csr_vector) return s.plan ? s.plan->description() : std::string(to_string(s.base.format));
+  if (s.space != Space::csr_vector) return s.plan ? s.plan->description() : std::string(to_string(*s.base.format));
   const auto c = s.configuration();
   return "csr/vector-coop" + std::to_string(c.at(0)) + "-repeat" + std::to_string(c.at(1)) + "-block" + std::to_string(c.at(2));
 }

@@ -73,7 +73,7 @@ SpmvOptions tuned_plan_options(Backend backend, const SpmvOptions& base, const s
   const bool cpu = backend == Backend::cpu;
   if (c.size() != 2 || !(base.format == Format::sell || (!cpu && base.format == Format::bcsr))) {
     throw Error(ErrorCode::invalid_argument, std::string("no tuning space of ") + std::to_string(c.size()) + " values for " +
-                                                 to_string(base.format) + " on " + to_string(backend));
+                                                 to_string(*base.format) + " on " + to_string(backend));
   }
   if (cpu) {  // SELL: (C, sigma), the kernel as given
     o.layout.chunk = c[0];

@@ -74,11 +74,12 @@ int run_fem(const FemCliOptions& c) {
   std::optional<SpmvPlan<V, I>> plan;
   std::optional<fem::LmaOperator<V, I>> lma;
   std::optional<fem::PaOperator<V, I>> pa;
-  std::string op = c.op, note;
+  std::string op = c.op;
   if (c.op == "auto" || (c.op != "lma" && c.op != "lma-sym" && c.op != "pa")) {
     SpmvOptions so;
-    if (c.op == "auto") so = advised_options(pr.matrix, measured_machine(to_string(ex->backend()), &note), std::min(c.max_iterations, 1000));
+    if (c.op == "auto") so.format.reset();  // the plan's own choice (resolve_spmv_options)
     else so.format = parse_format(c.op);
+    so.spmv_count = std::max(1, std::min(c.max_iterations, 1000));
     plan.emplace(ex, pr.matrix, so);
   }
   std::optional<fem::LocalMatrices<V, I>> packed;
@@ -96,7 +97,7 @@ int run_fem(const FemCliOptions& c) {
       std::snprintf(text, sizeof text, "model bytes per product, gathers and scatters counted: the advisor's plan %.3g, lma-sym %.3g, pa %.3g", b_plan, b_lma, b_pa);
       why = text;
     }
-    std::printf("  auto: %s (%s)%s%s\n", op == "plan" ? plan->description().c_str() : op.c_str(), why.c_str(), note.empty() ? "" : "; ", note.c_str());
+    std::printf("  auto: %s (%s)%s%s\n", op == "plan" ? plan->description().c_str() : op.c_str(), why.c_str(), plan->choice().empty() ? "" : "; ", plan->choice().c_str());
     if (op != "plan") plan.reset();
   }
   if (op == "lma") lma.emplace(ex, pr.local, scatter);

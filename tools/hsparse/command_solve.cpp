@@ -133,14 +133,11 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
     o.check_every = c.check_every;
     o.progress = terminal_progress();
     const ExecutorPtr ex = make_executor(c.backend);
-    std::string note;
     SpmvOptions po;
-    if (c.format == "auto") {  // the advisor's choice for as many products as the iteration limit allows
-      po = advised_options(a, measured_machine(to_string(ex->backend()), &note), std::max(1, std::min(o.max_iterations, 1000)));
-    } else {
-      po.format = parse_format(c.format);
-    }
-    if (!c.kernel.empty()) po.kernel = c.kernel;
+    // "auto": the plan chooses for as many products as the iteration limit allows (resolve_spmv_options).
+    po.format = parse_format_choice(c.format);
+    po.spmv_count = std::max(1, std::min(o.max_iterations, 1000));
+    po.kernel = c.kernel;
     std::vector<V> x(n, V(0));
     const SpmvPlan<V, I> plan(ex, a, po);
     const std::string operator_name = std::string(to_string(ex->backend())) + "/" + plan.description();
@@ -163,7 +160,7 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
       }
       std::printf("error       ||x - x*||/||x*|| %.3e (b = A x*)\n", s > 0 ? std::sqrt(e / s) : 0.0);
     }
-    if (!note.empty()) std::printf("format auto %s (%s)\n", plan.description().c_str(), note.c_str());
+    if (!plan.choice().empty()) std::printf("format auto %s (%s, chosen in %.3f s)\n", plan.description().c_str(), plan.choice().c_str(), plan.choice_seconds());
     if (!c.out_file.empty()) io::write_matrix_market_vector<V>(c.out_file, x);
     if (!c.history_file.empty()) {
       io::AtomicOutputFile f(c.history_file);

@@ -77,16 +77,11 @@ int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
                                                  (o.kernel.empty() ? "" : "/" + o.kernel));
   }
   hsparse::SpmvOptions po;
-  if (format == "auto") {  // the advisor picks format, kernel and block size for --spmv-count products
-    std::string note;
-    FormatPrediction c;
-    po = advised_options(a, measured_machine(backend, &note), o.spmv_count, &c, o.value_tolerance);
-    std::fprintf(stderr, "auto: %s/%s predicted %.1f GFLOP/s over %lld products (%s)\n", to_string(c.format), c.kernel.c_str(),
-                 c.predicted_gflops, o.spmv_count, note.c_str());
-  } else {
-    po.format = parse_format(format);
-  }
-  if (!kernel.empty()) po.kernel = kernel;
+  // "auto": the plan chooses format, kernel and layout for --spmv-count products (resolve_spmv_options).
+  po.format = parse_format_choice(format);
+  po.spmv_count = o.spmv_count;
+  po.value_tolerance = o.value_tolerance;
+  po.kernel = kernel;
   if (o.block != 0) po.layout.block = o.block;
   po.layout.align_blocks = o.align_blocks;
   po.layout.chunk = o.chunk;
@@ -102,7 +97,7 @@ int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
   Array<V> d_y(ex, std::span<const V>(y));
   const auto sync = [&] { ex->synchronize(); };
   TimingSummary t;
-  if (po.format == Format::sell && o.chunk == 0 && o.sigma == 0 && po.kernel.empty()) {
+  if (po.format && *po.format == Format::sell && o.chunk == 0 && o.sigma == 0 && po.kernel.empty()) {
     // SELL without C or sigma: the tuning cache's parameters (hsparse tune) if it has this matrix.
     HandleOptions ho;
     ho.format = Format::sell;
@@ -118,6 +113,8 @@ int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
     t = time_for([&] { handle.apply(V(1), d_x, V(0), d_y); }, o.min_time_s, o.repetitions, sync);
   } else {
     const SpmvPlan<V, I> plan(ex, a, po);
+    if (!po.format) std::fprintf(stderr, "auto: %s, chosen in %.3f s\n", plan.choice().c_str(), plan.choice_seconds());
+    format = to_string(plan.format());
     kernel = plan.description();
     std::fprintf(stderr, "format %s: %zu bytes, %zu stored entries (%.3f per nonzero), set up (convert, upload, preprocess) in %.3f s\n",
                  kernel.c_str(), plan.matrix_bytes(), plan.stored_entries(),
@@ -132,7 +129,7 @@ int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
   int status = 0;
   if (o.check) {
     // A format storing rounded values (csr16-single) is checked with its rounding in the bound, and its error stated.
-    const double rounding = format_traits(po.format).value_rounding;
+    const double rounding = format_traits(parse_format(format)).value_rounding;
     const SpmvCheck c = check_spmv_result<V, I>(a, x, V(1), V(0), {}, y, rounding);
     std::fprintf(stderr, "check against the serial double-precision reference: %s (relative error %.3g, worst row at %.3g of its bound%s)\n",
                  c.passed ? "PASSED" : "FAILED", c.relative_error, c.worst_bound_ratio,

@@ -65,6 +65,10 @@ const FormatTraits& format_traits(Format format);
 const char* to_string(Format format);
 /// Error(invalid_argument) naming the known formats.
 Format parse_format(const std::string& name);
+/// A format or "auto" (empty: the library chooses, plans/spmv_plan.hpp's
+/// resolve_spmv_options): how every option and argument naming a format is
+/// read. Error(invalid_argument) naming the formats and auto.
+std::optional<Format> parse_format_choice(const std::string& name);
 /// "coo, csr, ell, hyb, dia, bcsr, sell, csr16" (with `extra` appended, e.g. "auto").
 std::string format_names(const std::string& extra = "");
 /// The names of every format, in the registry's order.

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -25,8 +26,14 @@ namespace hsparse {
 
 /// How an SpmvPlan stores the matrix and which kernel it runs.
 struct SpmvOptions {
-  Format format = Format::csr;  ///< the storage format
+  /// The storage format. Empty ("auto"): the library chooses format, kernel
+  /// and layout, once, in SpmvPlan's constructor (resolve_spmv_options: the
+  /// one place "auto" is decided), for `spmv_count` products; layout fields
+  /// set here still apply, and a kernel may not be named (it belongs to a format).
+  std::optional<Format> format = Format::csr;
   std::string kernel;     ///< empty: the format's default on the executor's backend (plans/spmv_kernels.hpp)
+  long long spmv_count = 1000;  ///< "auto": the products the choice must pay off over (setup included), >= 1
+  double value_tolerance = 0;   ///< "auto": lossy formats (csr16-single) only where their rounding is within this
   /// The layout: BCSR block (0: the fewest bytes in 1..8), SELL C (0: the
   /// backend's: the SIMD width on the CPU, a warp of 32 on the GPU) and
   /// sigma (0: the backend's: 256 on the CPU, 1 on the GPU), HYB's ELL
@@ -57,6 +64,17 @@ bool ranges_overlap(const void* a, std::size_t a_bytes, const void* b, std::size
 /// while it reads x, so an overlapping y would change x under the kernel
 /// and give a silently wrong product.
 void check_spmv_no_overlap(const void* x, std::size_t x_bytes, const void* y, std::size_t y_bytes, const char* who);
+
+/// The one place format "auto" is decided (SpmvPlan and SpmvHandle call it;
+/// no caller resolves it on its own). Options with a format come back as
+/// they are. Without one, the advisor (tuning/advisor.hpp) ranks every
+/// format and kernel on this backend's machine model (measured once per
+/// machine, kept in the tuning cache) for options.spmv_count products, and
+/// the options it gives keep every layout field set in `options`. `note`, if
+/// given, receives what was chosen and why, in one line. Error
+/// (invalid_argument) for a kernel named without a format, or spmv_count < 1.
+template <class V, class I>
+SpmvOptions resolve_spmv_options(Backend backend, const Csr<V, I>& a, const SpmvOptions& options, std::string* note = nullptr);
 
 template <class V, class I>
 /// A matrix converted once into a format on an executor, with its kernel
@@ -126,6 +144,10 @@ class SpmvPlan {
   const std::string& description() const { return description_; }  ///< e.g. "sell-8-256/avx512" or "csr/adaptive"
   std::size_t matrix_bytes() const { return bytes_; }               ///< bytes of the stored format (no workspace)
   double setup_seconds() const { return setup_s_; }                 ///< conversion, upload, preprocessing
+  /// Format "auto": what was chosen and why (resolve_spmv_options' note); empty where the format was given.
+  const std::string& choice() const { return choice_; }
+  /// Format "auto": the seconds the choice took (the matrix's analysis and the model), beside setup_seconds(); 0 where the format was given.
+  double choice_seconds() const { return choice_s_; }
   std::size_t stored_entries() const { return stored_; }            ///< values stored, padding and block fill included
 
   /// @cond HSPARSE_INTERNAL
@@ -150,6 +172,8 @@ class SpmvPlan {
   I rows_ = 0, cols_ = 0;
   std::size_t bytes_ = 0, stored_ = 0;
   double setup_s_ = 0;
+  std::string choice_;
+  double choice_s_ = 0;
 };
 
 }  // namespace hsparse

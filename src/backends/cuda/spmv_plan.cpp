@@ -117,13 +117,13 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
   std::function<void(V, const V*, V, V*)> apply_;
   std::function<void(V, const ConstDenseView<V>&, V, const DenseView<V>&)> apply_block;
   const Executor* e = &ex;
-  std::string desc = std::string(to_string(o.format)) + "/" + kernel;
+  std::string desc = std::string(to_string(*o.format)) + "/" + kernel;
   auto use_cusparse = [&](std::unique_ptr<CusparseSpmv<V, I>> baseline) {
     s.cusparse = std::move(baseline);
     const CusparseSpmv<V, I>* c = s.cusparse.get();
     apply_ = [c](V al, const V* x, V be, V* y) { c->apply(al, x, be, y); };
   };
-  switch (o.format) {
+  switch (*o.format) {
   case Format::csr: {
     if (kernel == "panels") {  // its own layout of the entries: the CSR itself is never uploaded
       const PanelShape shape = csr_panel_shape(a.rows, a.cols, static_cast<long long>(a.nnz()), sizeof(V));
@@ -431,7 +431,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
       slot.emplace(std::remove_cvref_t<decltype(*slot)>::upload(host, &wide_row_ptr));
       attach(&*slot, std::span<const I>(host.row_ptr), static_cast<long long>(host.values.size()), static_cast<long long>(host.wide.nnz()));
     };
-    if (o.format == Format::csr16) place(s.csr16, [&] { return FormatStorage<Format::csr16>::from_csr(a, layout); });
+    if (*o.format == Format::csr16) place(s.csr16, [&] { return FormatStorage<Format::csr16>::from_csr(a, layout); });
     else place(s.csr16_single, [&] { return FormatStorage<Format::csr16_single>::from_csr(a, layout); });
     break;
   }

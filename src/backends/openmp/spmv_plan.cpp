@@ -195,7 +195,7 @@ Built<V> build_sell(const Csr<V, I>& a, FormatOptions layout, const std::string&
 template <class V, class I>
 Built<V> build(const Csr<V, I>& a, const SpmvOptions& o, const std::string& kernel) {
   const FormatOptions& layout = o.layout;
-  switch (o.format) {
+  switch (*o.format) {
     case Format::csr: return build_csr(a, kernel);
     case Format::coo: return simple<Format::coo>(a, layout, kernel, reference::coo_spmv<V, I>, openmp::coo_spmv<V, I>);
     case Format::ell: {
@@ -237,7 +237,7 @@ Built<V> build(const Csr<V, I>& a, const SpmvOptions& o, const std::string& kern
       return b;
     }
   }
-  throw Error(ErrorCode::internal, "the CPU plan has no builder for format " + std::to_string(static_cast<int>(o.format)));
+  throw Error(ErrorCode::internal, "the CPU plan has no builder for format " + std::to_string(static_cast<int>(*o.format)));
 }
 
 }  // namespace
@@ -255,7 +255,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Csr<V, I>& a, const SpmvOpt
   parts.storage = std::move(b.matrix);
   parts.bytes = b.bytes;
   parts.stored = b.stored;
-  parts.description = std::string(to_string(o.format)) + b.shape + "/" + b.kernel;
+  parts.description = std::string(to_string(*o.format)) + b.shape + "/" + b.kernel;
   return parts;
 }
 

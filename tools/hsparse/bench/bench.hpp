@@ -30,6 +30,7 @@ struct Candidate {
   std::string format;   // csr, coo, ell, hyb, dia, bcsr, sell, or the library's own (librsb: rsb)
   std::string kernel;   // the plan's description, e.g. csr/adaptive, sell/thread-C32-sigma1
   double setup_s = 0;   // conversion + upload + preprocessing
+  double choice_s = 0;  // format "auto": the library's choice (analysis and model), beside setup_s
   double matrix_bytes = 0;
   std::size_t stored_entries = 0;
   std::function<std::vector<V>()> run_once;                // y = A x once, from a NaN-poisoned y; y on the host
@@ -67,6 +68,7 @@ struct Result {
   std::string status = "ok";  // ok, wrong, refused, failed
   std::string message;
   double setup_s = 0;
+  double choice_s = 0;  // "auto": the choice's own seconds (Candidate::choice_s), not in setup_s
   TimingSummary time;
   double gflops = 0;
   TimingSummary time_back_to_back;  // GPU: the second timing mode (Candidate::time_back_to_back); 0 repetitions: not measured

@@ -69,17 +69,12 @@ std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, 
                                             SpmvOptions::XInL2 x_in_l2) {
   const Timers timers = timers_for(ex);
   std::vector<CandidateMaker> makers;
-  // o: the plan's options; automatic: ask the advisor first ("auto").
-  auto add = [&](const std::string& label, SpmvOptions o, bool automatic = false) {
+  // o: the plan's options; format "auto" (empty) is the plan's own choice
+  // (resolve_spmv_options), for the suite's product count.
+  auto add = [&](const std::string& label, SpmvOptions o) {
     o.x_in_l2 = x_in_l2;
-    makers.push_back({label, [&a, x, ex, timers, o, automatic, &env, spmv_count, x_in_l2]() mutable {
-                        if (automatic) {  // the advisor on the bench's own measured machine
-                          MachineModel m = machine_shape(to_string(ex->backend()));
-                          m.read_bytes_per_s = env.read_bytes_per_s;
-                          m.cache_bytes = static_cast<double>(env.cache_bytes);
-                          o = advised_options(a, m, spmv_count);
-                          o.x_in_l2 = x_in_l2;
-                        }
+    makers.push_back({label, [&a, x, ex, timers, o]() mutable {
+                        const bool automatic = !o.format;
                         // The setup: the faster of two builds where one is short. The
                         // same options' setup varied by 40-70 ms from build to build on
                         // the H200's host (circuit's CSR adaptive: 114 ms as "auto",
@@ -98,7 +93,8 @@ std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, 
                         auto c = std::make_unique<Candidate>();
                         const bool baseline = o.kernel.rfind("cusparse", 0) == 0;
                         c->library = baseline ? "cusparse" : "hsparse";
-                        c->format = to_string(o.format);
+                        c->format = to_string(plan->format());
+                        c->choice_s = plan->choice_seconds();
                         c->kernel = (automatic ? "auto: " : "") + plan->description();
                         c->setup_s = setup_s;
                         c->matrix_bytes = static_cast<double>(plan->matrix_bytes());
@@ -118,7 +114,10 @@ std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, 
                         return c;
                       }});
   };
-  add("auto", SpmvOptions{}, true);
+  SpmvOptions automatic;
+  automatic.format.reset();
+  automatic.spmv_count = spmv_count;
+  add("auto", automatic);
   // Every registered kernel the registry marks as a contender, with its variants.
   for (Format f : all_formats()) {
     for (const auto& k : spmv_registration(ex->backend(), f).kernels) {

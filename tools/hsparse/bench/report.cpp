@@ -179,6 +179,7 @@ Report read_json(const std::string& path) {
       q.status = x["status"];
       q.message = x["message"];
       q.setup_s = x["setup_s"];
+      q.choice_s = x.value("choice_s", 0.0);
       q.time = {x["median_s"], x["min_s"], x["max_s"], x["repetitions"]};
       q.gflops = x["gflops"];
       q.time_back_to_back = {x.value("back_to_back_median_s", 0.0), x.value("back_to_back_min_s", 0.0), x.value("back_to_back_max_s", 0.0),

@@ -22,6 +22,7 @@ json to_json(const Result& x) {
             {"gbs_effective", x.gbs_effective}, {"bandwidth_fraction", x.bandwidth_fraction}, {"alpha", x.alpha},
             {"model_gflops", x.model_gflops}, {"csr_reference", x.csr_reference}, {"automatic", x.automatic},
             {"csr_measured", x.csr_measured}, {"above_model", x.above_model}, {"breakeven", breakeven_text(x)}};
+  if (x.automatic) j["choice_s"] = x.choice_s;  // auto's own overhead, beside setup_s
   // The GPU's second timing mode (flat, for the CSV; 0 samples: not measured).
   j["back_to_back_median_s"] = x.time_back_to_back.median_s;
   j["back_to_back_min_s"] = x.time_back_to_back.min_s;

@@ -110,6 +110,7 @@ void fill_metrics(Result& r, const MatrixInfo& m, const Environment& env, const 
   r.format = c.format;
   r.kernel = c.kernel;
   r.setup_s = c.setup_s;
+  r.choice_s = c.choice_s;
   r.matrix_bytes = c.matrix_bytes;
   r.occupancy = c.stored_entries ? static_cast<double>(m.nnz) / static_cast<double>(c.stored_entries) : 1;
   if (r.status != "ok" || r.time.median_s <= 0) return;
