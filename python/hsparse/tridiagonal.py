@@ -27,7 +27,9 @@ def solve(a: Any, b: Any, c: Any, d: Any, layout: str = "contiguous", algorithm:
     """x with A_k x_k = d_k for every system k of the batch (see the module).
 
     ``algorithm``: "auto", or on the GPU "thomas", "cr", "pcr", "hybrid",
-    "partition" (the CPU runs Thomas' algorithm, systems in parallel).
+    "partition", or "cusparse" (cuSPARSE's gtsv2, a baseline); on the CPU "thomas"
+    (systems in parallel) or "reference" (serial). Another is refused, naming
+    those the device has.
     ``device``: "cpu", "cuda", "auto" (the GPU if there is one) or None
     (where the arrays are: the GPU for device arrays, else the CPU).
 

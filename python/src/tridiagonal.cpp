@@ -1,16 +1,16 @@
-// hsparse.tridiagonal.solve's C++ side: a batch of tridiagonal systems
-// (solvers/tridiagonal.hpp) by Thomas' algorithm on the CPU's threads, or on
-// the GPU by cuda::TridiagonalSolver (Thomas, CR, PCR, the hybrid, the
-// partition method) from host buffers (copied) or device arrays (CuPy and
-// any __cuda_array_interface__ object: no copies).
+// hsparse.tridiagonal.solve's C++ side: a batch of tridiagonal systems by
+// the library's one entry point (solvers/tridiagonal.hpp's TridiagonalSolver:
+// Thomas on the CPU's threads; Thomas, CR, PCR, the hybrid or the partition
+// method on the GPU), from host buffers (copied to a GPU) or device arrays
+// (CuPy and any __cuda_array_interface__ object: no copies).
 #include <array>
 
 #include "bindings.hpp"
 #include "device_array.hpp"
 #include "hsparse/core/array.hpp"
 #include "hsparse/core/executor.hpp"
+#include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/solvers/tridiagonal.hpp"
-#include "hsparse/backends/cuda/tridiagonal.hpp"
 
 namespace hsparse::python {
 
@@ -31,22 +31,17 @@ void solve_typed(long long size, long long count, TridiagonalLayout layout, cons
   const auto x = as_span<V>(xi, n, "out");
   const ExecutorPtr ex = make_executor(device);
   py::gil_scoped_release release;
+  TridiagonalSolver<V> solver(ex);
+  TridiagonalOptions o;
+  o.algorithm = algorithm;  // refused there, naming the backend's, when it lacks it
   if (ex->backend() == Backend::cpu) {
-    if (algorithm != "auto" && algorithm != "thomas") throw Error(ErrorCode::invalid_argument, "algorithm: the CPU has 'thomas' only (got '" + algorithm + "')");
-    const TridiagonalSystems<V> s{size, count, layout, a.data(), b.data(), c.data()};
-    check_tridiagonal_shape(s);
-    openmp::tridiagonal_solve(s, d, x);
-    description = "thomas (openmp)";
+    solver.solve({size, count, layout, a.data(), b.data(), c.data()}, d.data(), x.data(), o);
+    description = solver.description();
     return;
   }
   const Array<V> ad(ex, a), bd(ex, b), cd(ex, c), dd(ex, d);
   Array<V> xd(ex, x.size());
-  const TridiagonalSystems<V> s{size, count, layout, ad.data(), bd.data(), cd.data()};
-  check_tridiagonal_shape(s);
-  cuda::TridiagonalSolver<V> solver(cuda_executor(*ex, "a GPU tridiagonal solve"));
-  cuda::TridiagonalOptions o;
-  o.algorithm = algorithm == "auto" ? cuda::TridiagonalAlgorithm::automatic : cuda::parse_tridiagonal_algorithm(algorithm);
-  solver.solve(s, dd.data(), xd.data(), o);
+  solver.solve({size, count, layout, ad.data(), bd.data(), cd.data()}, dd.data(), xd.data(), o);
   solver.check();  // a zero pivot: the Error names its system and row
   description = solver.description();
   ex->copy_to_host(x.data(), xd.data(), x.size() * sizeof(V));
@@ -90,10 +85,9 @@ py::object solve_device_typed(TridiagonalLayout layout, const std::string& algor
   order.before(cuda.stream(), *x);
   const auto ptr = [](const DeviceArray& arr) { return reinterpret_cast<const V*>(arr.data); };
   const TridiagonalSystems<V> s{size, count, layout, ptr(in[0]), ptr(in[1]), ptr(in[2])};
-  check_tridiagonal_shape(s);
-  cuda::TridiagonalSolver<V> solver(cuda);
-  cuda::TridiagonalOptions o;
-  o.algorithm = algorithm == "auto" ? cuda::TridiagonalAlgorithm::automatic : cuda::parse_tridiagonal_algorithm(algorithm);
+  TridiagonalSolver<V> solver(ex);
+  TridiagonalOptions o;
+  o.algorithm = algorithm;
   solver.solve(s, ptr(in[3]), reinterpret_cast<V*>(x->data), o);
   solver.check();  // waits for the solve (lent DLPack inputs included); a zero pivot: the Error names its system and row
   description = solver.description();

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "hsparse/backends/cuda/tridiagonal.hpp"
+#include "hsparse/kernels/tridiagonal.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/generators/tridiagonal_batch.hpp"
 

@@ -5,6 +5,8 @@
 // and bad shapes reported.
 #include <gtest/gtest.h>
 
+#include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/core/array.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/generators/tridiagonal_batch.hpp"
 #include "hsparse/solvers/tridiagonal.hpp"
@@ -104,6 +106,82 @@ TEST(Tridiagonal, ZeroPivotAndBadShapesAreErrors) {
   std::vector<double> none;
   EXPECT_NO_THROW(openmp::tridiagonal_solve<double>(empty, none, none));
 }
+
+
+// The one entry point (TridiagonalSolver) on every executor present: every
+// algorithm the backend names, both layouts, shapes for the shared-memory
+// solvers and for the partition method, against the serial reference; an
+// algorithm the backend lacks refused naming those it has; a zero pivot an
+// Error naming its system and row. Instances .../cpu and .../cuda (the
+// latter labelled gpu, skipped where there is no device).
+class TridiagonalSolverOn : public ::testing::TestWithParam<Backend> {
+ protected:
+  ExecutorPtr executor() const {
+    if (GetParam() == Backend::cuda && !cuda::device_available()) return nullptr;
+    return make_executor(GetParam());
+  }
+};
+
+TEST_P(TridiagonalSolverOn, EveryAlgorithmMatchesTheReference) {
+  const ExecutorPtr ex = executor();
+  if (!ex) GTEST_SKIP() << "skipped: no CUDA device: " << cuda::device_description();
+  struct Shape {
+    long long size, count;
+  };
+  for (const Shape sh : {Shape{1, 3}, Shape{7, 33}, Shape{512, 64}, Shape{5000, 4}}) {
+    for (auto layout : {TridiagonalLayout::contiguous, TridiagonalLayout::interleaved}) {
+      const auto t = generators::random_tridiagonal_batch<double>(sh.size, sh.count, layout, 5);
+      std::vector<double> expect(t.d.size());
+      reference::tridiagonal_solve<double>(t.systems(), t.d, expect);
+      const Array<double> a(ex, std::span<const double>(t.a)), b(ex, std::span<const double>(t.b)), c(ex, std::span<const double>(t.c)),
+          d(ex, std::span<const double>(t.d));
+      TridiagonalSolver<double> solver(ex);
+      for (const auto& algorithm : tridiagonal_algorithms(GetParam())) {
+        // The shared-memory solvers take systems of up to 1024 (PCR) or 4096 (CR, hybrid) unknowns.
+        if ((algorithm == "pcr" && sh.size > 1024) || ((algorithm == "cr" || algorithm == "hybrid") && sh.size > 4096)) continue;
+        Array<double> x(ex, std::span<const double>(std::vector<double>(t.d.size(), std::numeric_limits<double>::quiet_NaN())));
+        TridiagonalOptions o;
+        o.algorithm = algorithm;
+        solver.solve({sh.size, sh.count, layout, a.data(), b.data(), c.data()}, d.data(), x.data(), o);
+        solver.check();
+        const auto got = x.to_host();
+        double worst = 0;
+        for (std::size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::abs(got[i] - expect[i]) / std::max(1.0, std::abs(expect[i])));
+        EXPECT_LE(worst, 1e-10) << algorithm << " (" << solver.description() << ") on " << sh.size << " x " << sh.count << " " << to_string(layout);
+      }
+    }
+  }
+}
+
+TEST_P(TridiagonalSolverOn, RefusesWhatItLacksAndReportsZeroPivots) {
+  const ExecutorPtr ex = executor();
+  if (!ex) GTEST_SKIP() << "skipped: no CUDA device: " << cuda::device_description();
+  const std::vector<double> a = {0, 1, 1}, b = {1, 1, 1}, c = {1, 1, 0}, d = {1, 1, 1};  // row 1's pivot: 1 - 1*1 = 0
+  const Array<double> da(ex, std::span<const double>(a)), db(ex, std::span<const double>(b)), dc(ex, std::span<const double>(c)),
+      dd(ex, std::span<const double>(d));
+  Array<double> x(ex, 3);
+  TridiagonalSolver<double> solver(ex);
+  TridiagonalOptions o;
+  o.algorithm = GetParam() == Backend::cpu ? "pcr" : "reference";
+  try {
+    solver.solve({3, 1, TridiagonalLayout::contiguous, da.data(), db.data(), dc.data()}, dd.data(), x.data(), o);
+    ADD_FAILURE() << o.algorithm << " ran on " << to_string(GetParam());
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("known there: auto, thomas"), std::string::npos) << e.what();
+  }
+  o.algorithm = "thomas";
+  try {
+    solver.solve({3, 1, TridiagonalLayout::contiguous, da.data(), db.data(), dc.data()}, dd.data(), x.data(), o);
+    solver.check();
+    ADD_FAILURE() << "a zero pivot passed on " << to_string(GetParam());
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("system 0, row 1"), std::string::npos) << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(, TridiagonalSolverOn, ::testing::Values(Backend::cpu, Backend::cuda),
+                         [](const ::testing::TestParamInfo<Backend>& info) { return std::string(to_string(info.param)); });
 
 }  // namespace
 }  // namespace hsparse

@@ -13,8 +13,9 @@
 #include <cmath>
 #include "hsparse/generators/tridiagonal_batch.hpp"
 #include "hsparse/io/matrix_market.hpp"
-#include "hsparse/backends/cuda/timing.hpp"
-#include "hsparse/backends/cuda/tridiagonal.hpp"
+#include "hsparse/core/array.hpp"
+#include "hsparse/solvers/tridiagonal.hpp"
+#include "bench/call_timing.hpp"
 
 namespace hsparse::tool {
 
@@ -53,39 +54,22 @@ int run_tridiag(const TridiagCli& o) {
     std::fprintf(stderr, "warning: not diagonally dominant (system %lld, row %lld: (|a|+|c|)/|b| = %.3g); no pivoting is done\n", dom.system, dom.row,
                  dom.worst_ratio);
   }
-  std::vector<V> x(t.d.size());
-  const bool gpu = resolve_backend(o.backend) == "cuda";
-  // The CPU has Thomas only (OpenMP over systems): another algorithm is
-  // refused, never silently replaced.
-  if (!gpu && o.algorithm != "auto" && o.algorithm != "thomas") {
-    throw Error(ErrorCode::unsupported, "--algorithm " + o.algorithm + " runs on the GPU only (" + (o.backend == "cpu" ? std::string("--backend cpu") : cuda::device_description()) +
-                                            "); the CPU solver is thomas");
-  }
-  TimingSummary tm;
-  std::string what;
-  if (!gpu) {
-    tm = time_repeated([&] { openmp::tridiagonal_solve<V>(s, t.d, x); }, o.repetitions, 1);
-    what = "cpu/thomas (OpenMP)";
-  } else {
-    const cuda::Executor ex;
-    cuda::TridiagonalSolver<V> solver(ex);
-    cuda::DeviceArray<V> da(t.a), db(t.b), dc(t.c), dd(t.d), dx(x.size());
-    const TridiagonalSystems<V> ds{t.size, t.count, layout, da.data(), db.data(), dc.data()};
-    if (o.algorithm == "cusparse") {
-      tm = cuda::time_on_device(ex, [&] { solver.cusparse_solve(ds, dd.data(), dx.data()); }, o.repetitions, 1);
-      what = "cuda/cusparse (with its copies)";
-    } else {
-      cuda::TridiagonalOptions to;
-      to.algorithm = cuda::parse_tridiagonal_algorithm(o.algorithm);
-      if (o.hybrid_switch > 0) to.hybrid_switch = o.hybrid_switch;
-      if (o.partition_rows > 0) to.partition_rows = o.partition_rows;
-      solver.solve(ds, dd.data(), dx.data(), to);
-      solver.check();  // a zero pivot is an error, never infinities in x
-      tm = cuda::time_on_device(ex, [&] { solver.solve(ds, dd.data(), dx.data(), to); }, o.repetitions, 1);
-      what = "cuda/" + solver.description();
-    }
-    x = dx.download();
-  }
+  // One entry point on either backend (solvers/tridiagonal.hpp): an
+  // algorithm the backend lacks is refused there, naming those it has.
+  const ExecutorPtr ex = make_executor(o.backend);
+  TridiagonalOptions to;
+  to.algorithm = o.algorithm;
+  to.hybrid_switch = o.hybrid_switch;
+  to.partition_rows = o.partition_rows;
+  const Array<V> da(ex, std::span<const V>(t.a)), db(ex, std::span<const V>(t.b)), dc(ex, std::span<const V>(t.c)), dd(ex, std::span<const V>(t.d));
+  Array<V> dx(ex, t.d.size());
+  const TridiagonalSystems<V> ds{t.size, t.count, layout, da.data(), db.data(), dc.data()};
+  TridiagonalSolver<V> solver(ex);
+  solver.solve(ds, dd.data(), dx.data(), to);
+  solver.check();  // a zero pivot is an error, never infinities in x
+  const TimingSummary tm = bench::time_calls(*ex, [&] { solver.solve(ds, dd.data(), dx.data(), to); }, 0, o.repetitions);
+  const std::string what = std::string(to_string(ex->backend())) + "/" + solver.description();
+  const std::vector<V> x = dx.to_host();
   const double bytes = 5.0 * static_cast<double>(x.size()) * sizeof(V);
   std::printf("%lld systems of %lld unknowns (%s, %s): %s\n", t.count, t.size, to_string(layout), type_name<V>(), what.c_str());
   std::printf("time %.3f ms (median of %d), %.3g systems/s, %.1f GB/s\n", tm.median_s * 1e3, tm.repetitions, static_cast<double>(t.count) / tm.median_s,
@@ -104,8 +88,8 @@ Action add_tridiag_command(CLI::App& app) {
   cmd->add_option("--size", o->size, "Unknowns per system")->check(integer_in(1))->capture_default_str();
   cmd->add_option("--count", o->count, "Systems")->check(integer_in(1))->capture_default_str();
   cmd->add_option("--layout", o->layout, "contiguous or interleaved")->check(CLI::IsMember({"contiguous", "interleaved"}))->capture_default_str();
-  cmd->add_option("--algorithm", o->algorithm, "auto, thomas (CPU and GPU); cr, pcr, hybrid, partition, cusparse (GPU only)")
-      ->check(CLI::IsMember({"auto", "thomas", "cr", "pcr", "hybrid", "partition", "cusparse"}))
+  cmd->add_option("--algorithm", o->algorithm, "auto, thomas (CPU and GPU); reference (CPU); cr, pcr, hybrid, partition, cusparse (GPU)")
+      ->check(CLI::IsMember({"auto", "thomas", "reference", "cr", "pcr", "hybrid", "partition", "cusparse"}))
       ->capture_default_str();
   add_backend_option(cmd, o->backend);
   cmd->add_option("--diagonals", o->diagonals, "a b c d as Matrix Market vectors (size*count entries each)")->expected(4);

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "hsparse/solvers/tridiagonal.hpp"
+#include "hsparse/formats/tridiagonal_systems.hpp"
 
 namespace hsparse::generators {
 

@@ -5,10 +5,7 @@
 /// independent systems of `size` unknowns, each
 ///   a_i x_{i-1} + b_i x_i + c_i x_{i+1} = d_i,   i = 0 .. size-1,
 /// with a_0 and c_{size-1} ignored (read as 0, whatever is stored there).
-///
-/// Layouts (the same for a, b, c, d and x):
-///   contiguous   entry i of system k at k*size + i   (cuSPARSE gtsv2StridedBatch with stride = size)
-///   interleaved  entry i of system k at i*count + k  (cuSPARSE gtsvInterleavedBatch)
+/// The batch and its layouts: formats/tridiagonal_systems.hpp.
 ///
 /// No pivoting. Thomas, cyclic reduction and the partition method are stable
 /// for diagonally dominant (|b_i| >= |a_i| + |c_i|) or symmetric positive
@@ -16,71 +13,67 @@
 /// Others may still solve, but a zero (or non-finite) pivot is reported as
 /// an Error naming the system and row, never returned as infinities.
 ///
-/// Backends: reference (serial Thomas, the definition), openmp (Thomas,
-/// systems in parallel), cuda (backends/cuda/tridiagonal.hpp: Thomas per
-/// thread, CR / PCR / CR+PCR hybrid in shared memory, and a partition method
-/// for systems of any length).
-#include <cstdint>
-#include <span>
+/// TridiagonalSolver is the one entry point, on any executor: on the CPU
+/// Thomas' algorithm over the systems in parallel (kernels/tridiagonal.hpp),
+/// on a GPU Thomas per thread, CR / PCR / the CR+PCR hybrid in shared memory
+/// and a partition method for systems of any length
+/// (backends/cuda/tridiagonal.hpp), chosen per batch unless named.
+#include <memory>
 #include <string>
+#include <vector>
+
+#include "hsparse/core/executor.hpp"
+#include "hsparse/formats/tridiagonal_systems.hpp"
+#include "hsparse/kernels/tridiagonal.hpp"
 
 namespace hsparse {
 
-/// How a batch is stored (see the file description): contiguous or interleaved.
-enum class TridiagonalLayout { contiguous, interleaved };
-/// "contiguous" or "interleaved".
-const char* to_string(TridiagonalLayout layout);
-
-/// Views of the three diagonals (host or device pointers, size*count entries each).
-template <class V>
-struct TridiagonalSystems {
-  long long size = 0;   ///< unknowns per system
-  long long count = 0;  ///< number of systems
-  TridiagonalLayout layout = TridiagonalLayout::contiguous;  ///< how the entries of the batch are ordered
-  const V* a = nullptr;  ///< sub-diagonal
-  const V* b = nullptr;  ///< diagonal
-  const V* c = nullptr;  ///< super-diagonal
-  /// size * count.
-  long long entries() const { return size * count; }
-  /// Where entry `row` of system `system` is in each array.
-  long long index(long long system, long long row) const {
-    return layout == TridiagonalLayout::contiguous ? system * size + row : row * count + system;
-  }
+/// Which algorithm a TridiagonalSolver runs.
+struct TridiagonalOptions {
+  /// "auto" (the backend's rule for the batch's shape) or one of
+  /// tridiagonal_algorithms(backend): on the CPU "thomas" (OpenMP) and
+  /// "reference" (serial); on a GPU "thomas", "cr", "pcr", "hybrid",
+  /// "partition", and "cusparse" (cuSPARSE's gtsv2 as a baseline, its copies
+  /// of the inputs included).
+  std::string algorithm = "auto";
+  int hybrid_switch = 0;   ///< GPU hybrid: equations left when CR hands over to PCR (0: the backend's, 256)
+  int partition_rows = 0;  ///< GPU partition method: rows per thread (0: the backend's, 16)
 };
 
-/// Error(invalid_argument) for negative sizes, size*count overflowing, or
-/// null arrays with entries.
-template <class V>
-void check_tridiagonal_shape(const TridiagonalSystems<V>& s);
+/// The algorithm names a backend takes, "auto" first.
+const std::vector<std::string>& tridiagonal_algorithms(Backend backend);
 
-/// Whether a batch is diagonally dominant (then no pivoting is safe).
-struct DiagonalDominance {
-  bool dominant = true;       ///< |b_i| >= |a_i| + |c_i| in every row
-  long long system = -1;      ///< the first system where it fails (-1: none)
-  long long row = -1;         ///< that system's first failing row
-  double worst_ratio = 0;     ///< max over rows of (|a_i| + |c_i|) / |b_i|
+/// Solves batches of tridiagonal systems on one executor, keeping its
+/// workspace (device scratch, the zero-pivot flag) from one solve to the next.
+///
+/// Contract: the diagonals, d and x are in the executor's memory (host arrays
+/// on a CpuExecutor, device pointers on a GPU), size*count entries each; x
+/// and d may not overlap. On the CPU solve() returns when done and throws a
+/// zero pivot at once; on a GPU it queues on the executor's stream, and
+/// check() waits and throws it. Use one solver from one thread at a time.
+/// Errors: Error(invalid_argument) for a bad shape or an algorithm the
+/// backend lacks (naming those it has).
+template <class V>
+class TridiagonalSolver {
+ public:
+  explicit TridiagonalSolver(ExecutorPtr ex);
+  ~TridiagonalSolver();
+  TridiagonalSolver(TridiagonalSolver&&) noexcept;
+  TridiagonalSolver& operator=(TridiagonalSolver&&) noexcept;
+
+  /// x_k = A_k^-1 d_k for every system of the batch.
+  void solve(const TridiagonalSystems<V>& s, const V* d, V* x, const TridiagonalOptions& options = {});
+  /// Waits for the last solve; Error(invalid_matrix) naming the system and
+  /// row of a zero or non-finite pivot.
+  void check();
+  /// What the last solve ran, e.g. "thomas (openmp)" or "cuda/partition (16 rows a thread)".
+  const std::string& description() const { return description_; }
+  const ExecutorPtr& executor() const { return ex_; }
+
+ private:
+  ExecutorPtr ex_;
+  std::shared_ptr<void> device_;  // the GPU backend's solver and workspace
+  std::string description_;
 };
-template <class V>
-/// Checks every row of host arrays.
-DiagonalDominance check_diagonal_dominance(const TridiagonalSystems<V>& s);
-
-/// "tridiagonal system K, row I: zero pivot ..." (what every backend throws).
-[[noreturn]] void throw_zero_pivot(long long system, long long row, const std::string& where);
-
-namespace reference {
-/// Thomas' algorithm, one system after another, pivots and sums in V.
-template <class V>
-void tridiagonal_solve(const TridiagonalSystems<V>& s, std::span<const V> d, std::span<V> x);
-}  // namespace reference
-
-namespace openmp {
-/// Thomas' algorithm, systems in parallel (one system: serial).
-template <class V>
-void tridiagonal_solve(const TridiagonalSystems<V>& s, std::span<const V> d, std::span<V> x);
-}  // namespace openmp
-
-/// ||A x - d|| / ||d|| over the whole batch, in double (the tests' and the CLI's check).
-template <class V>
-double tridiagonal_relative_residual(const TridiagonalSystems<V>& s, std::span<const V> d, std::span<const V> x);
 
 }  // namespace hsparse

@@ -5,13 +5,9 @@
 // whose pivot is zero or not finite. scratch: size entries (the c').
 #include <cmath>
 
-#include "hsparse/solvers/tridiagonal.hpp"
+#include "hsparse/formats/tridiagonal_systems.hpp"
 
 namespace hsparse::detail {
-
-// Error(invalid_argument) unless d and x have size*count entries.
-template <class V>
-void check_tridiagonal_sizes(const TridiagonalSystems<V>& s, std::size_t d, std::size_t x);
 
 template <class V>
 long long thomas_one(const TridiagonalSystems<V>& s, long long k, const V* d, V* x, V* scratch) {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "../common/thomas.hpp"
-#include "hsparse/solvers/tridiagonal.hpp"
+#include "hsparse/kernels/tridiagonal.hpp"
 
 namespace hsparse::openmp {
 

@@ -17,6 +17,7 @@
 #include "hsparse/generators/tridiagonal_batch.hpp"
 #include "hsparse/backends/cuda/timing.hpp"
 #include "hsparse/backends/cuda/tridiagonal.hpp"
+#include "hsparse/kernels/tridiagonal.hpp"
 
 namespace hsparse::bench {
 

@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// Batched tridiagonal solves on the GPU (solvers/tridiagonal.hpp for the
+/// Batched tridiagonal solves on the GPU (formats/tridiagonal_systems.hpp for the
 /// problem, the layouts and the pivoting caveat). All pointers are device
 /// pointers; solve() launches on the executor's stream without waiting.
 ///
@@ -33,7 +33,7 @@
 #include <string>
 
 #include "hsparse/backends/cuda/device.hpp"
-#include "hsparse/solvers/tridiagonal.hpp"
+#include "hsparse/formats/tridiagonal_systems.hpp"
 
 namespace hsparse::cuda {
 

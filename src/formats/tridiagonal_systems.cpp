@@ -1,8 +1,8 @@
-// The batched tridiagonal problem's checks and measures (solvers/tridiagonal.hpp):
+// The batched tridiagonal problem's checks and measures (formats/tridiagonal_systems.hpp):
 // shape and dominance checks, the zero-pivot error every backend raises,
 // and the residual the tests hold solutions to. The solvers themselves are
 // per backend (backends/{reference,openmp,cuda}).
-#include "hsparse/solvers/tridiagonal.hpp"
+#include "hsparse/formats/tridiagonal_systems.hpp"
 
 #include <cmath>
 #include <limits>
