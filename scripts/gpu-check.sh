@@ -86,6 +86,12 @@ if [ "${SKIP_GPU_TESTS:-0}" != 1 ]; then
 log "GPU tests verbose"
 $BUILD_DIR/tests/hsparse_gpu_tests ${GPU_TEST_FILTER:+--gtest_filter=$GPU_TEST_FILTER} > "$OUT/gpu_tests.log" 2>&1; echo "gpu tests rc=$?" | tee -a "$OUT/summary.txt"
 grep -E "PASSED|FAILED|SKIPPED" "$OUT/gpu_tests.log" | tail -40 | tee -a "$OUT/summary.txt"
+# The suites written once for every executor (hsparse_tests: SpmvKernel,
+# Krylov, TridiagonalSolverOn, ...): their cuda instances, serially (one
+# GPU test at a time: a test of the L2 set-aside fails beside another).
+$BUILD_DIR/tests/hsparse_tests --gtest_filter="${GPU_UNIFIED_FILTER:-*/cuda:*/cuda_*}" > "$OUT/gpu_unified_tests.log" 2>&1
+echo "gpu tests (every-executor suites, cuda instances) rc=$?" | tee -a "$OUT/summary.txt"
+grep -E "PASSED|FAILED|SKIPPED" "$OUT/gpu_unified_tests.log" | tail -40 | tee -a "$OUT/summary.txt"
 fi
 
 if command -v compute-sanitizer >/dev/null && [ -n "${MEMCHECK_FILTER:-}" ]; then
@@ -98,14 +104,20 @@ elif command -v compute-sanitizer >/dev/null && [ "${SKIP_MEMCHECK:-0}" != 1 ]; 
   log "compute-sanitizer memcheck (edge cases)"
   # Every kernel variant in double and complex<double> on the edge cases and
   # the regular matrix (HSPARSE_MATRICES pointed away: no shared matrices).
-  HSPARSE_MATRICES=/nonexistent timeout 240 compute-sanitizer --tool memcheck --error-exitcode 9 $BUILD_DIR/tests/hsparse_gpu_tests \
-    --gtest_filter='Every/CudaSpmvVariant.DoubleMatches*:Every/CudaSpmvVariant.ComplexDoubleMatches*:CudaSpmvErrors.*' > "$OUT/memcheck.log" 2>&1
+  HSPARSE_MATRICES=/nonexistent timeout 240 compute-sanitizer --tool memcheck --error-exitcode 9 $BUILD_DIR/tests/hsparse_tests \
+    --gtest_filter='SpmvKernel.MatchesTheReferenceOnEdgeCases/cuda_*' > "$OUT/memcheck.log" 2>&1
   echo "memcheck rc=$?" | tee -a "$OUT/summary.txt"
+  HSPARSE_MATRICES=/nonexistent timeout 60 compute-sanitizer --tool memcheck --error-exitcode 9 $BUILD_DIR/tests/hsparse_gpu_tests \
+    --gtest_filter='CudaSpmvErrors.*' >> "$OUT/memcheck.log" 2>&1
+  echo "memcheck (errors) rc=$?" | tee -a "$OUT/summary.txt"
   grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
   # The solvers' kernels: reductions, pipelined CG, the baseline.
   HSPARSE_MATRICES=/nonexistent timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 $BUILD_DIR/tests/hsparse_gpu_tests \
-    --gtest_filter='CudaVectorOps.MatchReferenceFloat:CudaKrylov.BreakdownNonConvergenceAndBaseline:CudaExecutor.*:Every/CudaGemm.*:CudaSpmm.*:CudaTridiagonal.ZeroPivot*' >> "$OUT/memcheck.log" 2>&1
+    --gtest_filter='CudaVectorOps.MatchReferenceFloat:CudaKrylov.TheCusparseCublasBaselineConvergesLikeOurCg:CudaExecutor.*:Every/CudaGemm.*:CudaSpmm.*:CudaTridiagonal.ZeroPivot*' >> "$OUT/memcheck.log" 2>&1
   echo "memcheck (solvers) rc=$?" | tee -a "$OUT/summary.txt"
+  HSPARSE_MATRICES=/nonexistent timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 $BUILD_DIR/tests/hsparse_tests \
+    --gtest_filter='Krylov.ReportsBreakdownNonConvergenceAndBadInput/cuda:TridiagonalSolverOn.*/cuda' >> "$OUT/memcheck.log" 2>&1
+  echo "memcheck (solvers, every-executor suites) rc=$?" | tee -a "$OUT/summary.txt"
   grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | tail -3 | tee -a "$OUT/summary.txt"
 fi
 

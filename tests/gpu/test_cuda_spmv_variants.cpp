@@ -1,12 +1,13 @@
-// Every GPU kernel variant (through SpmvPlan on a CUDA executor) against the serial
-// double-precision reference, one test per variant and value type, named
-// after it (Ginkgo's "SimpleApplyIsEquivalentToRefWith..."), so a failure
-// names the variant: the generated edge cases (int32 and int64), every
-// shared matrix of the value type's field (the complex ones for complex
-// types), outputs poisoned with NaN before each run. A variant must build on
-// a regular matrix: a refusal there fails the test (elsewhere only fill
-// limits and cuSPARSE's shape rules may refuse, and are counted). Skipped
-// with "skipped: no CUDA device" where there is none (CI).
+// The GPU-only SpMV checks: what the per-kernel suite written once for every
+// executor (tests/unit/test_spmv_kernels.cpp, SpmvKernel.*/cuda_*: every
+// registered GPU kernel and its parameter sweeps against the serial
+// double-precision reference on the edge cases and the shared matrices,
+// outputs poisoned with NaN, NaN and infinity in x; Ginkgo's
+// "SimpleApplyIsEquivalentToRefWith...") cannot say: the device conversions
+// against the host's, CSR slabs sized from L2, panels over many tiles,
+// CSR16's wide rows, CSR adaptive's second phase, runs of block carries,
+// DIA's staged windows, refusals by name, the advisor on this device's
+// model. Skipped with "skipped: no CUDA device" where there is none (CI).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,12 +24,9 @@
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/kernels/csr_slabs.hpp"
 #include "hsparse/backends/cuda/timing.hpp"
-#include "hsparse/io/matrix_market.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
-#include "hsparse/plans/spmv_kernels.hpp"
 #include "hsparse/tuning/advisor.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
-#include "support/nonfinite.hpp"
 #include "support/test_support.hpp"
 
 namespace hsparse::cuda {
@@ -38,85 +36,6 @@ struct Variant {
   std::string name;
   SpmvOptions options;
 };
-void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
-
-// Every registered kernel of every format (plans/spmv_kernels.hpp), and the
-// parameters that change a kernel's decomposition (coop, repeat, C, sigma,
-// T, block size, host or device conversion).
-std::vector<Variant> variants() {
-  std::vector<Variant> v;
-  auto add = [&](const std::string& name, SpmvOptions o) { v.push_back({name, o}); };
-  for (Format f : all_formats()) {
-    for (const auto& k : spmv_registration(Backend::cuda, f).kernels) {
-      SpmvOptions o;
-      o.format = f;
-      o.kernel = k.name;
-      // CSR slabs: the test matrices' x fits in L2, where the L2 rule
-      // refuses (one slab is CSR adaptive itself); three slabs by hand.
-      if (f == Format::csr && k.name == "slabs") o.slabs = 3;
-      add(std::string(to_string(f)) + "_" + k.name, o);
-      if (format_traits(f).gpu_converts) {
-        o.convert_on_device = false;
-        add(std::string(to_string(f)) + "_" + k.name + "_host_converted", o);
-      }
-    }
-  }
-  for (int coop : {1, 2, 8, 32}) {
-    for (int repeat : {1, 3}) {
-      SpmvOptions o{Format::csr, "vector"};
-      o.vector = {coop, repeat, coop == 32 ? 64 : 128};
-      add("csr_vector_coop" + std::to_string(coop) + "_repeat" + std::to_string(repeat), o);
-    }
-  }
-  {
-    SpmvOptions o{Format::csr, "slabs"};  // the slabs cut on the host (the default copies the entries on the device)
-    o.slabs = 3;
-    o.convert_on_device = false;
-    add("csr_slabs_host_converted", o);
-  }
-  {
-    SpmvOptions o{Format::hyb};
-    o.layout.hyb_width = 2;
-    add("hyb_thread_width2", o);
-  }
-  for (int chunk : {32, 8}) {
-    for (long long sigma : {1LL, 256LL}) {
-      SpmvOptions o{Format::sell, "thread"};
-      o.layout.chunk = chunk;
-      o.layout.sigma = sigma;
-      add("sell_thread_C" + std::to_string(chunk) + "_sigma" + std::to_string(sigma), o);
-    }
-    SpmvOptions c{Format::sell, "cusparse"};
-    c.layout.chunk = chunk;
-    add("sell_cusparse_C" + std::to_string(chunk), c);
-  }
-  for (int T : {2, 8, 32}) {
-    SpmvOptions o{Format::sell, "threads"};
-    o.threads_per_row = T;
-    o.layout.sigma = 64;
-    add("sell_threads_T" + std::to_string(T), o);
-  }
-  for (const auto& [kernel, block] : std::vector<std::pair<const char*, int>>{
-           {"by-block", 2}, {"by-block", 3}, {"by-block", 5}, {"by-column", 3}, {"by-column", 16}, {"row-per-thread", 3},
-           {"row-per-thread", 7}, {"row-per-thread", 32}, {"cusparse", 2}, {"cusparse", 3}}) {
-    SpmvOptions o{Format::bcsr, kernel};
-    o.layout.block = block;
-    std::string name = std::string("bcsr_") + kernel + "_b" + std::to_string(block);
-    std::replace(name.begin(), name.end(), '-', '_');
-    add(name, o);
-  }
-  for (int lanes : {4, 8, 16}) {  // smaller groups than the warp; short and long block rows alike
-    for (int block : {1, 3}) {
-      SpmvOptions o{Format::bcsr, "by-column"};
-      o.layout.block = block;
-      o.bcsr_lanes = lanes;
-      add("bcsr_by_column_b" + std::to_string(block) + "_lanes" + std::to_string(lanes), o);
-    }
-  }
-  for (auto& x : v) std::replace(x.name.begin(), x.name.end(), '-', '_');
-  return v;
-}
-
 // Runs one variant on one matrix; returns false when the plan refused it.
 template <class V, class I>
 bool check(const ExecutorPtr& ex, const Csr<V, I>& a, const Variant& variant, const std::string& matrix, bool with_beta) {
@@ -144,85 +63,6 @@ bool check(const ExecutorPtr& ex, const Csr<V, I>& a, const Variant& variant, co
   return true;
 }
 
-template <class V>
-void check_variant(const Variant& variant) {
-  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
-  const ExecutorPtr ex = make_cuda_executor();
-  // A regular matrix every variant must take: 2304 rows, a multiple of
-  // cuSPARSE BSR's block sizes here, five diagonals (DIA and ELL fit).
-  const auto regular = convert_types<V, std::int32_t>(generators::stencil_2d<double, std::int64_t>(48, 48, 5));
-  EXPECT_TRUE(check(ex, regular, variant, "stencil2d 48x48", true)) << variant.name << " refused a regular matrix";
-  int refused = 0;
-  for (const auto& [name, a64] : test::edge_case_matrices()) {
-    refused += !check(ex, convert_types<V, std::int32_t>(a64), variant, name, true);
-    refused += !check(ex, convert_types<V, std::int64_t>(a64), variant, name, true);
-  }
-  const auto dir = test::shared_matrix_dir();
-  int matrices = 0;
-  if (dir) {
-    for (const auto& m : test::read_manifest(*dir)) {
-      if ((m.field == "complex") != is_complex_v<V>) continue;
-      const auto a = io::read_matrix_market_csr<V, std::int32_t>(*dir + "/" + m.name + ".mtx.gz");
-      refused += !check(ex, a, variant, m.name, m.nnz < 20000);
-      ++matrices;
-    }
-  }
-  std::printf("%s %s: %d shared matrices%s, %d refusals (fill limits, cuSPARSE shape rules)\n", variant.name.c_str(), type_name<V>(), matrices,
-              dir ? "" : " (folder not found)", refused);
-}
-
-class CudaSpmvVariant : public ::testing::TestWithParam<Variant> {};
-
-TEST_P(CudaSpmvVariant, FloatMatchesTheReference) { check_variant<float>(GetParam()); }
-TEST_P(CudaSpmvVariant, DoubleMatchesTheReference) { check_variant<double>(GetParam()); }
-TEST_P(CudaSpmvVariant, ComplexFloatMatchesTheReference) { check_variant<std::complex<float>>(GetParam()); }
-TEST_P(CudaSpmvVariant, ComplexDoubleMatchesTheReference) { check_variant<std::complex<double>>(GetParam()); }
-
-// NaN and infinity in x (issue 62, item 5): a padded slot adds nothing, an
-// explicit zero gives 0 * NaN = NaN, as the serial CSR reference computes
-// (support/nonfinite.hpp; the CPU kernels' counterpart is PaddingIeee.*).
-template <class V>
-void check_nonfinite_x(const Variant& variant) {
-  if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
-  // cuSPARSE is a baseline, not ours, and keeps its own semantics
-  // (docs/formats.md): its BSR kernel multiplies its block fill, so NaN in x
-  // spreads to rows that never reference it (as scipy's BSR does), and its
-  // complex SELL product gave NaN where C99's complex arithmetic gives
-  // infinity (H200, 2026-11-28: inf * (1 + 0i) summed to NaN).
-  if (variant.options.kernel == "cusparse" && (variant.options.format == Format::bcsr || (variant.options.format == Format::sell && is_complex_v<V>))) {
-    GTEST_SKIP() << "cuSPARSE's own semantics: BSR multiplies its block fill; complex SELL differs from C99 on infinities";
-  }
-  const ExecutorPtr ex = make_cuda_executor();
-  int ran = 0;
-  for (const auto& [name, a64] : test::nonfinite_cases()) {
-    const auto a = convert_types<V, std::int32_t>(a64);
-    std::optional<SpmvPlan<V, std::int32_t>> plan;
-    try {
-      plan.emplace(ex, a, variant.options);
-    } catch (const Error& e) {
-      if (e.code() != ErrorCode::invalid_argument && e.code() != ErrorCode::unsupported) throw;
-      continue;  // fill limits and cuSPARSE's shape rules, as in check()
-    }
-    ++ran;
-    const auto x = test::nonfinite_vector<V>(static_cast<std::size_t>(a.cols));
-    std::vector<V> reference(static_cast<std::size_t>(a.rows));
-    hsparse::reference::csr_spmv(V(1), a, std::span<const V>(x), V(0), std::span<V>(reference));
-    DeviceArray<V> d_x(x);
-    DeviceArray<V> d_y(std::vector<V>(reference.size(), V(std::numeric_limits<real_type_t<V>>::quiet_NaN())));
-    plan->apply(V(1), d_x.data(), V(0), d_y.data());
-    ex->synchronize();
-    const double tolerance = std::max(10 * format_traits(plan->format()).value_rounding, std::is_same_v<real_type_t<V>, float> ? 1e-4 : 1e-12);
-    const std::string m = test::ieee_mismatch(reference, d_y.download(), tolerance);
-    EXPECT_TRUE(m.empty()) << name << " " << plan->description() << " (" << type_name<V>() << "): " << m;
-  }
-  EXPECT_GT(ran, 0) << variant.name << " refused every matrix";
-}
-TEST_P(CudaSpmvVariant, DoubleKeepsNonFiniteXInItsRows) { check_nonfinite_x<double>(GetParam()); }
-TEST_P(CudaSpmvVariant, ComplexDoubleKeepsNonFiniteXInItsRows) { check_nonfinite_x<std::complex<double>>(GetParam()); }
-
-INSTANTIATE_TEST_SUITE_P(Every, CudaSpmvVariant, ::testing::ValuesIn(variants()),
-                         [](const ::testing::TestParamInfo<Variant>& info) { return info.param.name; });
-
 // CSR "panels" over many panels and several tiles of rows (the variants'
 // matrices fit one panel): 37 panels in one chunk, and 13 panels in three
 // chunks, the last one short; real and complex, both index types.
@@ -244,8 +84,8 @@ void check_many_panels() {
 // The advisor takes the panels for CSR on a short-wide matrix once their
 // setup pays back (many products), CSR's default kernel over one product, and
 // never the panels on a stencil; the plan it advises is correct. The machine
-// model is this device's own, as `auto` uses it (bad7f38: CSR is ranked twice
-// where the panels suit, with its default kernel and with the panels).
+// model is this device's own, as `auto` uses it (CSR is ranked twice where
+// the panels suit, with its default kernel and with the panels).
 TEST(CudaCsrPanels, TheAdvisorTakesThemOnShortWideOnly) {
   if (!device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << device_description();
   const ExecutorPtr ex = make_cuda_executor();

@@ -1,14 +1,25 @@
-// The solvers' vector kernels (OpenMP against the serial reference) and the
-// Krylov solvers on the CPU: solutions held to the true residual
-// ||b - Ax|| / ||b|| computed separately in double, on generated Poisson and
-// SPD matrices and on the shared SPD matrices; pipelined CG against CG;
-// breakdown, non-convergence and bad input reported, not hidden.
+// The solvers' OpenMP vector kernels against the serial reference
+// (VectorOps.*), and the Krylov solvers written once for every executor
+// (Krylov.*/cpu, Krylov.*/cuda: one suite over all_backends(), through the
+// executor-taking API of solvers/krylov.hpp; the cuda instances skip with
+// "skipped: no CUDA device" where there is none): solutions held to the
+// true residual ||b - Ax|| / ||b|| computed separately in double on the
+// host, on generated Poisson and SPD matrices and on the shared SPD
+// matrices; pipelined CG against CG, and a GPU's iterations against the
+// CPU's; several right-hand sides in lockstep against single solves;
+// breakdown, non-convergence and bad input reported, not hidden. The GPU's
+// own vector kernels and the cuSPARSE + cuBLAS CG baseline are GPU-only
+// (tests/gpu/test_cuda_krylov.cpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
 
+#include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/core/array.hpp"
+#include "hsparse/core/backend.hpp"
 #include "hsparse/core/error.hpp"
+#include "hsparse/core/executor.hpp"
 #include "hsparse/formats/convert.hpp"
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/io/matrix_source.hpp"
@@ -19,6 +30,11 @@
 #include "support/test_support.hpp"
 
 namespace hsparse {
+
+// The backend's name where gtest prints a Krylov instance's parameter (found by
+// argument-dependent lookup in Backend's namespace; local to this file).
+static void PrintTo(Backend backend, std::ostream* os) { *os << to_string(backend); }
+
 namespace {
 
 template <class V>
@@ -103,25 +119,27 @@ const SolveCase kCases[] = {{KrylovMethod::cg, Preconditioner::none},          {
                             {KrylovMethod::pipelined_cg, Preconditioner::none}, {KrylovMethod::pipelined_cg, Preconditioner::jacobi},
                             {KrylovMethod::gmres, Preconditioner::none},        {KrylovMethod::gmres, Preconditioner::jacobi}};
 
-// Solves A x = b (b = A x_true) and holds the answer to the true residual.
+// Solves A x = b (b = A x_true) on ex, b and x Arrays in its memory, and
+// holds the answer to the true residual.
 template <class V>
-SolverResult solve_and_check(const Csr<V, std::int32_t>& a, const SolveCase& c, double tol, const std::string& name,
-                             Format format = Format::csr, int restart = 50) {
+SolverResult solve_and_check(const ExecutorPtr& ex, const Csr<V, std::int32_t>& a, const SolveCase& c, double tol, const std::string& name,
+                             const SpmvOptions& po = {}, int restart = 50, int check_every = 16) {
   const auto xt = test::test_vector<V>(static_cast<std::size_t>(a.cols), 7);
   std::vector<V> b(static_cast<std::size_t>(a.rows));
   reference::csr_spmv<V, std::int32_t>(V(1), a, std::span<const V>(xt), V(0), std::span<V>(b));
-  std::vector<V> x(static_cast<std::size_t>(a.cols), V(0));
-  SpmvOptions po;
-  po.format = format;
-  const SpmvPlan<V, std::int32_t> plan(make_executor(Backend::cpu), a, po);
+  const SpmvPlan<V, std::int32_t> plan(ex, a, po);
+  const Array<V> db(ex, std::span<const V>(b));
+  Array<V> dx(ex, b.size());  // zeroed: the initial guess
   SolverOptions o;
   o.method = c.method;
   o.preconditioner = c.precond;
   o.tolerance = tol;
   o.max_iterations = 20000;
   o.restart = restart;
-  const auto r = solve<V, std::int32_t>(a, plan, b, x, o);
-  const std::string what = name + " " + to_string(c.method) + "/" + to_string(c.precond);
+  o.check_every = check_every;
+  const auto r = solve<V, std::int32_t>(a, plan, db, dx, o);
+  const auto x = dx.to_host();
+  const std::string what = name + " " + to_string(c.method) + "/" + to_string(c.precond) + " on " + plan.description() + " (" + to_string(ex->backend()) + ")";
   EXPECT_EQ(r.status, SolverStatus::converged) << what << ": " << r.message;
   EXPECT_LE(r.relative_residual, tol) << what;
   // The true residual: the recurrence may drift, but not by more than a few times the tolerance.
@@ -132,29 +150,75 @@ SolverResult solve_and_check(const Csr<V, std::int32_t>& a, const SolveCase& c, 
   return r;
 }
 
-TEST(KrylovCpu, GeneratedSpdProblemsAllMethods) {
-  for (const char* spec : {"stencil2d:n=40", "stencil3d:n=12,points=7", "fem:n=6,block=3", "banded:n=3000,bandwidth=4"}) {
+// One instance per backend (all_backends()), named after it.
+class Krylov : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == Backend::cuda && !cuda::device_available()) GTEST_SKIP() << "skipped: no CUDA device: " << cuda::device_description();
+    ex = make_executor(GetParam());
+  }
+  ExecutorPtr ex;
+};
+
+TEST_P(Krylov, SolvesGeneratedSpdProblemsWithEveryMethod) {
+  for (const char* spec : {"stencil2d:n=40", "stencil2d:n=60", "stencil3d:n=12,points=7", "stencil3d:n=14,points=27", "fem:n=6,block=3",
+                           "banded:n=3000,bandwidth=4"}) {
     const auto a = io::load_matrix<double, std::int32_t>(spec);
-    int cg_iterations = 0, cg_jacobi = 0;
+    int cg[2] = {0, 0};  // without and with Jacobi
     for (const auto& c : kCases) {
-      const auto r = solve_and_check<double>(a, c, 1e-10, spec);
-      if (c.method == KrylovMethod::cg) (c.precond == Preconditioner::none ? cg_iterations : cg_jacobi) = r.iterations;
+      const auto r = solve_and_check<double>(ex, a, c, 1e-10, spec);
+      const int j = c.precond == Preconditioner::jacobi ? 1 : 0;
+      if (c.method == KrylovMethod::cg) cg[j] = r.iterations;
       // Pipelined and standard CG are the same method in exact arithmetic: a few iterations apart at most.
-      if (c.method == KrylovMethod::pipelined_cg) {
-        EXPECT_NEAR(r.iterations, c.precond == Preconditioner::none ? cg_iterations : cg_jacobi, 3) << spec;
-      }
+      if (c.method == KrylovMethod::pipelined_cg) EXPECT_NEAR(r.iterations, cg[j], 3) << spec;
+    }
+    if (GetParam() == Backend::cpu) continue;
+    // Every executor runs the same algorithm (krylov_algorithms.hpp), pipelined
+    // CG included: the CPU's iterations, within rounding.
+    const SpmvPlan<double, std::int32_t> cpu(make_executor(Backend::cpu), a, {});
+    const SpmvPlan<double, std::int32_t> plan(ex, a, {});
+    for (auto method : {KrylovMethod::cg, KrylovMethod::pipelined_cg}) {
+      std::vector<double> b(static_cast<std::size_t>(a.rows), 1.0), x(b.size(), 0.0);
+      SolverOptions so;
+      so.tolerance = 1e-10;
+      so.method = method;
+      const auto host = solve<double, std::int32_t>(a, cpu, b, x, so);
+      const Array<double> db(ex, std::span<const double>(b));
+      Array<double> dx(ex, b.size());
+      const auto dev = solve<double, std::int32_t>(a, plan, db, dx, so);
+      EXPECT_NEAR(dev.iterations, host.iterations, 2) << spec << " " << to_string(method);
+      EXPECT_EQ(dev.history.size(), host.history.size() + static_cast<std::size_t>(dev.iterations - host.iterations)) << spec;
     }
   }
 }
 
-TEST(KrylovCpu, FloatAndOtherFormats) {
-  const auto a = io::load_matrix<float, std::int32_t>("stencil2d:n=30");
-  for (const auto& c : kCases) solve_and_check<float>(a, c, 1e-4, "stencil2d float");
-  const auto d = io::load_matrix<double, std::int32_t>("fem:n=5,block=3");
-  for (Format f : {Format::ell, Format::sell, Format::bcsr}) solve_and_check<double>(d, kCases[3], 1e-10, std::string("fem ") + to_string(f), f);
+TEST_P(Krylov, SolvesInSinglePrecisionAndInOtherFormats) {
+  for (const char* spec : {"stencil2d:n=30", "stencil2d:n=40"}) {
+    const auto f = io::load_matrix<float, std::int32_t>(spec);
+    for (const auto& c : kCases) solve_and_check<float>(ex, f, c, 1e-4, std::string(spec) + " float");
+  }
+  for (const char* spec : {"fem:n=5,block=3", "fem:n=6,block=3"}) {
+    const auto a = io::load_matrix<double, std::int32_t>(spec);
+    for (Format format : {Format::ell, Format::sell, Format::bcsr, Format::dia}) {
+      solve_and_check<double>(ex, a, kCases[3], 1e-10, std::string(spec) + " " + to_string(format), SpmvOptions{format, ""});
+    }
+  }
 }
 
-TEST(KrylovCpu, SharedSpdMatrices) {
+// Pipelined CG stops at the same iteration whether the host looks at the
+// residual every iteration, every 7 or every 16 (on a GPU the scalars stay on
+// the device between looks; iterations after convergence are skipped there).
+TEST_P(Krylov, PipelinedCgStopsAtTheSameIterationWhateverTheCheckInterval) {
+  const auto a = io::load_matrix<double, std::int32_t>("fem:n=6,block=3");
+  const auto every1 = solve_and_check<double>(ex, a, kCases[2], 1e-10, "check every 1", {}, 50, 1);
+  const auto every16 = solve_and_check<double>(ex, a, kCases[2], 1e-10, "check every 16", {}, 50, 16);
+  const auto every7 = solve_and_check<double>(ex, a, kCases[2], 1e-10, "check every 7", {}, 50, 7);
+  EXPECT_EQ(every1.iterations, every16.iterations);
+  EXPECT_EQ(every1.iterations, every7.iterations);
+  EXPECT_EQ(every1.history, every16.history);
+}
+
+TEST_P(Krylov, SolvesTheSharedSpdMatrices) {
   const auto dir = test::shared_matrix_dir();
   if (!dir) GTEST_SKIP() << "skipped: shared matrices folder not found (set HSPARSE_MATRICES)";
   for (const char* name : {"nos4", "1138_bus", "bcsstk15", "bcsstk16"}) {
@@ -171,12 +235,14 @@ TEST(KrylovCpu, SharedSpdMatrices) {
     for (const auto& c : kCases) {
       if (c.precond != Preconditioner::jacobi) continue;
       if (c.method == KrylovMethod::gmres && std::string(name) == "1138_bus") continue;
-      solve_and_check<double>(a, c, 1e-8, name, Format::csr, 200);
+      solve_and_check<double>(ex, a, c, 1e-8, name, {}, 200);
     }
   }
 }
 
-TEST(KrylovCpu, BreakdownNonConvergenceAndBadInputAreReported) {
+// b and x as host spans here (solve() copies them to the executor and x
+// back), Arrays elsewhere.
+TEST_P(Krylov, ReportsBreakdownNonConvergenceAndBadInput) {
   // Indefinite: diag(1, -1) with b = (1, 1): p'Ap = 0 at the first step.
   Coo<double, std::int32_t> coo;
   coo.rows = coo.cols = 2;
@@ -184,7 +250,7 @@ TEST(KrylovCpu, BreakdownNonConvergenceAndBadInputAreReported) {
   coo.col_idx = {0, 1};
   coo.values = {1.0, -1.0};
   const auto ind = coo_to_csr(coo);
-  const SpmvPlan<double, std::int32_t> plan(make_executor(Backend::cpu), ind, {});
+  const SpmvPlan<double, std::int32_t> plan(ex, ind, {});
   std::vector<double> b = {1, 1}, x = {0, 0};
   SolverOptions o;
   for (auto m : {KrylovMethod::cg, KrylovMethod::pipelined_cg}) {
@@ -204,7 +270,7 @@ TEST(KrylovCpu, BreakdownNonConvergenceAndBadInputAreReported) {
 
   // Too few iterations: max-iterations, with the residual reached.
   const auto a = io::load_matrix<double, std::int32_t>("stencil2d:n=30");
-  const SpmvPlan<double, std::int32_t> pa(make_executor(Backend::cpu), a, {});
+  const SpmvPlan<double, std::int32_t> pa(ex, a, {});
   std::vector<double> ba(static_cast<std::size_t>(a.rows), 1.0), xa(ba.size(), 0.0);
   for (auto m : {KrylovMethod::cg, KrylovMethod::pipelined_cg, KrylovMethod::gmres}) {
     SolverOptions few;
@@ -238,7 +304,7 @@ TEST(KrylovCpu, BreakdownNonConvergenceAndBadInputAreReported) {
   const auto zdc = coo_to_csr(zd);
   SolverOptions jo;
   jo.preconditioner = Preconditioner::jacobi;
-  const SpmvPlan<double, std::int32_t> pz(make_executor(Backend::cpu), zdc, {});
+  const SpmvPlan<double, std::int32_t> pz(ex, zdc, {});
   try {
     solve<double, std::int32_t>(zdc, pz, b, x, jo);
     ADD_FAILURE() << "zero diagonal accepted";
@@ -247,23 +313,28 @@ TEST(KrylovCpu, BreakdownNonConvergenceAndBadInputAreReported) {
   }
   std::vector<double> short_b = {1};
   EXPECT_THROW((solve<double, std::int32_t>(ind, plan, short_b, x, o)), Error);
+  const Array<double> short_db(ex, std::span<const double>(short_b));
+  Array<double> dx(ex, 2);
+  EXPECT_THROW((solve<double, std::int32_t>(ind, plan, short_db, dx, o)), Error);
   const auto rect = io::load_matrix<double, std::int32_t>("shortwide:rows=10,per_row=5");
-  const SpmvPlan<double, std::int32_t> pr(make_executor(Backend::cpu), rect, {});
+  const SpmvPlan<double, std::int32_t> pr(ex, rect, {});
   std::vector<double> br(10, 1.0), xr(static_cast<std::size_t>(rect.cols), 0.0);
   EXPECT_THROW((solve<double, std::int32_t>(rect, pr, br, xr, o)), Error);
 }
 
-// Several right-hand sides in lockstep (solve_many): each column takes the
-// iterations and reaches the residual a single CG solve does on it, with
-// and without Jacobi, for k = 5 and 33 (two SpMM passes) on a CSR plan
-// (the SpMM kernel) and an ELL plan (column by column); a zero column is
-// solved at once; other methods are refused.
-TEST(KrylovCpu, SeveralRightHandSidesMatchSingleSolves) {
-  const ExecutorPtr ex = make_executor(Backend::cpu);
+// Several right-hand sides in lockstep (solve_many: one SpMM per iteration
+// through the plan, per-column scalars): each column takes the iterations
+// and reaches the residual a single CG solve does on it, with and without
+// Jacobi, for k = 5 and 33 (two SpMM passes) on a CSR plan (the SpMM kernel)
+// and an ELL plan (column by column), and on a GPU the iterations of the
+// CPU's lockstep solve; a zero column is solved at once; other methods and
+// a wrong shape are refused.
+TEST_P(Krylov, SolvesSeveralRightHandSidesLikeSingleSolves) {
+  const ExecutorPtr cpu = make_executor(Backend::cpu);
   const auto a = io::load_matrix<double, std::int32_t>("stencil2d:n=30");
   const long long n = a.rows;
   for (Format f : {Format::csr, Format::ell}) {
-    const SpmvPlan<double, std::int32_t> plan(ex, a, SpmvOptions{f, ""});
+    const SpmvPlan<double, std::int32_t> plan(ex, a, SpmvOptions{f, ""}), host_plan(cpu, a, SpmvOptions{f, ""});
     for (long long k : {5LL, 33LL}) {
       std::vector<double> bh(static_cast<std::size_t>(n * k));
       for (long long j = 0; j < k; ++j) {
@@ -271,28 +342,33 @@ TEST(KrylovCpu, SeveralRightHandSidesMatchSingleSolves) {
         reference::csr_spmv<double, std::int32_t>(1.0, a, xs, 0.0, std::span<double>(bh.data() + j * n, static_cast<std::size_t>(n)));
       }
       std::fill(bh.begin() + n, bh.begin() + 2 * n, 0.0);  // column 1: b = 0
-      const DenseMatrix<double> b(ex, n, k, std::span<const double>(bh));
+      const DenseMatrix<double> b(ex, n, k, std::span<const double>(bh)), hb(cpu, n, k, std::span<const double>(bh));
       for (Preconditioner pc : {Preconditioner::none, Preconditioner::jacobi}) {
         SolverOptions o;
         o.tolerance = 1e-10;
         o.preconditioner = pc;
-        DenseMatrix<double> x(ex, n, k);
+        DenseMatrix<double> x(ex, n, k), hx(cpu, n, k);
         const auto results = solve_many<double, std::int32_t>(a, plan, b, x, o);
         ASSERT_EQ(results.size(), static_cast<std::size_t>(k));
+        std::vector<SolverResult> host;
+        if (GetParam() != Backend::cpu) host = solve_many<double, std::int32_t>(a, host_plan, hb, hx, o);
         const auto xh = x.to_host();
         for (long long j = 0; j < k; ++j) {
           const auto& r = results[static_cast<std::size_t>(j)];
-          EXPECT_TRUE(r.converged()) << "column " << j << ": " << r.message;
+          const std::string what = std::string(to_string(f)) + " k " + std::to_string(k) + " column " + std::to_string(j) + " " + to_string(pc);
+          EXPECT_TRUE(r.converged()) << what << ": " << r.message;
           const std::span<const double> bj(bh.data() + j * n, static_cast<std::size_t>(n)), xj(xh.data() + j * n, static_cast<std::size_t>(n));
-          EXPECT_LE((true_relative_residual<double, std::int32_t>(a, bj, xj)), 1e-9) << "column " << j;
+          EXPECT_LE((true_relative_residual<double, std::int32_t>(a, bj, xj)), 1e-9) << what;
+          if (!host.empty()) EXPECT_NEAR(r.iterations, host[static_cast<std::size_t>(j)].iterations, 2) << what << ": the CPU's lockstep solve";
           if (j == 1) {
-            EXPECT_EQ(r.iterations, 0);
+            EXPECT_EQ(r.iterations, 0) << what;
             continue;
           }
-          std::vector<double> single(static_cast<std::size_t>(n), 0.0);
-          const auto one = solve<double, std::int32_t>(a, plan, bj, std::span<double>(single), o);
-          EXPECT_NEAR(r.iterations, one.iterations, 1) << "column " << j << " " << to_string(pc);
-          EXPECT_EQ(r.history.size(), static_cast<std::size_t>(r.iterations) + 1);
+          const Array<double> single_b(ex, bj);
+          Array<double> single_x(ex, static_cast<std::size_t>(n));
+          const auto one = solve<double, std::int32_t>(a, plan, single_b, single_x, o);
+          EXPECT_NEAR(r.iterations, one.iterations, 1) << what;
+          EXPECT_EQ(r.history.size(), static_cast<std::size_t>(r.iterations) + 1) << what;
         }
       }
     }
@@ -308,10 +384,9 @@ TEST(KrylovCpu, SeveralRightHandSidesMatchSingleSolves) {
 
 // Several right-hand sides on shared SPD matrices (Jacobi CG in lockstep):
 // every column held to the true residual.
-TEST(KrylovCpu, SeveralRightHandSidesOnSharedMatrices) {
+TEST_P(Krylov, SolvesSeveralRightHandSidesOnSharedMatrices) {
   const auto dir = test::shared_matrix_dir();
   if (!dir) GTEST_SKIP() << "skipped: shared matrices folder not found (set HSPARSE_MATRICES)";
-  const ExecutorPtr ex = make_executor(Backend::cpu);
   for (const char* name : {"nos4", "1138_bus", "bcsstk15"}) {
     const auto a = io::load_matrix<double, std::int32_t>(*dir + "/" + name + ".mtx.gz");
     const long long n = a.rows, k = 3;
@@ -333,6 +408,9 @@ TEST(KrylovCpu, SeveralRightHandSidesOnSharedMatrices) {
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(, Krylov, ::testing::ValuesIn(all_backends()),
+                         [](const ::testing::TestParamInfo<Backend>& info) { return std::string(to_string(info.param)); });
 
 }  // namespace
 }  // namespace hsparse

@@ -1,8 +1,10 @@
 // IEEE semantics of every CPU kernel of every format with NaN and infinity
 // in x (issue 62, item 5): a padded slot (ELL, SELL, HYB, DIA, BCSR) adds
 // nothing, an explicit zero gives 0 * NaN = NaN, as the serial CSR
-// reference and scipy.sparse compute them. The GPU kernels' counterpart is
-// CudaSpmvVariant.*NonFiniteX* (tests/gpu/test_cuda_spmv_variants.cpp).
+// reference and scipy.sparse compute them, called directly
+// (support/kernel_cases.hpp). Through plans, on every executor, the GPU's
+// kernels included: SpmvKernel.KeepsNonFiniteXInTheRowsThatReferenceIt/*
+// (tests/unit/test_spmv_kernels.cpp).
 #include <gtest/gtest.h>
 
 #include <complex>

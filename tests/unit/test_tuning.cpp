@@ -280,7 +280,7 @@ TEST(Advisor, RhsReuseCountsLongRowsWhole) {
 // the cache: the same matrix with the hub rows' columns packed together
 // (fewer lines) is predicted faster by at least that difference. Charged
 // the matrix's mean x traffic instead, HYB was ranked ahead of CSR adaptive
-// on circuit n = 1e7, where it ran 13% behind (H200, df43869).
+// on circuit n = 1e7, where it ran 13% behind (H200).
 TEST(Advisor, HybPaysItsLongRowsXLinesInTheTail) {
   const auto scattered = io::load_matrix<double, std::int32_t>("circuit:n=400000,dense_rows=4,dense_fraction=0.2");
   auto packed = scattered;
@@ -433,7 +433,7 @@ TEST(Advisor, CpuSellOnlyWhereItsGathersPay) {
 // adaptive on short or uneven rows.
 TEST(Advisor, CsrVectorOnEvenRowsWhereItBeatsAdaptiveWithItsPreprocessing) {
   MachineModel h200;
-  h200.read_bytes_per_s = 4.62e12;  // measured by the bench, 2026-11-27
+  h200.read_bytes_per_s = 4.62e12;  // measured by the bench
   MachineModel h100 = h200;
   h100.read_bytes_per_s = 3.08e12;
   const auto kernel_of = [](const Csr<double, std::int32_t>& a, const MachineModel& m, Format format = Format::csr, long long products = 1000) {

@@ -56,10 +56,11 @@ const std::vector<std::string>& tridiagonal_algorithms(Backend backend);
 template <class V>
 class TridiagonalSolver {
  public:
+  /// A solver on `ex` (kept alive); on a GPU its workspace lives there.
   explicit TridiagonalSolver(ExecutorPtr ex);
-  ~TridiagonalSolver();
-  TridiagonalSolver(TridiagonalSolver&&) noexcept;
-  TridiagonalSolver& operator=(TridiagonalSolver&&) noexcept;
+  ~TridiagonalSolver();                                         ///< frees the workspace
+  TridiagonalSolver(TridiagonalSolver&&) noexcept;             ///< moves the workspace
+  TridiagonalSolver& operator=(TridiagonalSolver&&) noexcept;  ///< moves the workspace
 
   /// x_k = A_k^-1 d_k for every system of the batch.
   void solve(const TridiagonalSystems<V>& s, const V* d, V* x, const TridiagonalOptions& options = {});
@@ -68,7 +69,7 @@ class TridiagonalSolver {
   void check();
   /// What the last solve ran, e.g. "thomas (openmp)" or "cuda/partition (16 rows a thread)".
   const std::string& description() const { return description_; }
-  const ExecutorPtr& executor() const { return ex_; }
+  const ExecutorPtr& executor() const { return ex_; }  ///< where the solver runs
 
  private:
   ExecutorPtr ex_;
