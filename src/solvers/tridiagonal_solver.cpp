@@ -58,6 +58,10 @@ void TridiagonalSolver<V>::solve(const TridiagonalSystems<V>& s, const V* d, V* 
     case Backend::cuda: {
       auto& gpu = *std::static_pointer_cast<cuda::TridiagonalSolver<V>>(device_);
       if (o.algorithm == "cusparse") {
+        if (s.size < 3 && s.count > 0) {
+          throw Error(ErrorCode::invalid_argument, "tridiagonal algorithm cusparse: cuSPARSE's gtsv2 takes systems of at least 3 unknowns, this batch has " +
+                                                       std::to_string(s.size));
+        }
         gpu.cusparse_solve(s, d, x);
         description_ = "cusparse gtsv2 (with its copies)";
         return;

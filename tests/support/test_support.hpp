@@ -10,8 +10,15 @@
 #include <tuple>
 #include <vector>
 
+#include "hsparse/core/backend.hpp"
 #include "hsparse/formats/csr.hpp"
 #include "hsparse/io/manifest.hpp"
+
+namespace hsparse {
+// The backend's name where gtest prints a parameter of the suites written
+// for every executor (found by argument-dependent lookup in Backend's namespace).
+inline void PrintTo(Backend backend, std::ostream* os) { *os << to_string(backend); }
+}  // namespace hsparse
 
 namespace hsparse::test {
 

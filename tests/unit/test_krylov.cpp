@@ -31,10 +31,6 @@
 
 namespace hsparse {
 
-// The backend's name where gtest prints a Krylov instance's parameter (found by
-// argument-dependent lookup in Backend's namespace; local to this file).
-static void PrintTo(Backend backend, std::ostream* os) { *os << to_string(backend); }
-
 namespace {
 
 template <class V>
