@@ -2,6 +2,13 @@
 // (speedups, conversion break-even), on numbers worked out by hand.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include "bench/bench.hpp"
 #include "hsparse/performance/spmv_model.hpp"
 
@@ -67,6 +74,39 @@ TEST(BenchComparisons, SpeedupsAndBreakEvenAgainstTheFastestCsr) {
   EXPECT_EQ(bench::breakeven_text(rs[4]), "never");
   EXPECT_EQ(bench::breakeven_text(rs[1]), "-");
   EXPECT_EQ(bench::breakeven_text(rs[5]), "not measured");
+}
+
+// The report's files from a run whose first row is "auto" (which carries
+// its choice's time) and whose others are not: every CSV line has the
+// header's columns, and the JSON reads back. (The CSV took its columns from
+// the first row and read each row's by them: a column the others lacked
+// crashed the H200's bench after its last matrix.)
+TEST(BenchReport, EveryCsvRowHasTheHeadersColumnsWhateverTheFirstRowCarries) {
+  bench::Report r;
+  r.env.backend = "cpu";
+  r.matrices.push_back({"stencil2d:n=10", 100, 100, 460, 5520, 0.1, 5, true, 0});
+  auto automatic = timed("hsparse", "csr", 1e-5, 0.001, 92);
+  automatic.matrix = "stencil2d:n=10";
+  automatic.kernel = "auto: csr/static";
+  automatic.automatic = true;
+  automatic.choice_s = 0.002;
+  auto plain = timed("hsparse", "ell", 2e-5, 0.002, 46);
+  plain.matrix = "stencil2d:n=10";
+  r.results = {automatic, plain};
+  const auto dir = (std::filesystem::temp_directory_path() / ("hsparse-bench-report-" + std::to_string(::getpid()))).string();
+  bench::write_report(r, dir);
+  std::ifstream csv(dir + "/results.csv");
+  std::string line;
+  std::vector<std::size_t> commas;
+  while (std::getline(csv, line)) commas.push_back(static_cast<std::size_t>(std::count(line.begin(), line.end(), ',')));
+  ASSERT_EQ(commas.size(), 3u);  // the header and two rows
+  EXPECT_EQ(commas[1], commas[0]);
+  EXPECT_EQ(commas[2], commas[0]);
+  const auto back = bench::read_json(dir + "/results.json");
+  ASSERT_EQ(back.results.size(), 2u);
+  EXPECT_DOUBLE_EQ(back.results[0].choice_s, 0.002);
+  EXPECT_DOUBLE_EQ(back.results[1].choice_s, 0.0);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(BenchComparisons, ASetupNoLongerThanTheFastestCsrPaysBackAtOnce) {

@@ -47,6 +47,7 @@ void print_console(const Report& r) {
   std::printf("\n* speedup over the best %s CSR kernel on the same matrix\n", baseline_name(r));
   const auto sums = summarize(r);
   for (const auto& g : check_goals(r, sums)) std::printf("%s %s: %s\n", g.met ? "[met]   " : "[missed]", g.what.c_str(), g.measured.c_str());
+  if (const std::string c = auto_choice_text(r); !c.empty()) std::printf("%s\n", c.c_str());
   if (r.interrupted) std::printf("interrupted: the results above are what was measured before Ctrl-C\n");
 }
 
@@ -80,6 +81,7 @@ std::string write_report(const Report& r, const std::string& dir) {
   const auto goals = check_goals(r, sums);
   if (goals.empty()) md << "No matrix streamed from memory with both hsparse and baseline results: no goal checked.\n";
   for (const auto& g : goals) md << "- " << (g.met ? "**met**" : "**missed**") << ": " << g.what << " — " << g.measured << "\n";
+  if (const std::string c = auto_choice_text(r); !c.empty()) md << "\n" << c << ".\n";
   md << "\n## Summary per matrix\n\n| matrix | nnz | best hsparse | GFLOP/s | % BW | best " << baseline_name(r) << " | GFLOP/s | ratio | vs best "
      << baseline_name(r) << " CSR |\n|---|---:|---|---:|---:|---|---:|---:|---:|\n";
   for (const auto& s : sums) {

@@ -22,7 +22,7 @@ json to_json(const Result& x) {
             {"gbs_effective", x.gbs_effective}, {"bandwidth_fraction", x.bandwidth_fraction}, {"alpha", x.alpha},
             {"model_gflops", x.model_gflops}, {"csr_reference", x.csr_reference}, {"automatic", x.automatic},
             {"csr_measured", x.csr_measured}, {"above_model", x.above_model}, {"breakeven", breakeven_text(x)}};
-  if (x.automatic) j["choice_s"] = x.choice_s;  // auto's own overhead, beside setup_s
+  j["choice_s"] = x.choice_s;  // auto's own overhead, beside setup_s (0 for the other kernels: every row has every column)
   // The GPU's second timing mode (flat, for the CSV; 0 samples: not measured).
   j["back_to_back_median_s"] = x.time_back_to_back.median_s;
   j["back_to_back_min_s"] = x.time_back_to_back.min_s;
@@ -75,9 +75,10 @@ void write_csv(const Report& r, const std::string& path) {
   for (const auto& row : j["results"]) {
     for (const auto& k : env_keys) out << csv_quote(j["environment"][k].get<std::string>()) << ",";
     for (std::size_t i = 0; i < keys.size(); ++i) {
-      const auto& v = row[keys[i]];
-      if (v.is_string()) out << csv_quote(v.get<std::string>());
-      else if (!v.is_null()) out << v.dump();
+      // find(), not operator[]: on a const json a missing key is undefined behaviour (a row written by an older hsparse).
+      const auto it = row.find(keys[i]);
+      if (it != row.end() && it->is_string()) out << csv_quote(it->get<std::string>());
+      else if (it != row.end() && !it->is_null()) out << it->dump();
       out << (i + 1 < keys.size() ? "," : "\n");
     }
   }  file.commit();

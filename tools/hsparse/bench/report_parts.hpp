@@ -56,6 +56,9 @@ struct Tally {
   Goal goal(const std::string& what) const;
 };
 std::vector<Goal> check_goals(const Report& r, const std::vector<MatrixSummary>& sums);
+// "auto"'s own overhead, the choice (analysis and model) apart from its
+// setup, over the matrices it ran on, in one line; "" where auto did not run.
+std::string auto_choice_text(const Report& r);
 // Issue 18's "below the byte floor": the goals on CSR16 and csr16-single,
 // and the report's section (bytes per nonzero, same-kernel ratios, error).
 std::vector<Goal> byte_floor_goals(const std::vector<MatrixSummary>& sums);

@@ -189,4 +189,20 @@ std::vector<Goal> check_goals(const Report& r, const std::vector<MatrixSummary>&
   return goals;
 }
 
+std::string auto_choice_text(const Report& r) {
+  double lo = 1e300, hi = 0, sum = 0;
+  int n = 0;
+  for (const auto& x : r.results) {
+    if (!x.automatic || x.status != "ok") continue;
+    lo = std::min(lo, x.choice_s);
+    hi = std::max(hi, x.choice_s);
+    sum += x.choice_s;
+    ++n;
+  }
+  if (n == 0) return "";
+  return "auto's choice (the matrix's analysis and the model) took " + fmt("%.3f", lo) + "-" + fmt("%.3f", hi) + " s per matrix, " +
+         fmt("%.3f", sum / n) + " s on average over " + std::to_string(n) +
+         " matrices; it is not in the setup and totals above (the goal compares the kernels chosen)";
+}
+
 }  // namespace hsparse::bench::detail
