@@ -12,22 +12,10 @@
 // are LMA's (fem/poisson.hpp).
 #include <vector>
 
-#include "hsparse/core/aligned_vector.hpp"
 #include "hsparse/fem/poisson.hpp"
+#include "hsparse/formats/element_matrices.hpp"
 
 namespace hsparse::fem {
-
-template <class V, class I>
-struct QuadratureData {
-  I rows = 0, elements = 0;
-  int degree = 0, points = 0;    // p, Q per direction
-  std::vector<I> element_nodes;  // as LocalMatrices: node n of element e at [n * elements + e], -1 Dirichlet
-  AlignedVector<V> d;            // D_q entries (00, 01, 11): entry k of point q of element e at [(k * Q^2 + q) * elements + e]
-  std::vector<V> basis, gradient;  // 1-D tables, Q x (p + 1): phi_i and phi_i' at point g at [g * (p + 1) + i]
-  std::vector<I> colour_begin;   // LMA's colours
-
-  std::size_t bytes() const { return d.size() * sizeof(V) + element_nodes.size() * sizeof(I); }
-};
 
 // From the assembled problem's geometry and node map.
 template <class V, class I>

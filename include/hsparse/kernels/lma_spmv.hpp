@@ -13,7 +13,7 @@
 #include <span>
 #include <string>
 
-#include "hsparse/fem/poisson.hpp"
+#include "hsparse/formats/element_matrices.hpp"
 
 namespace hsparse {
 

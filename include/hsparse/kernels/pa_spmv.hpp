@@ -7,7 +7,7 @@
 //   hsparse::openmp::pa_spmv     src/backends/openmp/pa_spmv.cpp     colour by colour, gradients one direction at a time (O(p^3))
 #include <span>
 
-#include "hsparse/fem/partial_assembly.hpp"
+#include "hsparse/formats/element_matrices.hpp"
 
 namespace hsparse {
 

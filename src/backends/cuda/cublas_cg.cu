@@ -36,10 +36,24 @@ struct Blas {
 };
 }  // namespace
 
+namespace {
+const char* stop_name(BaselineCgResult::Stop s) {
+  switch (s) {
+    case BaselineCgResult::Stop::converged: return "converged";
+    case BaselineCgResult::Stop::max_iterations: return "max_iterations";
+    case BaselineCgResult::Stop::breakdown: return "breakdown";
+    case BaselineCgResult::Stop::non_finite: return "non_finite";
+  }
+  return "?";
+}
+}  // namespace
+
 template <class V>
-SolverResult cusparse_cublas_cg(const Executor& ex, const Csr<V, std::int32_t>& a, const V* b, V* x, const SolverOptions& o) {
+BaselineCgResult cusparse_cublas_cg(const Executor& ex, const Csr<V, std::int32_t>& a, const V* b, V* x, double tolerance, int max_iterations,
+                                    bool record_history) {
   if (a.rows != a.cols) throw Error(ErrorCode::invalid_argument, "CG needs a square matrix");
-  SolverResult res;
+  using Stop = BaselineCgResult::Stop;
+  BaselineCgResult res;
   Stopwatch watch;
   const auto m = DeviceCsr<V, std::int32_t>::upload(a);
   const CusparseSpmv<V, std::int32_t> spmv(ex, m, CusparseAlgorithm::csr_alg1, true);
@@ -48,7 +62,7 @@ SolverResult cusparse_cublas_cg(const Executor& ex, const Csr<V, std::int32_t>& 
   DeviceArray<V> r(n), p(n), ap(n);
   const double bnorm = std::sqrt(static_cast<double>(blas.dot(b, b)));
   if (bnorm == 0 || !std::isfinite(bnorm)) {
-    res.status = bnorm == 0 ? SolverStatus::converged : SolverStatus::non_finite;
+    res.stop = bnorm == 0 ? Stop::converged : Stop::non_finite;
     res.message = "trivial right-hand side";
     return res;
   }
@@ -59,13 +73,13 @@ SolverResult cusparse_cublas_cg(const Executor& ex, const Csr<V, std::int32_t>& 
   res.setup_seconds = watch.seconds();
   watch.restart();
   res.relative_residual = std::sqrt(rr) / bnorm;
-  if (o.record_history) res.history.push_back(res.relative_residual);
-  res.status = SolverStatus::max_iterations;
-  for (int k = 1; k <= o.max_iterations && res.relative_residual > o.tolerance; ++k) {
+  if (record_history) res.history.push_back(res.relative_residual);
+  res.stop = Stop::max_iterations;
+  for (int k = 1; k <= max_iterations && res.relative_residual > tolerance; ++k) {
     spmv.apply(V(1), p.data(), V(0), ap.data());
     const double pap = blas.dot(p.data(), ap.data());
     if (!(pap > 0) || !std::isfinite(pap)) {
-      res.status = std::isfinite(pap) ? SolverStatus::breakdown : SolverStatus::non_finite;
+      res.stop = std::isfinite(pap) ? Stop::breakdown : Stop::non_finite;
       break;
     }
     const double alpha = rr / pap;
@@ -74,23 +88,23 @@ SolverResult cusparse_cublas_cg(const Executor& ex, const Csr<V, std::int32_t>& 
     const double rr_new = blas.dot(r.data(), r.data());
     res.iterations = k;
     res.relative_residual = std::sqrt(rr_new) / bnorm;
-    if (o.record_history) res.history.push_back(res.relative_residual);
+    if (record_history) res.history.push_back(res.relative_residual);
     if (!std::isfinite(rr_new)) {
-      res.status = SolverStatus::non_finite;
+      res.stop = Stop::non_finite;
       break;
     }
     blas.scal(static_cast<V>(rr_new / rr), p.data());
     blas.axpy(V(1), r.data(), p.data());
     rr = rr_new;
   }
-  if (res.relative_residual <= o.tolerance) res.status = SolverStatus::converged;
+  if (res.relative_residual <= tolerance) res.stop = Stop::converged;
   ex.synchronize();
   res.seconds = watch.seconds();
-  res.message = std::string("cuSPARSE + cuBLAS CG: ") + to_string(res.status);
+  res.message = std::string("cuSPARSE + cuBLAS CG: ") + stop_name(res.stop);
   return res;
 }
 
-template SolverResult cusparse_cublas_cg(const Executor&, const Csr<float, std::int32_t>&, const float*, float*, const SolverOptions&);
-template SolverResult cusparse_cublas_cg(const Executor&, const Csr<double, std::int32_t>&, const double*, double*, const SolverOptions&);
+template BaselineCgResult cusparse_cublas_cg(const Executor&, const Csr<float, std::int32_t>&, const float*, float*, double, int, bool);
+template BaselineCgResult cusparse_cublas_cg(const Executor&, const Csr<double, std::int32_t>&, const double*, double*, double, int, bool);
 
 }  // namespace hsparse::cuda

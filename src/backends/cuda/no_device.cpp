@@ -104,7 +104,7 @@ ReductionScratch::ReductionScratch() { absent("a device reduction"); }
   template <> void pipelined_cg_dots(const Executor&, long long, const V*, const V*, const V*, PipelinedCgState*, ReductionScratch&) {       \
     absent("pipelined CG");                                                                                                                    \
   }                                                                                                                                            \
-  template <> SolverResult cusparse_cublas_cg(const Executor&, const Csr<V, std::int32_t>&, const V*, V*, const SolverOptions&) {            \
+  template <> BaselineCgResult cusparse_cublas_cg(const Executor&, const Csr<V, std::int32_t>&, const V*, V*, double, int, bool) {            \
     absent("the cuSPARSE CG");                                                                                                                 \
   }                                                                                                                                            \
   template <> struct TridiagonalSolver<V>::State {};                                                                                        \

@@ -25,7 +25,7 @@
 #include "hsparse/fem/poisson.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/solvers/krylov.hpp"
-#include "hsparse/backends/cuda/cublas_cg.hpp"
+#include "baseline_cg.hpp"
 #include "hsparse/backends/cuda/device.hpp"
 
 namespace hsparse::bench {
@@ -160,7 +160,7 @@ void bench_degree(Context& c, int p) {
   if (c.gpu) {
     const double bytes = static_cast<double>(pr.matrix.bytes()) + 3.0 * static_cast<double>(pr.unknowns()) * sizeof(V);
     add("cusparse-cg", bytes, "ok",
-        [&](const SolverOptions& o) { return cuda::cusparse_cublas_cg<V>(cuda_executor(*c.ex, "the cuSPARSE CG"), pr.matrix, b.data(), x.data(), o); });
+        [&](const SolverOptions& o) { return cusparse_cublas_cg<V>(*c.ex, pr.matrix, b.data(), x.data(), o); });
   }
 }
 

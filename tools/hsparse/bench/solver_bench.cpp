@@ -24,7 +24,7 @@
 #include "hsparse/solvers/krylov.hpp"
 #include "hsparse/backends/cuda/timing.hpp"
 #include "hsparse/backends/cuda/vector_ops.hpp"
-#include "hsparse/backends/cuda/cublas_cg.hpp"
+#include "baseline_cg.hpp"
 
 namespace hsparse::bench {
 
@@ -101,7 +101,7 @@ int run_solver_benchmark(const SolverBenchOptions& opt, const std::atomic<bool>&
     if (gpu) {
       rows.push_back(time_solves(a.rows, "baseline cuSPARSE+cuBLAS CG", opt.repetitions, [&] {
         zero_x();
-        return cuda::cusparse_cublas_cg<V>(cuda_executor(*ex, "the cuSPARSE CG"), a, db.data(), dx.data(), so);
+        return cusparse_cublas_cg<V>(*ex, a, db.data(), dx.data(), so);
       }));
       std::printf("  %-36s %10.2f us/iteration (%s)\n", rows.back().variant.c_str(), rows.back().us_per_iteration, rows.back().status.c_str());
     }

@@ -14,8 +14,7 @@
 #include <vector>
 
 #include "hsparse/backends/cuda/device.hpp"
-#include "hsparse/fem/partial_assembly.hpp"
-#include "hsparse/fem/poisson.hpp"
+#include "hsparse/formats/element_matrices.hpp"
 #include "hsparse/kernels/lma_spmv.hpp"
 
 namespace hsparse::cuda {
