@@ -16,8 +16,9 @@ class SpmvPlan:
 
     ``device``: "cpu", "cuda" or "auto" (the GPU if there is one).
     ``format``: "auto" (the advisor's choice for ``spmv_count`` products,
-    conversion counted) or one of "csr", "coo", "ell", "hyb", "dia", "bcsr",
-    "sell", "csr16" ("csr16-single" stores values in single precision).
+    conversion counted) or a format of ``hsparse.formats()`` (the library's
+    registry: "csr", "sell", ...; "csr16-single" stores values in single
+    precision).
     ``kernel``: a kernel of that format ("" for its default).
     ``tune``: tune the kernel's parameters over the first products (each
     product is correct while tuning); the result is kept in the tuning cache.

@@ -154,10 +154,13 @@ Action add_fem_command(CLI::App& app) {
   cmd->add_option("--perturbation", o->perturbation, "Interior vertices moved by up to this fraction of h (not a stencil), in [0, 0.3]")
       ->check(real_in(0.0, 0.3))
       ->capture_default_str();
+  // The assembled operators are every registered format (formats/format.hpp), through an SpMV plan.
+  std::vector<std::string> operators = format_name_list();
+  for (const char* element : {"lma", "lma-sym", "pa", "auto"}) operators.push_back(element);
   cmd->add_option("--operator", o->op,
-                  "csr, ell, sell (assembled, through an SpMV plan), lma (local matrices, as the paper), lma-sym (their upper triangles), "
-                  "pa (matrix-free, sum-factorised), or auto (GPU: the fewest model bytes of the advisor's plan, lma-sym and pa; CPU: the advisor's plan)")
-      ->check(CLI::IsMember({"auto", "csr", "ell", "sell", "lma", "lma-sym", "pa"}))
+                  "a format (" + format_names() + ": assembled, through an SpMV plan), lma (local matrices, as the paper), lma-sym (their upper "
+                  "triangles), pa (matrix-free, sum-factorised), or auto (GPU: the fewest model bytes of the advisor's plan, lma-sym and pa; CPU: the advisor's plan)")
+      ->check(CLI::IsMember(operators))
       ->capture_default_str();
   cmd->add_option("--scatter", o->scatter, "lma's and pa's scatter: auto (GPU atomics, CPU colouring), atomics (GPU), colouring")
       ->check(CLI::IsMember({"auto", "atomics", "colouring"}))
