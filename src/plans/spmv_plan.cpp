@@ -11,7 +11,7 @@
 #include "hsparse/core/timer.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
-#include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/kernels/spmv_registry.hpp"
 #include "hsparse/tuning/advisor.hpp"
 #include "../backends/common/spmv_plan_builders.hpp"
 

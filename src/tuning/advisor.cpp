@@ -10,7 +10,7 @@
 #include "hsparse/kernels/csr_slabs.hpp"
 #include "hsparse/kernels/csr_vector_rows.hpp"
 #include "hsparse/formats/row_statistics.hpp"
-#include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/kernels/spmv_registry.hpp"
 #include <cstdio>
 #include "hsparse/core/types.hpp"
 #include "hsparse/performance/spmv_model.hpp"

@@ -14,7 +14,7 @@
 #include "hsparse/core/types.hpp"
 #include "hsparse/formats/footprint.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
-#include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/kernels/spmv_registry.hpp"
 #include "hsparse/tuning/advisor.hpp"
 #include "hsparse/tuning/coordinate_tuner.hpp"
 #include "hsparse/tuning/tuning_cache.hpp"

@@ -4,7 +4,7 @@
 // directly rather than through a plan: the layouts and paths a plan does not
 // expose (forced OpenMP schedules, CSR's sorted rows, SELL in the solvers'
 // permuted ordering, every BCSR block size and SELL chunk). Each case names
-// the registered kernel it exercises (plans/spmv_kernels.hpp), so the
+// the registered kernel it exercises (kernels/spmv_registry.hpp), so the
 // per-kernel suite (unit/test_spmv_kernels.cpp, SpmvKernel.*/cpu_*) runs a
 // kernel's cases in that kernel's test. Tests run each against the serial
 // double-precision CSR reference. Formats that refuse a matrix (DIA or ELL

@@ -1,4 +1,4 @@
-// The format registry (formats/format.hpp, plans/spmv_kernels.hpp): every
+// The format registry (formats/format.hpp, kernels/spmv_registry.hpp): every
 // format has its traits and kernels on both backends, names parse back,
 // the byte model matches what the conversions store, and every format
 // builds a CPU plan for every value type. A format added to the enum but
@@ -12,7 +12,7 @@
 #include "hsparse/formats/format_storage.hpp"
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
-#include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/kernels/spmv_registry.hpp"
 #include "support/test_support.hpp"
 
 namespace hsparse {

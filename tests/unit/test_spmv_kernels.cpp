@@ -70,7 +70,7 @@
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
-#include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/kernels/spmv_registry.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
 #include "support/kernel_cases.hpp"
 #include "support/nonfinite.hpp"

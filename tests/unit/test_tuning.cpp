@@ -231,7 +231,7 @@ TEST(TuningCache, StoresFindsAndSurvivesADamagedFile) {
 
 // ---- the advisor ----
 #include "hsparse/tuning/advisor.hpp"
-#include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/kernels/spmv_registry.hpp"
 #include "hsparse/kernels/csr_vector_rows.hpp"
 
 namespace hsparse {

@@ -10,7 +10,7 @@
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/kernels/csr_slabs.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
-#include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/kernels/spmv_registry.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
 #include "hsparse/tuning/advisor.hpp"
 #include "hsparse/tuning/spmv_handle.hpp"

@@ -7,7 +7,7 @@
 
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/formats/format.hpp"
-#include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/kernels/spmv_registry.hpp"
 
 namespace hsparse::tool {
 

@@ -134,7 +134,7 @@ HSPARSE_FOR_EACH_VALUE(HSPARSE_ABSENT)
 
 // Sparse plans and kernels named above the backend (every value and index type).
 #define HSPARSE_ABSENT(V, I)                                                                                                                    \
-  template <> typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor&, const Csr<V, I>&, const SpmvOptions&, const std::string&) {     \
+  template <> SpmvParts<V> build_spmv_plan(const Executor&, const Csr<V, I>&, const SpmvOptions&, const std::string&) {     \
     absent("a CUDA plan");                                                                                                                     \
   }                                                                                                                                            \
   template <> void csr_spmv_vector(const Executor&, V, const DeviceCsr<V, I>&, const V*, V, V*, CsrVectorParams) { absent("CSR vector"); }  \

@@ -1,4 +1,4 @@
-// The CUDA backend's kernels per format (plans/spmv_kernels.hpp), compiled
+// The CUDA backend's kernels per format (kernels/spmv_registry.hpp), compiled
 // in every build so `hsparse info --formats` lists them without a GPU.
 // Each kernel family's speed, as fractions of the read bandwidth under the
 // model's own traffic (measured GFLOP/s over the model's roofline, hsparse
@@ -60,7 +60,7 @@
 //    2.1 (1.34-2.36), where wide rows keep them off the device. DIA, BCSR
 //    and SELL convert on the device (below; on the host they cost 0.57,
 //    0.41 and 0.12).
-#include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/kernels/spmv_registry.hpp"
 
 #include <algorithm>
 

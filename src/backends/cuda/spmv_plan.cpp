@@ -18,7 +18,7 @@
 #include "hsparse/formats/convert.hpp"
 #include "hsparse/formats/format_storage.hpp"
 #include "hsparse/kernels/csr_slabs.hpp"
-#include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/kernels/spmv_registry.hpp"
 #include "hsparse/backends/cuda/timing.hpp"
 
 namespace hsparse::cuda {
@@ -105,7 +105,7 @@ struct Storage {
 }  // namespace
 
 template <class V, class I>
-typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, I>& a, const SpmvOptions& o, const std::string& kernel) {
+SpmvParts<V> build_spmv_plan(const Executor& ex, const Csr<V, I>& a, const SpmvOptions& o, const std::string& kernel) {
   FormatOptions layout = o.layout;
   layout.row_alignment = 32;  // ELL and HYB: a warp's rows share each slot column
   // SELL on the GPU: C = 32 (a warp per chunk, the SELL-C-sigma paper's C =
@@ -436,7 +436,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
     break;
   }
   }
-  typename SpmvPlan<V, I>::Parts parts;
+  SpmvParts<V> parts;
   auto bytes = [](const auto& array) { return array.size() * sizeof(*array.data()); };
   std::size_t bytes_ = 0, stored_ = a.nnz();
   if (s.csr) bytes_ = bytes(s.csr->row_ptr) + bytes(s.csr->col_idx) + bytes(s.csr->values);
@@ -498,7 +498,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor& ex, const Csr<V, 
 }
 
 #define HSPARSE_INSTANTIATE(V, I) \
-  template typename SpmvPlan<V, I>::Parts build_spmv_plan(const Executor&, const Csr<V, I>&, const SpmvOptions&, const std::string&);
+  template SpmvParts<V> build_spmv_plan(const Executor&, const Csr<V, I>&, const SpmvOptions&, const std::string&);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

@@ -1,4 +1,4 @@
-// The CPU backend's kernels per format (plans/spmv_kernels.hpp). The
+// The CPU backend's kernels per format (kernels/spmv_registry.hpp). The
 // efficiencies are fractions of the read bandwidth under each format's own
 // minimum traffic, measured by hsparse bench on the 2-core build machine
 // and the 16-core GPU host (docs/results/2026-11-22-spmv-suite-h200-cpu): SELL and CSR
@@ -23,7 +23,7 @@
 // The model does not see that sorting all rows (the sigma storing least on
 // circuit's hub rows) costs x's locality: circuit's SELL then ran at 0.90x
 // CSR's speed, and auto's total there was 89% of the best.
-#include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/kernels/spmv_registry.hpp"
 
 namespace hsparse::openmp {
 

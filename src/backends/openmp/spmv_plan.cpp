@@ -19,7 +19,7 @@
 #include "hsparse/kernels/csr_panels.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/format_spmv.hpp"
-#include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/kernels/spmv_registry.hpp"
 
 namespace hsparse::openmp {
 
@@ -243,9 +243,9 @@ Built<V> build(const Csr<V, I>& a, const SpmvOptions& o, const std::string& kern
 }  // namespace
 
 template <class V, class I>
-typename SpmvPlan<V, I>::Parts build_spmv_plan(const Csr<V, I>& a, const SpmvOptions& o, const std::string& kernel) {
+SpmvParts<V> build_spmv_plan(const Csr<V, I>& a, const SpmvOptions& o, const std::string& kernel) {
   Built<V> b = build(a, o, kernel);
-  typename SpmvPlan<V, I>::Parts parts;
+  SpmvParts<V> parts;
   // The kernels take spans: the plan's raw-pointer product gives them the matrix's sizes.
   const auto rows = static_cast<std::size_t>(a.rows), cols = static_cast<std::size_t>(a.cols);
   parts.apply = [fn = std::move(b.apply), rows, cols](V al, const V* x, V be, V* y) {
@@ -260,7 +260,7 @@ typename SpmvPlan<V, I>::Parts build_spmv_plan(const Csr<V, I>& a, const SpmvOpt
 }
 
 #define HSPARSE_INSTANTIATE(V, I) \
-  template typename SpmvPlan<V, I>::Parts build_spmv_plan(const Csr<V, I>&, const SpmvOptions&, const std::string&);
+  template SpmvParts<V> build_spmv_plan(const Csr<V, I>&, const SpmvOptions&, const std::string&);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

@@ -167,7 +167,7 @@ void finalize_cpu_baselines();
 // Repetitions that fill min_time_s after one trial of trial_s (at least 5, at most 10000).
 int repetitions_for(double min_time_s, double trial_s);
 
-// A registered kernel's bench variant (plans/spmv_kernels.hpp, SpmvKernel::bench):
+// A registered kernel's bench variant (kernels/spmv_registry.hpp, SpmvKernel::bench):
 // "" as it is, "sigma=N", or "no-preprocess" (cuSPARSE CSR; preprocess may
 // be null where there is none). Error(internal) for anything else.
 void apply_bench_variant(const std::string& variant, long long& sigma, bool* preprocess);

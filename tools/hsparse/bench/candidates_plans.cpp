@@ -1,5 +1,5 @@
 // hsparse's SpMV plans as bench candidates, for either executor: every
-// kernel the executor's backend registers (plans/spmv_kernels.hpp) with
+// kernel the executor's backend registers (kernels/spmv_registry.hpp) with
 // its bench variants (on the GPU these include the cuSPARSE baselines,
 // which sit behind the same plan interface: CSR ALG1/ALG2 with and without
 // cusparseSpMV_preprocess, COO, SELL (C=32), BSR), and "auto", the
@@ -11,7 +11,7 @@
 
 #include "bench.hpp"
 #include "hsparse/core/array.hpp"
-#include "hsparse/plans/spmv_kernels.hpp"
+#include "hsparse/kernels/spmv_registry.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
 #include "hsparse/tuning/advisor.hpp"
 #include "hsparse/backends/cuda/timing.hpp"

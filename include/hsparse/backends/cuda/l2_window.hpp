@@ -17,7 +17,7 @@
 #include <memory>
 
 #include "hsparse/backends/cuda/device.hpp"
-#include "hsparse/plans/spmv_plan.hpp"
+#include "hsparse/kernels/spmv_options.hpp"
 
 namespace hsparse::cuda {
 

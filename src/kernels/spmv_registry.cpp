@@ -1,5 +1,5 @@
-// The registry's lookups across backends (plans/spmv_kernels.hpp).
-#include "hsparse/plans/spmv_kernels.hpp"
+// The registry's lookups across backends (kernels/spmv_registry.hpp).
+#include "hsparse/kernels/spmv_registry.hpp"
 
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/error.hpp"
