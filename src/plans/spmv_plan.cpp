@@ -39,15 +39,16 @@ std::size_t view_bytes(long long rows, long long cols, long long ld) {
 }  // namespace
 
 template <class V, class I>
-SpmvOptions resolve_spmv_options(Backend backend, const Csr<V, I>& a, const SpmvOptions& given, std::string* note) {
+SpmvOptions resolve_spmv_options(Backend backend, const Csr<V, I>& a, const SpmvOptions& given, std::string* note, const MachineModel* machine) {
   if (given.format) return given;
   if (!given.kernel.empty()) {
     throw Error(ErrorCode::invalid_argument, "kernel '" + given.kernel + "' with format auto: a kernel belongs to one format; name the format too, or leave both to the library");
   }
   if (given.spmv_count < 1) throw Error(ErrorCode::invalid_argument, "spmv_count " + std::to_string(given.spmv_count) + ": format auto needs at least 1 product");
-  std::string machine_note;
+  std::string machine_note = "given by the caller";
   FormatPrediction c;
-  SpmvOptions o = advised_options(a, measured_machine(to_string(backend), &machine_note), given.spmv_count, &c, given.value_tolerance);
+  const MachineModel model = machine ? *machine : measured_machine(to_string(backend), &machine_note);
+  SpmvOptions o = advised_options(a, model, given.spmv_count, &c, given.value_tolerance);
   // The advisor sets format, kernel, BCSR's block and SELL's sigma; every
   // other field is the caller's, and a layout field the caller set wins.
   const FormatOptions advised = o.layout;
@@ -148,7 +149,7 @@ void SpmvPlan<V, I>::apply(V alpha, const ConstDenseView<V>& x, V beta, const De
 
 #define HSPARSE_INSTANTIATE(V, I) \
   template class SpmvPlan<V, I>;  \
-  template SpmvOptions resolve_spmv_options(Backend, const Csr<V, I>&, const SpmvOptions&, std::string*);
+  template SpmvOptions resolve_spmv_options(Backend, const Csr<V, I>&, const SpmvOptions&, std::string*, const MachineModel*);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

@@ -24,6 +24,8 @@
 
 namespace hsparse {
 
+struct MachineModel;  // tuning/advisor.hpp
+
 /// Whether the byte ranges [a, a + a_bytes) and [b, b + b_bytes) share a
 /// byte (empty ranges share none). Addresses are compared as integers, in
 /// any memory space (host or device pointers alike).
@@ -41,10 +43,14 @@ void check_spmv_no_overlap(const void* x, std::size_t x_bytes, const void* y, st
 /// format and kernel on this backend's machine model (measured once per
 /// machine, kept in the tuning cache) for options.spmv_count products, and
 /// the options it gives keep every layout field set in `options`. `note`, if
-/// given, receives what was chosen and why, in one line. Error
-/// (invalid_argument) for a kernel named without a format, or spmv_count < 1.
+/// given, receives what was chosen and why, in one line. `machine`, if
+/// given, replaces the measured model (the bench passes the bandwidth it
+/// measured at its start, on the idle machine, so that its choice does not
+/// rest on a figure measured earlier under load). Error(invalid_argument)
+/// for a kernel named without a format, or spmv_count < 1.
 template <class V, class I>
-SpmvOptions resolve_spmv_options(Backend backend, const Csr<V, I>& a, const SpmvOptions& options, std::string* note = nullptr);
+SpmvOptions resolve_spmv_options(Backend backend, const Csr<V, I>& a, const SpmvOptions& options, std::string* note = nullptr,
+                                 const MachineModel* machine = nullptr);
 
 template <class V, class I>
 /// A matrix converted once into a format on an executor, with its kernel

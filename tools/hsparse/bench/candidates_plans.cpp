@@ -73,15 +73,20 @@ std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, 
   // (resolve_spmv_options), for the suite's product count.
   auto add = [&](const std::string& label, SpmvOptions o) {
     o.x_in_l2 = x_in_l2;
-    makers.push_back({label, [&a, x, ex, timers, o]() mutable {
+    makers.push_back({label, [&a, x, ex, timers, o, &env]() mutable {
                         const bool automatic = !o.format;
                         // "auto": the library's one choice (resolve_spmv_options), timed
                         // on its own, then built like every other candidate: the
                         // setup below is the plan's, not the analysis' memory churn.
                         double choice_s = 0;
                         if (automatic) {
+                          // On the machine the bench measured at its start (idle), as
+                          // every other figure of its report.
+                          MachineModel m = machine_shape(to_string(ex->backend()));
+                          m.read_bytes_per_s = env.read_bytes_per_s;
+                          m.cache_bytes = static_cast<double>(env.cache_bytes);
                           const Stopwatch choice;
-                          o = resolve_spmv_options(ex->backend(), a, o);
+                          o = resolve_spmv_options(ex->backend(), a, o, nullptr, &m);
                           choice_s = choice.seconds();
                         }
                         // The setup: the faster of two builds where one is short. The
