@@ -2,6 +2,10 @@
 // optimum of separable surfaces from any start, take the paper's first
 // steps in order, refuse a gain that one noisy run fakes, and stop.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iterator>
 
 #include <cmath>
 #include <limits>
@@ -708,6 +712,32 @@ TEST(Advisor, SellRunsAtTheSigmaItsBytesWereCountedAt) {
   for (const auto& p : advise(random, m, 1000).ranked) {
     if (p.format == Format::sell) EXPECT_EQ(p.sigma, 1);
   }
+}
+
+// The machine model keeps the highest read bandwidth it is offered, in the
+// process and in the tuning cache: a figure measured under load (the first
+// auto of a fresh machine, beside the tests) gives way to the bench's idle
+// one, and a lower figure never replaces a higher. In a child process with
+// its own cache file: the model is process-wide.
+TEST(MachineModel, KeepsTheHighestReadBandwidthItIsOffered) {
+  const auto cache = std::filesystem::temp_directory_path() / ("hsparse-machine-" + std::to_string(::getpid()) + ".json");
+  EXPECT_EXIT(
+      {
+        ::setenv("HSPARSE_TUNING_CACHE", cache.c_str(), 1);
+        const double measured = measured_machine("cpu").read_bytes_per_s;  // measured here, and stored
+        bool ok = measured > 0;
+        remember_read_bandwidth("cpu", measured * 100, 32.0 * (1 << 20));
+        ok = ok && std::abs(measured_machine("cpu").read_bytes_per_s / (measured * 100) - 1) < 1e-3;
+        remember_read_bandwidth("cpu", measured * 10, 32.0 * (1 << 20));  // lower: ignored
+        ok = ok && std::abs(measured_machine("cpu").read_bytes_per_s / (measured * 100) - 1) < 1e-3;
+        std::ifstream in(cache);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        // The cache holds the higher figure, in MB/s.
+        ok = ok && text.find(std::to_string(static_cast<int>(std::min(measured * 100 * 1e-6, 2e9)))) != std::string::npos;
+        std::exit(ok ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+  std::filesystem::remove(cache);
 }
 
 }  // namespace

@@ -87,6 +87,11 @@ struct Advice {
 /// "cuda"; with no device, the H200's measured 4.5 TB/s and 60 MiB, said in
 /// `note`), or the CPU's measured read bandwidth and last-level cache.
 MachineModel measured_machine(const std::string& backend, std::string* note = nullptr);
+/// Offers the model of `backend` a read bandwidth measured now (the bench
+/// measures one at its start): the model keeps the highest figure seen, in
+/// this process and in the tuning cache, since a lower one is other work on
+/// the machine. `cache_bytes` goes with it where the cache has no entry yet.
+void remember_read_bandwidth(const std::string& backend, double read_bytes_per_s, double cache_bytes);
 
 /// What is known of the machine without a measurement: the backend, its
 /// SIMD width, and the GPU's multiprocessors x clock (queried from the

@@ -28,6 +28,7 @@
 #include "hsparse/io/matrix_source.hpp"
 #include "option_checks.hpp"
 #include "hsparse/performance/spmv_model.hpp"
+#include "hsparse/tuning/advisor.hpp"
 #include "hsparse/backends/cuda/timing.hpp"
 
 #include "hsparse_commit.hpp"  // generated at every build: HSPARSE_GIT_COMMIT
@@ -189,6 +190,8 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
     return report;
   }
   report.env = describe_environment(backend);
+  // The idle machine's bandwidth, for every later auto (tuning/advisor.hpp).
+  remember_read_bandwidth(backend, report.env.read_bytes_per_s, static_cast<double>(report.env.cache_bytes));
   report.spmv_count = o.spmv_count;
   const Environment& env = report.env;
   const double min_time = o.min_time_s > 0 ? o.min_time_s : (o.quick ? 0.03 : 0.25);
