@@ -155,13 +155,7 @@ SpmvOptions prediction_options(const FormatPrediction& p) {
   return o;
 }
 
-template <class V, class I>
-SpmvOptions advised_options(Backend backend, const Csr<V, I>& a, long long spmv_count) {
-  return advised_options(a, measured_machine(to_string(backend)), spmv_count);
-}
-
 #define HSPARSE_INSTANTIATE(V, I)                                                      \
-  template SpmvOptions advised_options(Backend, const Csr<V, I>&, long long); \
   template SpmvOptions advised_options(const Csr<V, I>&, const MachineModel&, long long, FormatPrediction*, double);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE

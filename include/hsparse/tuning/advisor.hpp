@@ -140,8 +140,5 @@ SpmvOptions prediction_options(const FormatPrediction& p);
 template <class V, class I>
 SpmvOptions advised_options(const Csr<V, I>& a, const MachineModel& machine, long long spmv_count, FormatPrediction* choice = nullptr,
                             double value_tolerance = 0);
-/// The same on this machine's measured model for `backend` (measured_machine).
-template <class V, class I>
-SpmvOptions advised_options(Backend backend, const Csr<V, I>& a, long long spmv_count);
 
 }  // namespace hsparse
