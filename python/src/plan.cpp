@@ -12,6 +12,7 @@
 
 #include "bindings.hpp"
 #include "device_array.hpp"
+#include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/array.hpp"
 #include "hsparse/core/executor.hpp"
 #include "hsparse/core/timer.hpp"

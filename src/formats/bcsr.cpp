@@ -1,4 +1,5 @@
 #include "hsparse/formats/bcsr.hpp"
+#include "traits_models.hpp"
 
 #include <algorithm>
 #include <string>
@@ -153,3 +154,22 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse
+
+namespace hsparse::detail {
+
+// Its row of the format registry (formats/format.hpp): the byte model counts what the conversion above stores.
+FormatTraits format_traits_bcsr() {
+  return {Format::bcsr, "bcsr", "BCSR", "dense b x b blocks in CSR order, column-major blocks (Eberhardt and Hoemmen)", 16.0,
+          "stored block entries",
+          {{"--block-size", "block size b (default: the fewest bytes in 1..8)"}, {"--align-blocks", "64-byte aligned blocks (CPU)"},
+           {"--max-fill", "refuse beyond this many stored entries per nonzero"}},
+          true,
+          [](const FormatFootprint& f, std::size_t vb, std::size_t ib) {
+            const std::size_t b = count(f.bcsr.block), block_rows = (count(f.rows) + b - 1) / std::max<std::size_t>(b, 1);
+            return count(f.bcsr.blocks) * (b * b * vb + ib) + (block_rows + 1) * ib;
+          },
+          [](const FormatFootprint& f) { return f.bcsr.fill_ratio; },
+          [](const FormatFootprint& f) { return "block " + std::to_string(f.bcsr.block); }};
+}
+
+}  // namespace hsparse::detail

@@ -1,4 +1,5 @@
 #include "hsparse/formats/coo.hpp"
+#include "traits_models.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -49,3 +50,13 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse
+
+namespace hsparse::detail {
+
+// Its row of the format registry (formats/format.hpp): the byte model counts what the conversion above stores.
+FormatTraits format_traits_coo() {
+  return {Format::coo, "coo", "COO", "coordinate triplets sorted by row (Owens lecture, COO; segmented reduction)", 0, "", {}, true,
+          [](const FormatFootprint& f, std::size_t vb, std::size_t ib) { return count(f.nnz) * (vb + 2 * ib); }, no_padding, no_shape};
+}
+
+}  // namespace hsparse::detail

@@ -1,4 +1,5 @@
 #include "hsparse/formats/csr.hpp"
+#include "traits_models.hpp"
 
 #include <string>
 
@@ -72,3 +73,14 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse
+
+namespace hsparse::detail {
+
+// Its row of the format registry (formats/format.hpp): the byte model counts what the conversion above stores.
+FormatTraits format_traits_csr() {
+  return {Format::csr, "csr", "CSR", "compressed sparse rows (every paper's baseline)", 0, "", {}, false,
+          [](const FormatFootprint& f, std::size_t vb, std::size_t ib) { return count(f.nnz) * (vb + ib) + (count(f.rows) + 1) * ib; },
+          no_padding, no_shape};
+}
+
+}  // namespace hsparse::detail

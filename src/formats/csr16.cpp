@@ -1,4 +1,5 @@
 // CSR16 (formats/csr16.hpp): conversions and rules.
+#include "traits_models.hpp"
 #include "hsparse/formats/csr16.hpp"
 
 #include <cmath>
@@ -126,3 +127,36 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse
+
+namespace hsparse::detail {
+
+// Its row of the format registry (formats/format.hpp): the byte model counts what the conversion above stores.
+namespace {
+// CSR16's bytes with stored values of sb bytes: narrow entries (value + 16-bit
+// offset), row_ptr and bases, and the wide rows' plain CSR when there are any.
+std::size_t csr16_bytes(const FormatFootprint& f, std::size_t sb, std::size_t ib) {
+  const std::size_t narrow = count(f.nnz - f.csr16_wide_entries), wide = count(f.csr16_wide_entries);
+  return narrow * (sb + 2) + (2 * count(f.rows) + 1) * ib + (f.csr16_wide_rows > 0 ? wide * (sb + ib) + (count(f.rows) + 1) * ib : 0);
+}
+std::string csr16_shape(const FormatFootprint& f) {
+  return f.csr16_wide_rows > 0 ? std::to_string(f.csr16_wide_rows) + " wide rows in plain CSR" : std::string();
+}
+}  // namespace
+
+FormatTraits format_traits_csr16() {
+  return {Format::csr16, "csr16", "CSR16",
+          "CSR with a 32-bit base per row and 16-bit column offsets; rows spanning 2^16 columns or more in a plain CSR part (issue 18: "
+          "lossless index compression)",
+          0, "", {}, true, csr16_bytes, no_padding, csr16_shape};
+}
+
+FormatTraits format_traits_csr16_single() {
+  return {Format::csr16_single, "csr16-single", "CSR16, single values",
+          "CSR16 with the values stored in single precision, products accumulated in the caller's precision (issue 18: opt-in, lossy; "
+          "relative rounding 2^-24 per value)",
+          0, "", {}, true,
+          [](const FormatFootprint& f, std::size_t, std::size_t ib) { return csr16_bytes(f, f.complex_values ? 8 : 4, ib); },  // complex<float> or float
+          no_padding, csr16_shape, 1.0 / (1 << 24)};
+}
+
+}  // namespace hsparse::detail

@@ -1,4 +1,5 @@
 #include "hsparse/formats/dia.hpp"
+#include "traits_models.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -104,3 +105,16 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse
+
+namespace hsparse::detail {
+
+// Its row of the format registry (formats/format.hpp): the byte model counts what the conversion above stores.
+FormatTraits format_traits_dia() {
+  return {Format::dia, "dia", "DIA", "diagonals stored densely, one offset each (Bell and Garland)", 3.0, "DIA slots (diagonals x rows)",
+          {{"--max-fill", "refuse beyond this many slots per nonzero"}}, true,
+          [](const FormatFootprint& f, std::size_t vb, std::size_t ib) { return count(f.diagonals) * (count(f.rows) * vb + ib); },
+          [](const FormatFootprint& f) { return per_nonzero(static_cast<double>(f.diagonals) * static_cast<double>(f.rows), f); },
+          [](const FormatFootprint& f) { return std::to_string(f.diagonals) + " diagonals"; }};
+}
+
+}  // namespace hsparse::detail

@@ -1,4 +1,5 @@
 #include "hsparse/formats/ell.hpp"
+#include "traits_models.hpp"
 
 #include <algorithm>
 #include <string>
@@ -101,3 +102,16 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse
+
+namespace hsparse::detail {
+
+// Its row of the format registry (formats/format.hpp): the byte model counts what the conversion above stores.
+FormatTraits format_traits_ell() {
+  return {Format::ell, "ell", "ELL", "ELLPACK: every row padded to the longest, column-major (Bell and Garland)", 20.0,
+          "ELL slots (rows x longest row)", {{"--max-fill", "refuse beyond this many slots per nonzero"}}, true,
+          [](const FormatFootprint& f, std::size_t vb, std::size_t ib) { return count(f.rows) * count(f.max_row_length) * (vb + ib); },
+          [](const FormatFootprint& f) { return per_nonzero(static_cast<double>(f.rows) * static_cast<double>(f.max_row_length), f); },
+          [](const FormatFootprint& f) { return "width " + std::to_string(f.max_row_length); }};
+}
+
+}  // namespace hsparse::detail

@@ -1,4 +1,5 @@
 #include "hsparse/formats/hyb.hpp"
+#include "traits_models.hpp"
 
 #include <algorithm>
 
@@ -64,3 +65,22 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse
+
+namespace hsparse::detail {
+
+// Its row of the format registry (formats/format.hpp): the byte model counts what the conversion above stores.
+FormatTraits format_traits_hyb() {
+  return {Format::hyb, "hyb", "HYB", "ELL for the first K entries of each row plus COO for the rest (Bell and Garland; cusp's K)", 0, "",
+          {{"--hyb-width", "the ELL part's width K (default: cusp's histogram rule)"}}, true,
+          [](const FormatFootprint& f, std::size_t vb, std::size_t ib) {
+            return count(f.rows) * count(f.hyb_ell_width) * (vb + ib) + count(f.hyb_coo_entries) * (vb + 2 * ib);
+          },
+          [](const FormatFootprint& f) {
+            return per_nonzero(static_cast<double>(f.rows) * static_cast<double>(f.hyb_ell_width) + static_cast<double>(f.hyb_coo_entries), f);
+          },
+          [](const FormatFootprint& f) {
+            return "ELL width " + std::to_string(f.hyb_ell_width) + ", " + std::to_string(f.hyb_coo_entries) + " COO entries";
+          }};
+}
+
+}  // namespace hsparse::detail

@@ -1,4 +1,5 @@
 #include "hsparse/formats/sell_c_sigma.hpp"
+#include "traits_models.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -187,3 +188,20 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse
+
+namespace hsparse::detail {
+
+// Its row of the format registry (formats/format.hpp): the byte model counts what the conversion above stores.
+FormatTraits format_traits_sell() {
+  return {Format::sell, "sell", "SELL-C-sigma",
+          "chunks of C rows sorted by length within sigma rows, padded per chunk (Kreutzer et al. 2014)", 0, "",
+          {{"--chunk", "C, rows per chunk (default: the SIMD width; 32 on the GPU)"}, {"--sigma", "sorting scope in rows"}}, true,
+          [](const FormatFootprint& f, std::size_t vb, std::size_t ib) {
+            // The container keeps the row permutation whatever sigma (identity at 1).
+            return count(f.sell.stored) * (vb + ib) + count(2 * f.sell.chunks + 1) * ib + count(f.rows) * ib;
+          },
+          [](const FormatFootprint& f) { return f.sell.beta > 0 ? 1.0 / f.sell.beta : 1.0; },
+          [](const FormatFootprint& f) { return "C " + std::to_string(f.sell.chunk) + ", sigma " + std::to_string(f.sell.sigma); }};
+}
+
+}  // namespace hsparse::detail

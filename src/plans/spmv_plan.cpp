@@ -76,6 +76,12 @@ SpmvPlan<V, I>::SpmvPlan(ExecutorPtr ex, const Csr<V, I>& a, const SpmvOptions& 
   if (!given.format) choice_s_ = choice_watch.seconds();
   format_ = *o.format;
   const std::string kernel = choose_spmv_kernel(ex_->backend(), format_, o.kernel);
+  try {
+    check_kernel_params(ex_->backend(), format_, kernel, o.params);
+  } catch (const Error& e) {
+    if (given.format) throw;
+    throw Error(e.code(), std::string("format auto chose ") + to_string(format_) + "/" + kernel + ": " + e.what());
+  }
   Stopwatch watch;
   Parts parts;
   switch (ex_->backend()) {

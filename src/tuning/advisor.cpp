@@ -224,7 +224,7 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
                                                 long_x * sizeof(V) / (m.read_bytes_per_s * coo.gather_efficiency * tail_hiding)
                                           : 0;
       // The rest, the overflow of shorter rows, at the tail's fitted
-      // efficiency with those rows' x traffic (backends/cuda/spmv_kernels.cpp).
+      // efficiency with those rows' x traffic (backends/cuda/plans/hyb.cpp).
       const double rest_s = rest > 0 ? (rest * (sizeof(V) + 8) + short_alpha * sizeof(V) * rest) /
                                            (m.read_bytes_per_s * model.tail_efficiency * tail_hiding)
                                      : 0;
@@ -232,8 +232,7 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
       p.spmv_seconds = head_s + tail_s;
     }
     double conversion_per_byte = model.conversion_seconds_per_byte_for ? model.conversion_seconds_per_byte_for(fp) : model.conversion_seconds_per_byte;
-    const bool csr_family = f == Format::csr || f == Format::csr16 || f == Format::csr16_single;
-    if (csr_family && p.kernel == "adaptive" && backend == Backend::cuda) {
+    if (model.vector_rows_efficiency && p.kernel == "adaptive") {
       // The adaptive kernels' row blocks are built at setup; the vector
       // kernel has none (kernels/csr_vector_rows.hpp).
       const double preprocess = kCsrAdaptivePreprocessSecondsPerByte * p.matrix_bytes;
@@ -243,7 +242,7 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
         // with the preprocessing (kernels/csr_vector_rows.hpp). Where
         // adaptive streams faster (CSR on the H100), that is only over
         // fewer products than repay the preprocessing.
-        const double efficiency = csr_vector_stream_efficiency(f, rows_statistics) * latency_hiding;
+        const double efficiency = model.vector_rows_efficiency(rows_statistics.mean_length) * latency_hiding;
         const double vector_seconds = seconds(balance * 2 * nnz, nnz, efficiency);
         if (static_cast<double>(advice.spmv_count) * (p.spmv_seconds - vector_seconds) + preprocess > 0) {
           p.kernel = "vector";
@@ -309,7 +308,7 @@ Advice advise(const Csr<V, I>& a, const MachineModel& m, long long spmv_count, d
   // apart (H100, circuit n = 1e7: HYB predicted 0.8% ahead of
   // CSR adaptive, measured 12% behind, 0.570 against 0.507 ms). 3%, not
   // 5%: with the efficiencies measured on both cards
-  // (backends/cuda/spmv_kernels.cpp) the model's SpMV times on the regular
+  // (backends/cuda/plans/) the model's SpMV times on the regular
   // matrices fall within 3% of the H100's (DIA 0.363 against 0.373 ms on
   // FEM bs = 3, CSR adaptive 0.406 against 0.406), and at 5% CSR stayed on
   // FEM bs = 3 where DIA, predicted 3.6% ahead, measured 3% ahead and its

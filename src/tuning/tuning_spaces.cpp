@@ -82,7 +82,8 @@ SpmvOptions tuned_plan_options(Backend backend, const SpmvOptions& base, const s
     o.layout.sigma = c[0];
     o.layout.chunk = 32;
     o.kernel = c[1] == 1 ? "thread" : "threads";
-    o.threads_per_row = c[1];
+    if (c[1] == 1) o.params.erase("threads");  // "thread" takes no T
+    else o.params["threads"] = c[1];
   } else {  // BCSR: (block, algorithm)
     o.layout.block = c[0];
     o.kernel = kBcsrAlgorithms.at(static_cast<std::size_t>(c[1]));
@@ -108,7 +109,9 @@ TuningSpace tuning_space(const ExecutorPtr& ex, const Csr<V, I>& a, const SpmvOp
         const auto fixed = cuda::csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()), cuda_executor(*ex, "a GPU handle").shape());
         t = {Kind::csr_vector, "csr/vector(coop,repeat,block)", csr_vector_tuning_axes(fixed)};
       } else if (b.format == Format::sell && kernel != "cusparse") {
-        t = {Kind::plan, "sell-32(sigma,T)", cuda_sell_tuning_axes(kernel == "threads" ? b.threads_per_row : 1, std::max<long long>(1, b.layout.sigma))};
+        // T = 4 unless given: the kernel's own default (backends/cuda/plans/sell.cpp).
+        const int threads = kernel == "threads" ? static_cast<int>(kernel_param(b, "threads", 4)) : 1;
+        t = {Kind::plan, "sell-32(sigma,T)", cuda_sell_tuning_axes(threads, std::max<long long>(1, b.layout.sigma))};
       } else if (b.format == Format::bcsr && kernel != "cusparse") {
         const int block = b.layout.block > 0 ? b.layout.block : best_bcsr_block(a);
         const int algorithm = bcsr_algorithm_index(kernel);

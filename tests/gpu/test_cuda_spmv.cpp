@@ -275,7 +275,7 @@ TEST(CudaSpmvErrors, BadParametersAndUnsortedCooAreErrors) {
   const ExecutorPtr ex = make_cuda_executor();
   const auto a = convert_types<double, std::int32_t>(test::edge_case_matrices()[8].matrix);
   SpmvOptions bad{Format::csr, "vector"};
-  bad.vector = {3, 1, 128};  // coop not a power of two
+  bad.params["coop"] = 3;  // not a power of two
   DeviceArray<double> x(static_cast<std::size_t>(a.cols)), y(static_cast<std::size_t>(a.rows));
   EXPECT_THROW((SpmvPlan<double, std::int32_t>(ex, a, bad).apply(1.0, x.data(), 0.0, y.data())), Error);
   EXPECT_THROW((SpmvPlan<double, std::int32_t>(ex, a, SpmvOptions{Format::csr, "no-such-kernel"})), Error);

@@ -138,7 +138,7 @@ TEST(CudaCsrSlabs, TheCountComesFromL2AndTheProductMatches) {
     EXPECT_NE(std::string(e.what()).find("fits in a third of L2"), std::string::npos) << e.what();
   }
   SpmvOptions forced = o;
-  forced.slabs = 2;
+  forced.params["slabs"] = 2;
   EXPECT_TRUE(check(ex, small, Variant{"csr_slabs_forced", forced}, "random 1000 x 1000, 2 slabs", true));
 }
 
@@ -372,13 +372,13 @@ TEST(CudaBcsrKernels, UncompiledBlockSizesAreRefusedByName) {
   }
   SpmvOptions o{Format::bcsr, "by-column"};
   o.layout.block = 3;
-  o.bcsr_lanes = 12;
+  o.params["lanes"] = 12;
   try {
     SpmvPlan<double, std::int32_t> plan(ex, a, o);
     ADD_FAILURE() << "by-column accepted 12 lanes per block row";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
-    EXPECT_NE(std::string(e.what()).find("lanes per block row must be 4, 8, 16 or 32"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("parameter lanes must be 4, 8, 16 or 32, not 12"), std::string::npos) << e.what();
   }
 }
 

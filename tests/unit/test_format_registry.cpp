@@ -2,9 +2,12 @@
 // format has its traits and kernels on both backends, names parse back,
 // the byte model matches what the conversions store, and every format
 // builds a CPU plan for every value type. A format added to the enum but
-// not registered fails here (or does not compile: -Werror=switch).
+// not registered fails here (or does not link: the registry's tables are
+// generated from HSPARSE_FORMATS). Every kernel parameter is checked
+// against its kernel and range.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "hsparse/formats/convert.hpp"
@@ -64,6 +67,46 @@ TEST(FormatRegistry, EveryBackendRegistersKernelsForEveryFormat) {
   EXPECT_EQ(spmv_value_types().size(), 4u);
   // Each backend keeps its own table (a shared one would give both the same kernels).
   EXPECT_NE(spmv_kernel_names(Backend::cpu, Format::csr), spmv_kernel_names(Backend::cuda, Format::csr));
+}
+
+// Kernel parameters: each registered one has a meaning and a range; a value
+// outside it, a parameter the kernel does not take, and one of another
+// kernel are refused naming the kernel, the parameter and what it takes.
+TEST(FormatRegistry, KernelParametersAreCheckedAgainstTheirKernel) {
+  for (Backend b : all_backends()) {
+    for (Format f : all_formats()) {
+      for (const auto& k : spmv_registration(b, f).kernels) {
+        std::set<std::string> names;
+        for (const KernelParam& p : k.params) {
+          EXPECT_TRUE(names.insert(p.name).second) << to_string(f) << "/" << k.name << " lists " << p.name << " twice";
+          EXPECT_FALSE(p.meaning.empty()) << p.name;
+          EXPECT_TRUE(!p.choices.empty() || p.min <= p.max) << p.name;
+          const long long inside = p.choices.empty() ? p.max : p.choices.back();
+          EXPECT_NO_THROW(check_kernel_params(b, f, k.name, {{p.name, inside}})) << to_string(f) << "/" << k.name << " " << p.name;
+          const long long outside = p.choices.empty() ? p.max + 1 : p.choices.back() + 1000;
+          EXPECT_THROW(check_kernel_params(b, f, k.name, {{p.name, outside}}), Error) << to_string(f) << "/" << k.name << " " << p.name;
+        }
+        EXPECT_THROW(check_kernel_params(b, f, k.name, {{"no_such_parameter", 1}}), Error);
+      }
+    }
+  }
+  const auto message = [](Backend b, Format f, const std::string& kernel, const std::map<std::string, long long>& params) {
+    try {
+      check_kernel_params(b, f, kernel, params);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::invalid_argument);
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(message(Backend::cuda, Format::bcsr, "by-column", {{"lanes", 12}}), "CUDA kernel bcsr/by-column: parameter lanes must be 4, 8, 16 or 32, not 12");
+  EXPECT_EQ(message(Backend::cuda, Format::csr, "slabs", {{"slabs", 65}}), "CUDA kernel csr/slabs: parameter slabs must be 1..64, not 65");
+  EXPECT_EQ(message(Backend::cpu, Format::csr, "openmp", {{"x_in_l2", 1}}), "CPU kernel csr/openmp has no parameter 'x_in_l2' (it takes none)");
+  EXPECT_EQ(message(Backend::cuda, Format::csr, "adaptive", {{"coop", 4}}), "CUDA kernel csr/adaptive has no parameter 'coop' (its parameters: x_in_l2)");
+  // The backend's own parameters, added once to every kernel that honours them.
+  EXPECT_EQ(message(Backend::cuda, Format::ell, "thread", {{"x_in_l2", 1}, {"convert_on_device", 0}}), "accepted");
+  EXPECT_NE(message(Backend::cuda, Format::csr, "cusparse-alg1", {{"x_in_l2", 1}}).find("has no parameter 'x_in_l2'"), std::string::npos);
+  EXPECT_EQ(message(Backend::cuda, Format::csr, "cusparse-alg1", {{"preprocess", 0}}), "accepted");
 }
 
 // The byte model (FormatTraits::bytes of the footprint) is what the CPU

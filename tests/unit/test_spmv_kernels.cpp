@@ -126,7 +126,7 @@ std::vector<Layout> layouts(const KernelVariant& k) {
   const auto is = [&](Format f, const char* kernel) { return k.format == f && k.kernel == kernel; };
   // CUDA CSR slabs: the test matrices' x fits in L2, where the L2 rule
   // refuses (one slab is CSR adaptive itself); three slabs by hand.
-  if (cuda && is(Format::csr, "slabs")) base.slabs = 3;
+  if (cuda && is(Format::csr, "slabs")) base.params["slabs"] = 3;
   std::vector<Layout> out = {{"default", base}};
   const auto add = [&](const std::string& name, auto set) {
     SpmvOptions o = base;
@@ -136,12 +136,12 @@ std::vector<Layout> layouts(const KernelVariant& k) {
   if (cuda) {
     // Converted on the host and uploaded, where the GPU converts by default
     // (the slabs cut on the host; by default the entries are copied on the device).
-    if (format_traits(k.format).gpu_converts || is(Format::csr, "slabs")) add("host-converted", [](SpmvOptions& o) { o.convert_on_device = false; });
+    if (format_traits(k.format).gpu_converts || is(Format::csr, "slabs")) add("host-converted", [](SpmvOptions& o) { o.params["convert_on_device"] = 0; });
     if (is(Format::csr, "vector")) {
       for (int coop : {1, 2, 8, 32}) {
         for (int repeat : {1, 3}) {
           add("coop" + std::to_string(coop) + "-repeat" + std::to_string(repeat),
-              [&](SpmvOptions& o) { o.vector = {coop, repeat, coop == 32 ? 64 : 128}; });
+              [&](SpmvOptions& o) { o.params = {{"coop", coop}, {"repeat", repeat}, {"block", coop == 32 ? 64 : 128}}; });
         }
       }
     }
@@ -162,7 +162,7 @@ std::vector<Layout> layouts(const KernelVariant& k) {
     if (is(Format::sell, "threads")) {
       for (int t : {2, 8, 32}) {
         add("T" + std::to_string(t) + "-sigma64", [&](SpmvOptions& o) {
-          o.threads_per_row = t;
+          o.params["threads"] = t;
           o.layout.sigma = 64;
         });
       }
@@ -177,7 +177,7 @@ std::vector<Layout> layouts(const KernelVariant& k) {
         for (int block : {1, 3}) {
           add("b" + std::to_string(block) + "-lanes" + std::to_string(lanes), [&](SpmvOptions& o) {
             o.layout.block = block;
-            o.bcsr_lanes = lanes;
+            o.params["lanes"] = lanes;
           });
         }
       }

@@ -419,7 +419,7 @@ TEST(Advisor, SmBoundKernelsReachMoreOfASlowerMemory) {
 }
 
 // The CPU: SELL and CSR stream alike, SELL's SIMD gathers are faster
-// (backends/openmp/spmv_kernels.cpp). So where x stays in the cache CSR
+// (backends/openmp/plans/csr.cpp). So where x stays in the cache CSR
 // keeps the matrix (no conversion to pay back), and where rows gather
 // scattered columns from an x larger than the cache SELL is taken.
 TEST(Advisor, CpuSellOnlyWhereItsGathersPay) {

@@ -8,7 +8,6 @@
 #include "hsparse/core/timer.hpp"
 #include "hsparse/io/atomic_file.hpp"
 #include "hsparse/io/matrix_market.hpp"
-#include "hsparse/kernels/csr_slabs.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "hsparse/kernels/spmv_registry.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
@@ -27,12 +26,13 @@ struct SpmvCommandOptions {
   std::string x_file, out_file, cache;
   std::string format = "csr", backend = "auto", kernel;
   bool single = false, check = false, align_blocks = false;
-  int repetitions = 10, block = 0, chunk = 0, coop = 0, repeat = 0, block_threads = 0, threads_per_row = 4, lanes = 0, slabs = 0;
+  int repetitions = 10, block = 0, chunk = 0;
   long long sigma = 0, hyb_width = -1, spmv_count = 100;  // 0 / -1: not given, the backend's default
   double max_fill = 0;  // 0: the format's own limit (formats/format.cpp)
   double value_tolerance = 0;  // --format auto: lossy formats only when allowed
   double min_time_s = 0.2;
-  SpmvOptions::XInL2 x_in_l2 = SpmvOptions::XInL2::automatic;
+  std::optional<bool> x_in_l2;  // --x-in-l2 auto: unset
+  std::map<std::string, long long> params;  // the kernel's own (--coop, --lanes, ..., --param)
 };
 
 // --kernel's help, from the plans' own lists (so it cannot drift from them).
@@ -58,24 +58,6 @@ int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
   std::string kernel = o.kernel, format = o.format;
   const ExecutorPtr ex = make_executor(o.backend);
   const std::string backend = to_string(ex->backend());
-  if (ex->backend() == Backend::cpu) {  // CUDA-only options are refused on the CPU, never ignored
-    const char* given = o.x_in_l2 != SpmvOptions::XInL2::automatic ? "--x-in-l2"
-                        : o.coop != 0                               ? "--coop"
-                        : o.repeat != 0                             ? "--repeat"
-                        : o.block_threads != 0                      ? "--block-threads"
-                        : o.lanes != 0                              ? "--lanes"
-                        : o.slabs != 0                              ? "--slabs"
-                                                                    : nullptr;
-    if (given != nullptr) throw Error(ErrorCode::invalid_argument, std::string(given) + ": a CUDA option, and this product runs on the CPU backend");
-  }
-  if (o.lanes != 0 && (o.format != "bcsr" || !(o.kernel.empty() || o.kernel == "auto" || o.kernel == "by-column"))) {
-    throw Error(ErrorCode::invalid_argument, "--lanes: an option of BCSR's by-column kernel (--format bcsr --kernel by-column), not of " +
-                                                 o.format + (o.kernel.empty() ? "" : "/" + o.kernel));
-  }
-  if (o.slabs != 0 && (o.format != "csr" || o.kernel != "slabs")) {
-    throw Error(ErrorCode::invalid_argument, "--slabs: an option of CSR's slabs kernel (--format csr --kernel slabs), not of " + o.format +
-                                                 (o.kernel.empty() ? "" : "/" + o.kernel));
-  }
   hsparse::SpmvOptions po;
   // "auto": the plan chooses format, kernel and layout for --spmv-count products (resolve_spmv_options).
   po.format = parse_format_choice(format);
@@ -88,11 +70,9 @@ int run_spmv(const SpmvCommandOptions& o, const Csr<V, I>& a) {
   po.layout.sigma = o.sigma;
   if (o.hyb_width >= 0) po.layout.hyb_width = o.hyb_width;
   po.layout.max_fill = o.max_fill;
-  po.vector = {o.coop, o.repeat, o.block_threads};
-  po.threads_per_row = o.threads_per_row;
-  po.bcsr_lanes = o.lanes;
-  po.slabs = o.slabs;
-  po.x_in_l2 = o.x_in_l2;
+  // The kernel's own parameters; the plan refuses one its kernel does not take (kernels/spmv_registry.hpp).
+  po.params = o.params;
+  if (o.x_in_l2) po.params["x_in_l2"] = *o.x_in_l2 ? 1 : 0;
   const Array<V> d_x(ex, std::span<const V>(x));
   Array<V> d_y(ex, std::span<const V>(y));
   const auto sync = [&] { ex->synchronize(); };
@@ -161,13 +141,14 @@ Action add_spmv_command(CLI::App& app) {
   cmd->add_option("--chunk", o->chunk, "SELL chunk height C (default: the SIMD width)")->check(integer_in(1, 1024));
   cmd->add_option("--sigma", o->sigma, "SELL sorting scope sigma (1: no sorting; default CPU 256 or the tuning cache's, GPU 1)")->check(integer_in(1));
   cmd->add_option("--cache", o->cache, "CPU SELL: the tuning cache to read C and sigma from (default: $HSPARSE_TUNING_CACHE or ~/.cache/hsparse/tuning.json)");
-  cmd->add_option("--coop", o->coop, "CUDA CSR vector: threads per row (default: the fixed rule)")->check(power_of_two_up_to(32));
-  cmd->add_option("--repeat", o->repeat, "CUDA CSR vector: rows per thread group (default: the fixed rule)")->check(integer_in(1));
-  cmd->add_option("--block-threads", o->block_threads, "CUDA CSR vector: threads per block (default 128)")->check(integer_in(32, 1024));
-  cmd->add_option("--threads-per-row", o->threads_per_row, "CUDA SELL 'threads' kernel: T threads per row")->check(power_of_two_up_to(32))->capture_default_str();
-  cmd->add_option("--lanes", o->lanes, "CUDA BCSR by-column: lanes per block row (default: from the mean block row)")
-      ->check(CLI::IsMember({4, 8, 16, 32}));
-  cmd->add_option("--slabs", o->slabs, "CUDA CSR slabs: column slabs (default: x's bytes over a third of L2)")->check(integer_in(1, kMaxSlabs));
+  // Kernel parameters under their own names (the registry checks each against its kernel and range).
+  add_kernel_param_option(cmd, "--coop", "coop", o->params, "CUDA CSR vector: threads per row (parameter coop; default: the fixed rule)");
+  add_kernel_param_option(cmd, "--repeat", "repeat", o->params, "CUDA CSR vector: rows per thread group (parameter repeat; default: the fixed rule)");
+  add_kernel_param_option(cmd, "--block-threads", "block", o->params, "CUDA CSR vector: threads per block (parameter block; default: the fixed rule)");
+  add_kernel_param_option(cmd, "--threads-per-row", "threads", o->params, "CUDA SELL 'threads' kernel: T threads per row (parameter threads; default 4)");
+  add_kernel_param_option(cmd, "--lanes", "lanes", o->params, "CUDA BCSR by-column: lanes per block row (parameter lanes; default: from the mean block row)");
+  add_kernel_param_option(cmd, "--slabs", "slabs", o->params, "CUDA CSR slabs: column slabs (parameter slabs; default: x's bytes over a third of L2)");
+  add_kernel_params_option(cmd, o->params);
   cmd->add_option("--hyb-width", o->hyb_width, "HYB ELL width (default: cusp's histogram rule)")->check(integer_in(0));
   cmd->add_option("--max-fill", o->max_fill,
                   "ELL, DIA, BCSR: accept up to this many stored slots per nonzero (default: the format's limit, hsparse info --formats)")

@@ -26,7 +26,11 @@ nlohmann::json formats_json() {
     for (Backend b : all_backends()) {
       nlohmann::json be = {{"available_here", backend_here(b)}, {"value_types", spmv_value_types()}};
       be["kernels"] = nlohmann::json::array();
-      for (const auto& k : spmv_registration(b, f).kernels) be["kernels"].push_back({{"name", k.name}, {"summary", k.summary}});
+      for (const auto& k : spmv_registration(b, f).kernels) {
+        nlohmann::json params = nlohmann::json::array();
+        for (const auto& p : k.params) params.push_back({{"name", p.name}, {"meaning", p.meaning}, {"values", kernel_param_range(p)}});
+        be["kernels"].push_back({{"name", k.name}, {"summary", k.summary}, {"params", params}});
+      }
       e["backends"][to_string(b)] = be;
     }
     j.push_back(e);
@@ -52,10 +56,20 @@ void print_formats_table() {
         first = false;
       }
       std::printf("%s\n", b == Backend::cuda && t.gpu_converts ? "; converted on the GPU" : "");
+      // Each kernel's own parameters (--param NAME=VALUE), the backend's common ones once per line.
+      for (const auto& k : spmv_registration(b, f).kernels) {
+        std::string own;
+        for (const auto& p : k.params) {
+          if (p.name != "x_in_l2" && p.name != "convert_on_device") own += (own.empty() ? "" : ", ") + p.name + " (" + kernel_param_range(p) + ")";
+        }
+        if (!own.empty()) std::printf("            %s takes --param %s\n", k.name.c_str(), own.c_str());
+      }
     }
     std::printf("\n");
   }
-  std::printf("hsparse info --formats --json adds each kernel's summary.\n");
+  std::printf("--param NAME=VALUE sets a kernel's parameter. Every CUDA kernel but the cuSPARSE baselines also takes x_in_l2 (0 or 1),\n"
+              "and every one that converts on the GPU convert_on_device (0 or 1). hsparse info --formats --json adds each kernel's summary\n"
+              "and each parameter's meaning.\n");
 }
 
 }  // namespace

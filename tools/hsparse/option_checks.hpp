@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -120,17 +121,46 @@ inline CLI::Option* add_value_tolerance_option(CLI::App* cmd, double& tolerance)
       ->capture_default_str();
 }
 
-// --x-in-l2 (spmv, bench): SpmvOptions::x_in_l2 by name.
-inline CLI::Option* add_x_in_l2_option(CLI::App* cmd, SpmvOptions::XInL2& choice) {
+// --x-in-l2 (spmv, bench): the CUDA kernels' parameter x_in_l2 by name;
+// auto leaves it unset (the backend's rule).
+inline CLI::Option* add_x_in_l2_option(CLI::App* cmd, std::optional<bool>& choice) {
   return cmd
       ->add_option_function<std::string>(
-          "--x-in-l2",
-          [&choice](const std::string& v) {
-            choice = v == "on" ? SpmvOptions::XInL2::on : v == "off" ? SpmvOptions::XInL2::off : SpmvOptions::XInL2::automatic;
-          },
+          "--x-in-l2", [&choice](const std::string& v) { choice = v == "auto" ? std::nullopt : std::optional<bool>(v == "on"); },
           "CUDA: keep x in L2 during each product, a persisting access-policy window: auto (the backend's rule), on or off")
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->default_str("auto");
+}
+
+// A kernel parameter (SpmvOptions::params) set by its own option, e.g.
+// --coop for CUDA CSR vector's coop; the plan checks that the kernel takes it.
+inline CLI::Option* add_kernel_param_option(CLI::App* cmd, const std::string& option, const std::string& param,
+                                            std::map<std::string, long long>& params, const std::string& help) {
+  return cmd->add_option_function<long long>(option, [&params, param](long long v) { params[param] = v; }, help);
+}
+
+// --param NAME=VALUE (repeatable): any parameter a kernel registers
+// (hsparse info --formats lists them with their ranges).
+inline CLI::Option* add_kernel_params_option(CLI::App* cmd, std::map<std::string, long long>& params) {
+  return cmd->add_option_function<std::vector<std::string>>(
+      "--param",
+      [&params](const std::vector<std::string>& settings) {
+        for (const std::string& s : settings) {
+          const auto eq = s.find('=');
+          std::size_t used = 0;
+          long long value = 0;
+          try {
+            if (eq == std::string::npos || eq == 0) throw std::invalid_argument(s);
+            value = std::stoll(s.substr(eq + 1), &used);
+          } catch (const std::exception&) {
+            throw CLI::ValidationError("--param", "'" + s + "' is not NAME=INTEGER (hsparse info --formats lists each kernel's parameters)");
+          }
+          if (used != s.size() - eq - 1) throw CLI::ValidationError("--param", "'" + s + "': the value is not an integer");
+          params[s.substr(0, eq)] = value;
+        }
+      },
+      "A kernel's own parameter, NAME=INTEGER, repeatable (hsparse info --formats lists each kernel's, with their ranges; a parameter the "
+      "kernel does not take is an error)");
 }
 
 inline CLI::Option* add_backend_option(CLI::App* cmd, std::string& backend) {

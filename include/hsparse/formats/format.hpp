@@ -1,15 +1,16 @@
 #pragma once
 /// @file
-/// The format registry: every storage format hsparse has, declared once with
-/// its traits. The CLI's option lists and help, the bench candidates, the
-/// advisor, `hsparse info --formats` and the tests iterate all_formats();
-/// each backend registers its kernels for a format in
-/// backends/BACKEND/spmv_kernels.cpp and builds it in its plan
-/// (backends/BACKEND/spmv_plan*.cpp), both by a switch without a default, so
-/// a new enumerator that a backend does not handle is a compile error
-/// (-Werror=switch), and tests/unit/test_format_registry.cpp fails for a
-/// format whose traits or kernels are missing. docs/adding-a-format.md lists
-/// the files a new format touches.
+/// The format registry: every storage format hsparse has, declared once in
+/// HSPARSE_FORMATS with its traits. The CLI's option lists and help, the
+/// bench candidates, the advisor, `hsparse info --formats` and the tests
+/// iterate all_formats(). A format's traits sit beside its conversion
+/// (src/formats/FORMAT.cpp, detail::format_traits_FORMAT), and each
+/// backend's registration of it, with the builder of its plans, in
+/// src/backends/BACKEND/plans/FORMAT.cpp. The tables that collect them
+/// are generated from HSPARSE_FORMATS, so a format missing any of them does
+/// not link, and tests/unit/test_format_registry.cpp fails for a format
+/// whose traits or kernels are incomplete. docs/adding-a-format.md lists the
+/// files a new format touches.
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -20,10 +21,27 @@
 
 namespace hsparse {
 
+/// Every format, in the registry's order: X(enumerator) per format. Adding a
+/// format is one line here plus its own files (docs/adding-a-format.md).
+#define HSPARSE_FORMATS(X) \
+  X(coo)                   \
+  X(csr)                   \
+  X(ell)                   \
+  X(hyb)                   \
+  X(dia)                   \
+  X(bcsr)                  \
+  X(sell)                  \
+  X(csr16)                 \
+  X(csr16_single)
+
+/// @cond HSPARSE_INTERNAL
+#define HSPARSE_FORMAT_ENUMERATOR(f) f,
+/// @endcond
 /// The storage formats (their traits: format_traits()): coo, csr, ell, hyb,
 /// dia, bcsr, sell (SELL-C-sigma), csr16 (16-bit column offsets, lossless)
 /// and csr16_single (csr16 with single-precision values, lossy).
-enum class Format { coo, csr, ell, hyb, dia, bcsr, sell, csr16, csr16_single };
+enum class Format { HSPARSE_FORMATS(HSPARSE_FORMAT_ENUMERATOR) };
+#undef HSPARSE_FORMAT_ENUMERATOR
 
 /// A parameter of a format's layout that a user may set and a tuner may search.
 struct FormatTunable {
@@ -56,6 +74,15 @@ struct FormatTraits {
   /// when the caller allows that much, advise()'s value_tolerance).
   double value_rounding = 0;
 };
+
+/// @cond HSPARSE_INTERNAL
+namespace detail {
+// Each format's traits, defined beside its conversion (src/formats/<format>.cpp).
+#define HSPARSE_DECLARE_FORMAT_TRAITS(f) FormatTraits format_traits_##f();
+HSPARSE_FORMATS(HSPARSE_DECLARE_FORMAT_TRAITS)
+#undef HSPARSE_DECLARE_FORMAT_TRAITS
+}  // namespace detail
+/// @endcond
 
 /// Every format, in the registry's order.
 const std::vector<Format>& all_formats();

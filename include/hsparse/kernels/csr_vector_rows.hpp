@@ -7,7 +7,7 @@
 //
 // Why: CSR adaptive stages each run of rows in shared memory and reduces it
 // there; its instructions cap it near 0.83 of the H200's read bandwidth
-// (the CSR registration's sm_bound, backends/cuda/spmv_kernels.cpp). The
+// (the CSR registration's sm_bound, backends/cuda/plans/csr.cpp). The
 // vector kernel reduces in registers and streams at a fixed share of the
 // bandwidth on both cards, below adaptive's where the memory binds first.
 // Measured (L2 flushed, GFLOP/s, adaptive / vector in the same run; the
@@ -67,12 +67,8 @@ inline bool csr_vector_suits(const RowStatistics& rows) {
   return rows.mean_length >= kCsrVectorMinMeanRow && rows.coefficient_of_variation <= kCsrVectorMaxRowSpread;
 }
 
-// The vector kernel's share of the read bandwidth for a format of the CSR
-// family (Format::csr, csr16, csr16_single) on rows where it suits.
-inline double csr_vector_stream_efficiency(Format format, const RowStatistics& rows) {
-  if (format == Format::csr16) return kCsr16VectorStreamEfficiency;
-  if (format == Format::csr16_single) return kCsr16SingleVectorStreamEfficiency;
-  return rows.mean_length >= kCsrVectorLongRow ? kCsrVectorStreamEfficiency : kCsrVectorShortRowEfficiency;
-}
+// The vector kernels' shares of the read bandwidth on rows where they suit
+// are the CUDA registrations' vector_rows_efficiency (backends/cuda/plans/
+// csr.cpp, csr16.cpp, csr16_single.cpp), from the constants above.
 
 }  // namespace hsparse

@@ -7,11 +7,11 @@
 /// (backends/*/spmv_plan.cpp) take the one and return the other.
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 
-#include "hsparse/backends/cuda/csr_spmv.hpp"
 #include "hsparse/dense/dense_matrix.hpp"
 #include "hsparse/formats/format.hpp"
 
@@ -32,20 +32,22 @@ struct SpmvOptions {
   /// sigma (0: the backend's: 256 on the CPU, 1 on the GPU), HYB's ELL
   /// width, the fill limit (0: the format's).
   FormatOptions layout;
-  /// CUDA only (ignored by the CPU, which has no such kernels):
-  cuda::CsrVectorParams vector{0, 0, 0};  ///< CSR vector: a zero field is the fixed rule's
-  int threads_per_row = 4;                ///< SELL "threads" kernel
-  int bcsr_lanes = 0;                     ///< BCSR by-column: lanes per block row, 4, 8, 16 or 32 (0: from the mean block row)
-  int slabs = 0;                          ///< CSR slabs: column slabs, 1..64 (0: x's bytes over a third of L2, kernels/csr_slabs.hpp)
-  bool convert_on_device = true;          ///< COO, ELL, HYB, DIA, BCSR, SELL, CSR16, CSR panels: upload the CSR and convert on the GPU
-  bool cusparse_preprocess = true;        ///< cuSPARSE CSR ALG1/ALG2: cusparseSpMV_preprocess at setup
-  /// Keep x in L2 during each product (an access-policy window on the
-  /// stream, backends/cuda/l2_window.hpp): `automatic` lets the backend
-  /// decide (cuda::keep_x_in_l2), `on` / `off` force it. Never applied to the
-  /// cuSPARSE baselines, which run as their users run them.
-  enum class XInL2 { automatic, on, off };
-  XInL2 x_in_l2 = XInL2::automatic;  ///< CUDA: x kept in L2 (XInL2)
+  /// The chosen kernel's own parameters by name, each one the kernel
+  /// registers (kernels/spmv_registry.hpp, SpmvKernel::params; `hsparse info
+  /// --formats` lists them), within its range: CUDA CSR vector's coop,
+  /// repeat and block, SELL threads' threads, BCSR by-column's lanes, CSR
+  /// slabs' slabs, the cuSPARSE baselines' preprocess, and every CUDA
+  /// kernel's x_in_l2 and (formats converted on the GPU) convert_on_device.
+  /// A parameter the kernel does not take is an error, never ignored.
+  /// Absent: the kernel's own rule.
+  std::map<std::string, long long> params;
 };
+
+/// A kernel parameter's value, or `fallback` where the options leave it to the kernel.
+inline long long kernel_param(const SpmvOptions& o, const std::string& name, long long fallback) {
+  const auto p = o.params.find(name);
+  return p == o.params.end() ? fallback : p->second;
+}
 
 /// @cond HSPARSE_INTERNAL
 /// What a backend's builder hands the plan; not for users.

@@ -17,7 +17,7 @@
 ///    1/N_nzc when x fits in a quarter of the cache;
 ///  - how close each kernel family gets to the bandwidth it is offered
 ///    (kernel_efficiency): measured by hsparse bench on the H100, the H200
-///    and the build machine (each backend's spmv_kernels.cpp says
+///    and the build machine (each backend's plans/FORMAT.cpp says
 ///    where), not guessed; on the GPU the lesser of the memory-bound
 ///    fraction and the kernel's bytes per SM cycle over the bandwidth;
 ///  - conversion cost: measured setup rates of the same runs.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "hsparse/backends/cuda/csr_spmv.hpp"
 #include "hsparse/core/backend.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
 #include "hsparse/tuning/coordinate_tuner.hpp"

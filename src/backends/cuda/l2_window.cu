@@ -93,17 +93,11 @@ ScopedL2Window::~ScopedL2Window() {
   cudaStreamSetAttribute(static_cast<cudaStream_t>(stream_), cudaStreamAttributeAccessPolicyWindow, &value);  // no throw from a destructor
 }
 
-bool keep_x_in_l2(SpmvOptions::XInL2 choice) {
-  switch (choice) {
-  case SpmvOptions::XInL2::on: return true;
-  case SpmvOptions::XInL2::off: return false;
-  case SpmvOptions::XInL2::automatic:
-    // Measured (l2_window.hpp): the window gained 5% on one matrix (power
-    // law, x 32 MB, back to back) and lost 2-17% on the others, and the
-    // set-aside it needs slows every other kernel while it is held.
-    return false;
-  }
-  return false;
+bool keep_x_in_l2(std::optional<bool> forced) {
+  // Measured (l2_window.hpp): the window gained 5% on one matrix (power
+  // law, x 32 MB, back to back) and lost 2-17% on the others, and the
+  // set-aside it needs slows every other kernel while it is held.
+  return forced.value_or(false);
 }
 
 void reset_persisting_l2() {

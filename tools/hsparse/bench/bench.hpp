@@ -105,7 +105,7 @@ struct Options {
   double min_time_s = 0;  // per kernel; 0: 0.25 s (quick: 0.03 s)
   long long spmv_count = 1000;  // the products "auto" must pay off over (and its goal counts conversion at)
   bool dry_run = false;         // plan the suite (sizes, memory) and stop
-  SpmvOptions::XInL2 x_in_l2 = SpmvOptions::XInL2::automatic;  // every hsparse plan's (the cuSPARSE baselines never get a window)
+  std::optional<bool> x_in_l2;  // every hsparse GPU plan's parameter x_in_l2 (unset: the backend's rule; the cuSPARSE baselines take none)
 };
 
 // The suite's size: nonzeros per generated matrix, so that the matrix data
@@ -158,7 +158,7 @@ std::optional<std::string> shared_matrix_folder();
 // machine (its measured bandwidth and cache). x is the input vector in the
 // executor's memory and must outlive them.
 std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, I>& a, const V* x, const Environment& env, long long spmv_count,
-                                            SpmvOptions::XInL2 x_in_l2);
+                                            std::optional<bool> x_in_l2);
 // The CPU's baseline libraries (Eigen, librsb) where built; x in host memory.
 std::vector<CandidateMaker> cpu_baseline_candidates(const Csr<V, I>& a, const V* x);
 // Library set-up of the CPU baselines (librsb needs rsb_lib_init), once per process.
@@ -168,9 +168,9 @@ void finalize_cpu_baselines();
 int repetitions_for(double min_time_s, double trial_s);
 
 // A registered kernel's bench variant (kernels/spmv_registry.hpp, SpmvKernel::bench):
-// "" as it is, "sigma=N", or "no-preprocess" (cuSPARSE CSR; preprocess may
-// be null where there is none). Error(internal) for anything else.
-void apply_bench_variant(const std::string& variant, long long& sigma, bool* preprocess);
+// "" as it is, "sigma=N" (the layout), or "no-preprocess" (cuSPARSE CSR's
+// parameter preprocess = 0). Error(internal) for anything else.
+void apply_bench_variant(const std::string& variant, SpmvOptions& options);
 // "sell/thread" or "sell/thread-sigma256".
 std::string bench_label(Format format, const std::string& kernel, const std::string& variant);
 

@@ -20,12 +20,12 @@ int repetitions_for(double min_time_s, double trial_s) {
   return static_cast<int>(std::clamp(reps, 5.0, 10000.0));
 }
 
-void apply_bench_variant(const std::string& variant, long long& sigma, bool* preprocess) {
+void apply_bench_variant(const std::string& variant, SpmvOptions& o) {
   if (variant.empty()) return;
   if (variant.rfind("sigma=", 0) == 0) {
-    sigma = std::stoll(variant.substr(6));
-  } else if (variant == "no-preprocess" && preprocess != nullptr) {
-    *preprocess = false;
+    o.layout.sigma = std::stoll(variant.substr(6));
+  } else if (variant == "no-preprocess") {  // the cuSPARSE baselines' parameter preprocess
+    o.params["preprocess"] = 0;
   } else {
     throw Error(ErrorCode::internal, "unknown bench variant '" + variant + "' in a kernel registration");
   }

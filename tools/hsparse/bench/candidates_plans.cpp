@@ -66,13 +66,18 @@ constexpr double kRebuildBelowSeconds = 0.5;
 }  // namespace
 
 std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, I>& a, const V* x, const Environment& env, long long spmv_count,
-                                            SpmvOptions::XInL2 x_in_l2) {
+                                            std::optional<bool> x_in_l2) {
   const Timers timers = timers_for(ex);
   std::vector<CandidateMaker> makers;
   // o: the plan's options; format "auto" (empty) is the plan's own choice
   // (resolve_spmv_options), for the suite's product count.
   auto add = [&](const std::string& label, SpmvOptions o) {
-    o.x_in_l2 = x_in_l2;
+    // --x-in-l2: every kernel that takes the parameter (not the cuSPARSE baselines; "auto" never chooses them).
+    const bool takes_x_in_l2 = !o.format || [&] {
+      const auto& params = spmv_kernel(ex->backend(), *o.format, o.kernel).params;
+      return std::any_of(params.begin(), params.end(), [](const KernelParam& p) { return p.name == "x_in_l2"; });
+    }();
+    if (x_in_l2 && takes_x_in_l2) o.params["x_in_l2"] = *x_in_l2 ? 1 : 0;
     makers.push_back({label, [&a, x, ex, timers, o, &env]() mutable {
                         const bool automatic = !o.format;
                         // "auto": the library's one choice (resolve_spmv_options), timed
@@ -139,7 +144,7 @@ std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, 
         SpmvOptions o;
         o.format = f;
         o.kernel = k.name;
-        apply_bench_variant(variant, o.layout.sigma, &o.cusparse_preprocess);
+        apply_bench_variant(variant, o);
         add(bench_label(f, k.name, variant), o);
       }
     }

@@ -175,7 +175,7 @@ std::unique_ptr<Candidate> build_and_check(const CandidateMaker& maker, const Sp
 
 Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
   const std::string backend = tool::resolve_backend(o.backend);
-  if (backend == "cpu" && o.x_in_l2 != SpmvOptions::XInL2::automatic)
+  if (backend == "cpu" && o.x_in_l2)
     throw Error(ErrorCode::invalid_argument, "--x-in-l2: a CUDA option, and this bench runs on the CPU backend");
   // Inputs and memory first: a missing file or a suite that cannot fit
   // stops here, before the bandwidth test and before anything is allocated.

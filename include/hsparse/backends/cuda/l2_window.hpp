@@ -15,9 +15,9 @@
 // opens one (keep_x_in_l2).
 #include <cstddef>
 #include <memory>
+#include <optional>
 
 #include "hsparse/backends/cuda/device.hpp"
-#include "hsparse/kernels/spmv_options.hpp"
 
 namespace hsparse::cuda {
 
@@ -62,9 +62,9 @@ class ScopedL2Window {
   void* stream_ = nullptr;
 };
 
-// The one place that decides whether an SpMV plan keeps x in L2: `on` /
-// `off` as asked; `automatic`: never (the set-aside's cost above).
-bool keep_x_in_l2(SpmvOptions::XInL2 choice);
+// The one place that decides whether an SpMV plan keeps x in L2: as forced
+// (the kernel parameter x_in_l2), else never (the set-aside's cost above).
+bool keep_x_in_l2(std::optional<bool> forced);
 
 // Returns every persisting line of L2 to normal status (so an L2 flush
 // evicts x too; L2Flusher calls it). No-op while no set-aside is held.
