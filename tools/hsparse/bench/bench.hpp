@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "hsparse/analysis/spmv_check.hpp"
 #include "hsparse/core/executor.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/formats/csr.hpp"
@@ -21,7 +22,9 @@
 
 namespace hsparse::bench {
 
-using V = double;  // the benchmark runs in double precision with int32 indices
+// The benchmarks run in double precision with int32 indices; the SpMV
+// bench also times complex<double> matrices (plan_candidates' T).
+using V = double;
 using I = std::int32_t;
 
 // One way of computing y = A x, ready to run: an hsparse plan or a baseline.
@@ -33,7 +36,9 @@ struct Candidate {
   double choice_s = 0;  // format "auto": the library's choice (analysis and model), beside setup_s
   double matrix_bytes = 0;
   std::size_t stored_entries = 0;
-  std::function<std::vector<V>()> run_once;                // y = A x once, from a NaN-poisoned y; y on the host
+  // y = A x once, from a NaN-poisoned y, checked against the matrix's serial
+  // reference (its rounding allowed for a lossy format).
+  std::function<SpmvCheck(double value_rounding)> run_and_check;
   std::function<TimingSummary(double min_time_s)> time;    // repetitions passing min_time_s (GPU: L2 flushed before each)
   std::function<TimingSummary(double min_time_s)> time_back_to_back;  // GPU only: calls back to back on the same x, nothing flushed
 };
@@ -61,6 +66,11 @@ struct MatrixInfo {
   int max_row = 0;
   bool cache_resident = false;  // matrix + vectors fit in the cache (timed after a flush anyway)
   double load_s = 0;
+  std::string values = "double";        // the value type timed: double or complex<double>
+  std::size_t value_bytes = sizeof(V);  // of one value
+  // Real flops per nonzero of y = A x: 2 (a multiply and an add), 8 for
+  // complex values (a complex multiply is 4 multiplies and 2 adds, its add 2).
+  double flops_per_nonzero = 2;
 };
 
 struct Result {
@@ -157,10 +167,14 @@ std::optional<std::string> shared_matrix_folder();
 // the GPU) and "auto", the advisor's choice for spmv_count products on this
 // machine (its measured bandwidth and cache). x is the input vector in the
 // executor's memory and must outlive them.
-std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, I>& a, const V* x, const Environment& env, long long spmv_count,
-                                            std::optional<bool> x_in_l2);
-// The CPU's baseline libraries (Eigen, librsb) where built; x in host memory.
-std::vector<CandidateMaker> cpu_baseline_candidates(const Csr<V, I>& a, const V* x);
+// `reference` checks each candidate's result; a, x and reference must outlive
+// the makers. T: double or complex<double>.
+template <class T>
+std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<T, I>& a, const T* x, const SpmvReference<T, I>& reference,
+                                            const Environment& env, long long spmv_count, std::optional<bool> x_in_l2);
+// The CPU's baseline libraries (Eigen, librsb) where built, for real
+// matrices (a complex one is timed without them); x in host memory.
+std::vector<CandidateMaker> cpu_baseline_candidates(const Csr<V, I>& a, const V* x, const SpmvReference<V, I>& reference);
 // Library set-up of the CPU baselines (librsb needs rsb_lib_init), once per process.
 void initialize_cpu_baselines();
 void finalize_cpu_baselines();

@@ -55,7 +55,7 @@ namespace {
 
 // A candidate around y = A x on host memory; `keep` holds what `run` uses.
 std::unique_ptr<Candidate> host_candidate(std::string library, std::string format, std::string kernel, double setup_s, double bytes,
-                                          std::size_t stored, const Csr<V, I>& a, const V* x,
+                                          std::size_t stored, const Csr<V, I>& a, const V* x, const SpmvReference<V, I>& reference,
                                           std::function<void(const V*, V*)> run) {
   auto c = std::make_unique<Candidate>();
   c->library = std::move(library);
@@ -65,10 +65,10 @@ std::unique_ptr<Candidate> host_candidate(std::string library, std::string forma
   c->matrix_bytes = bytes;
   c->stored_entries = stored;
   auto y = std::make_shared<std::vector<V>>(static_cast<std::size_t>(a.rows));
-  c->run_once = [run, y, x] {
+  c->run_and_check = [run, y, x, &reference](double rounding) {
     std::fill(y->begin(), y->end(), std::numeric_limits<V>::quiet_NaN());
     run(x, y->data());
-    return *y;
+    return reference.check(*y, rounding);
   };
   c->time = [run, y, x](double min_time_s) {
     Stopwatch trial;
@@ -80,15 +80,15 @@ std::unique_ptr<Candidate> host_candidate(std::string library, std::string forma
 
 }  // namespace
 
-std::vector<CandidateMaker> cpu_baseline_candidates(const Csr<V, I>& a, const V* x) {
+std::vector<CandidateMaker> cpu_baseline_candidates(const Csr<V, I>& a, const V* x, const SpmvReference<V, I>& reference) {
   std::vector<CandidateMaker> makers;
 #ifdef HSPARSE_HAVE_EIGEN
-  makers.push_back({"eigen", [&a, x] {
+  makers.push_back({"eigen", [&a, x, &reference] {
                       Stopwatch w;
                       auto m = std::make_shared<Eigen::Map<const Eigen::SparseMatrix<V, Eigen::RowMajor, I>>>(
                           a.rows, a.cols, static_cast<I>(a.nnz()), a.row_ptr.data(), a.col_idx.data(), a.values.data());
                       const double bytes = static_cast<double>(a.nnz() * (sizeof(V) + sizeof(I)) + (a.row_ptr.size()) * sizeof(I));
-                      return host_candidate("eigen", "csr", "eigen/row-major", w.seconds(), bytes, a.nnz(), a, x,
+                      return host_candidate("eigen", "csr", "eigen/row-major", w.seconds(), bytes, a.nnz(), a, x, reference,
                                             [m, rows = a.rows, cols = a.cols](const V* xv, V* yv) {
                                               Eigen::Map<const Eigen::VectorXd> xm(xv, cols);
                                               Eigen::Map<Eigen::VectorXd> ym(yv, rows);
@@ -97,7 +97,7 @@ std::vector<CandidateMaker> cpu_baseline_candidates(const Csr<V, I>& a, const V*
                     }});
 #endif
 #ifdef HSPARSE_HAVE_LIBRSB
-  makers.push_back({"librsb", [&a, x] {
+  makers.push_back({"librsb", [&a, x, &reference] {
                       Stopwatch w;
                       rsb_err_t err = RSB_ERR_NO_ERROR;
                       rsb_mtx_t* m = rsb_mtx_alloc_from_csr_const(a.values.data(), a.row_ptr.data(), a.col_idx.data(),
@@ -107,7 +107,7 @@ std::vector<CandidateMaker> cpu_baseline_candidates(const Csr<V, I>& a, const V*
                       std::shared_ptr<rsb_mtx_t> owner(m, [](rsb_mtx_t* p) { rsb_mtx_free(p); });
                       std::size_t bytes = 0;
                       rsb_mtx_get_info(m, RSB_MIF_TOTAL_SIZE__TO__SIZE_T, &bytes);
-                      return host_candidate("librsb", "rsb", "librsb/recursive", w.seconds(), static_cast<double>(bytes), a.nnz(), a, x,
+                      return host_candidate("librsb", "rsb", "librsb/recursive", w.seconds(), static_cast<double>(bytes), a.nnz(), a, x, reference,
                                             [owner](const V* xv, V* yv) {
                                               const V one = 1, zero = 0;
                                               rsb_spmv(RSB_TRANSPOSITION_N, &one, owner.get(), xv, 1, &zero, yv, 1);

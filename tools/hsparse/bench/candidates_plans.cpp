@@ -65,8 +65,9 @@ constexpr double kRebuildBelowSeconds = 0.5;
 
 }  // namespace
 
-std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, I>& a, const V* x, const Environment& env, long long spmv_count,
-                                            std::optional<bool> x_in_l2) {
+template <class T>
+std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<T, I>& a, const T* x, const SpmvReference<T, I>& reference,
+                                            const Environment& env, long long spmv_count, std::optional<bool> x_in_l2) {
   const Timers timers = timers_for(ex);
   std::vector<CandidateMaker> makers;
   // o: the plan's options; format "auto" (empty) is the plan's own choice
@@ -78,7 +79,7 @@ std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, 
       return std::any_of(params.begin(), params.end(), [](const KernelParam& p) { return p.name == "x_in_l2"; });
     }();
     if (x_in_l2 && takes_x_in_l2) o.params["x_in_l2"] = *x_in_l2 ? 1 : 0;
-    makers.push_back({label, [&a, x, ex, timers, o, &env]() mutable {
+    makers.push_back({label, [&a, x, ex, timers, o, &env, &reference]() mutable {
                         const bool automatic = !o.format;
                         // "auto": the library's one choice (resolve_spmv_options), timed
                         // on its own, then built like every other candidate: the
@@ -101,14 +102,14 @@ std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, 
                         // 101 ms, docs/results/2026-11-26-csr-adaptive-bcsr-lanes-h200), more than the
                         // margins the auto goal compares. The first is destroyed
                         // before the second: the peak memory stays one plan's.
-                        auto plan = std::make_shared<const SpmvPlan<V, I>>(ex, a, o);
+                        auto plan = std::make_shared<const SpmvPlan<T, I>>(ex, a, o);
                         double setup_s = plan->setup_seconds();
                         if (setup_s < kRebuildBelowSeconds) {
                           plan.reset();
-                          plan = std::make_shared<const SpmvPlan<V, I>>(ex, a, o);
+                          plan = std::make_shared<const SpmvPlan<T, I>>(ex, a, o);
                           setup_s = std::min(setup_s, plan->setup_seconds());
                         }
-                        auto y = std::make_shared<Array<V>>(ex, static_cast<std::size_t>(a.rows));
+                        auto y = std::make_shared<Array<T>>(ex, static_cast<std::size_t>(a.rows));
                         auto c = std::make_unique<Candidate>();
                         const bool baseline = o.kernel.rfind("cusparse", 0) == 0;
                         c->library = baseline ? "cusparse" : "hsparse";
@@ -118,16 +119,17 @@ std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, 
                         c->setup_s = setup_s;
                         c->matrix_bytes = static_cast<double>(plan->matrix_bytes());
                         c->stored_entries = plan->stored_entries();
-                        c->run_once = [plan, y, x] {
-                          y->assign(std::vector<V>(y->size(), std::numeric_limits<V>::quiet_NaN()));  // poison: every row must be written
-                          plan->apply(1.0, x, 0.0, y->data());
+                        c->run_and_check = [plan, y, x, &reference](double rounding) {
+                          // poison: every row must be written
+                          y->assign(std::vector<T>(y->size(), T(std::numeric_limits<double>::quiet_NaN())));
+                          plan->apply(T(1), x, T(0), y->data());
                           plan->executor()->synchronize();
-                          return y->to_host();
+                          return reference.check(y->to_host(), rounding);
                         };
-                        c->time = [plan, y, x, t = timers.flushed](double min_time_s) { return t([&] { plan->apply(1.0, x, 0.0, y->data()); }, min_time_s); };
+                        c->time = [plan, y, x, t = timers.flushed](double min_time_s) { return t([&] { plan->apply(T(1), x, T(0), y->data()); }, min_time_s); };
                         if (timers.back_to_back) {
                           c->time_back_to_back = [plan, y, x, t = timers.back_to_back](double min_time_s) {
-                            return t([&] { plan->apply(1.0, x, 0.0, y->data()); }, min_time_s);
+                            return t([&] { plan->apply(T(1), x, T(0), y->data()); }, min_time_s);
                           };
                         }
                         return c;
@@ -151,5 +153,10 @@ std::vector<CandidateMaker> plan_candidates(const ExecutorPtr& ex, const Csr<V, 
   }
   return makers;
 }
+
+template std::vector<CandidateMaker> plan_candidates(const ExecutorPtr&, const Csr<double, I>&, const double*, const SpmvReference<double, I>&,
+                                                     const Environment&, long long, std::optional<bool>);
+template std::vector<CandidateMaker> plan_candidates(const ExecutorPtr&, const Csr<std::complex<double>, I>&, const std::complex<double>*,
+                                                     const SpmvReference<std::complex<double>, I>&, const Environment&, long long, std::optional<bool>);
 
 }  // namespace hsparse::bench

@@ -28,8 +28,8 @@ void print_console(const Report& r) {
   if (r.env.copy_bytes_per_s > 0) std::printf(", copy %.1f GB/s", r.env.copy_bytes_per_s * 1e-9);
   std::printf("\n");
   for (const auto& m : r.matrices) {
-    std::printf("\n%s  (%lld x %lld, %zu nonzeros%s)\n", m.name.c_str(), static_cast<long long>(m.rows), static_cast<long long>(m.cols), m.nnz,
-                m.cache_resident ? ", fits in cache" : "");
+    std::printf("\n%s  (%lld x %lld, %zu nonzeros%s%s)\n", m.name.c_str(), static_cast<long long>(m.rows), static_cast<long long>(m.cols), m.nnz,
+                m.values == "double" ? "" : (", " + m.values + " values: GFLOP/s count 8 per nonzero").c_str(), m.cache_resident ? ", fits in cache" : "");
     std::printf("  %-46s %10s %9s %7s %9s %10s\n", "kernel", "GFLOP/s", "GB/s", "% BW", "vs CSR*", "break-even");
     std::vector<const Result*> rows;
     for (const auto& x : r.results) if (x.matrix == m.name) rows.push_back(&x);
@@ -85,7 +85,8 @@ std::string write_report(const Report& r, const std::string& dir) {
   md << "\n## Summary per matrix\n\n| matrix | nnz | best hsparse | GFLOP/s | % BW | best " << baseline_name(r) << " | GFLOP/s | ratio | vs best "
      << baseline_name(r) << " CSR |\n|---|---:|---|---:|---:|---|---:|---:|---:|\n";
   for (const auto& s : sums) {
-    md << "| " << short_name(s.info->name) << (s.info->cache_resident ? " (in cache)" : "") << " | " << s.info->nnz << " | "
+    md << "| " << short_name(s.info->name) << (s.info->values == "double" ? "" : " (" + s.info->values + ")") << (s.info->cache_resident ? " (in cache)" : "")
+       << " | " << s.info->nnz << " | "
        << (s.best_hsparse ? s.best_hsparse->kernel : "-") << " | " << (s.best_hsparse ? fmt("%.1f", s.best_hsparse->gflops) : "-") << " | "
        << (s.best_hsparse ? fmt("%.0f%%", 100 * s.best_hsparse->bandwidth_fraction) : "-") << " | "
        << (s.best_baseline ? s.best_baseline->library + " " + s.best_baseline->kernel : "-") << " | "
@@ -169,7 +170,8 @@ Report read_json(const std::string& path) {
     r.interrupted = j["interrupted"];
     r.spmv_count = j.value("spmv_count", 1000LL);
     for (const auto& m : j["matrices"]) {
-      r.matrices.push_back({m["name"], m["rows"], m["cols"], m["nnz"], m["csr_bytes"], m["row_cv"], m["max_row"], m["cache_resident"], m["load_s"]});
+      r.matrices.push_back({m["name"], m["rows"], m["cols"], m["nnz"], m["csr_bytes"], m["row_cv"], m["max_row"], m["cache_resident"], m["load_s"],
+                            m.value("values", std::string("double"))});
     }
     for (const auto& x : j["results"]) {
       Result q;

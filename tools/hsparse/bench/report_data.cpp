@@ -48,7 +48,7 @@ json to_json(const Report& r) {
   j["matrices"] = json::array();
   for (const auto& m : r.matrices) {
     j["matrices"].push_back({{"name", m.name}, {"rows", m.rows}, {"cols", m.cols}, {"nnz", m.nnz}, {"csr_bytes", m.csr_bytes},
-                             {"row_cv", m.row_cv}, {"max_row", m.max_row}, {"cache_resident", m.cache_resident}, {"load_s", m.load_s}});
+                             {"row_cv", m.row_cv}, {"max_row", m.max_row}, {"cache_resident", m.cache_resident}, {"load_s", m.load_s}, {"values", m.values}});
   }
   j["results"] = json::array();
   for (const auto& x : r.results) j["results"].push_back(to_json(x));

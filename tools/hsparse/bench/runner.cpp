@@ -115,12 +115,12 @@ void fill_metrics(Result& r, const MatrixInfo& m, const Environment& env, const 
   r.matrix_bytes = c.matrix_bytes;
   r.occupancy = c.stored_entries ? static_cast<double>(m.nnz) / static_cast<double>(c.stored_entries) : 1;
   if (r.status != "ok" || r.time.median_s <= 0) return;
-  const double t = r.time.median_s, flops = 2.0 * static_cast<double>(m.nnz);
+  const double t = r.time.median_s, flops = m.flops_per_nonzero * static_cast<double>(m.nnz);
   r.gflops = flops / t * 1e-9;
   if (r.time_back_to_back.median_s > 0) r.gflops_back_to_back = flops / r.time_back_to_back.median_s * 1e-9;
-  r.bytes_min = format_minimum_bytes(c.matrix_bytes, m.rows, m.cols, sizeof(V));
-  r.bytes_csr_min = minimum_spmv_bytes(m.rows, m.cols, m.nnz, sizeof(V), sizeof(I));
-  r.bytes_effective = effective_spmv_bytes(m.rows, m.nnz, sizeof(V), sizeof(I));
+  r.bytes_min = format_minimum_bytes(c.matrix_bytes, m.rows, m.cols, m.value_bytes);
+  r.bytes_csr_min = minimum_spmv_bytes(m.rows, m.cols, m.nnz, m.value_bytes, sizeof(I));
+  r.bytes_effective = effective_spmv_bytes(m.rows, m.nnz, m.value_bytes, sizeof(I));
   r.gbs_min = r.bytes_min / t * 1e-9;
   r.gbs_csr_min = r.bytes_csr_min / t * 1e-9;
   r.gbs_effective = r.bytes_effective / t * 1e-9;
@@ -130,13 +130,16 @@ void fill_metrics(Result& r, const MatrixInfo& m, const Environment& env, const 
   // from cache, or the bandwidth test underestimates the machine. Alpha is
   // then reported at its floor and the result marked above the model.
   const double alpha_min = m.nnz ? static_cast<double>(m.cols) / static_cast<double>(m.nnz) : 1;
-  r.alpha = std::max(alpha_min, estimate_alpha(c.matrix_bytes, m.nnz, m.rows, sizeof(V), flops / t, env.read_bytes_per_s));
-  r.model_gflops = env.read_bytes_per_s / code_balance(c.matrix_bytes, m.nnz, m.rows, sizeof(V), alpha_min) * 1e-9;
+  // The model's balance counts 2 flops per nonzero: complex products (8)
+  // enter it as their rate of real-equivalent products.
+  const double flops_scale = m.flops_per_nonzero / 2;
+  r.alpha = std::max(alpha_min, estimate_alpha(c.matrix_bytes, m.nnz, m.rows, m.value_bytes, flops / t / flops_scale, env.read_bytes_per_s));
+  r.model_gflops = env.read_bytes_per_s / code_balance(c.matrix_bytes, m.nnz, m.rows, m.value_bytes, alpha_min) * flops_scale * 1e-9;
   r.above_model = r.gflops > r.model_gflops;
 }
 
 // Builds and checks one candidate; on refusal or a wrong result it fills r and returns null.
-std::unique_ptr<Candidate> build_and_check(const CandidateMaker& maker, const SpmvReference<V, I>& reference, Result& r) {
+std::unique_ptr<Candidate> build_and_check(const CandidateMaker& maker, Result& r) {
   std::unique_ptr<Candidate> c;
   try {
     c = maker.make();
@@ -148,20 +151,19 @@ std::unique_ptr<Candidate> build_and_check(const CandidateMaker& maker, const Sp
   r.library = c->library;
   r.format = c->format;
   r.kernel = c->kernel;
-  std::vector<V> y;
-  try {
-    y = c->run_once();
-  } catch (const Error& e) {
-    r.status = "failed";
-    r.message = e.what();
-    return nullptr;
-  }
   // A format storing rounded values (csr16-single): its rounding in the bound, its error kept.
   double rounding = 0;
   for (Format f : all_formats()) {
     if (c->library == "hsparse" && c->format == to_string(f)) rounding = format_traits(f).value_rounding;
   }
-  const auto check = reference.check(y, rounding);
+  SpmvCheck check;
+  try {
+    check = c->run_and_check(rounding);
+  } catch (const Error& e) {
+    r.status = "failed";
+    r.message = e.what();
+    return nullptr;
+  }
   r.relative_error = check.relative_error;
   if (!check.passed) {
     r.status = "wrong";
@@ -210,135 +212,144 @@ Report run_benchmark(const Options& o, const std::atomic<bool>& stop) {
     progress(mi, sources.size(), 0, 0, m.name, "loading");
     const std::string position = "[" + std::to_string(mi + 1) + "/" + std::to_string(sources.size()) + "] ";
     log_line("%s%s\n", position + m.name, generators::is_generator_spec(m.name) ? ": generating" : ": reading");
-    Csr<V, I> a;
-    try {
-      // The SpMV bench times real double matrices (its kernels, baselines and
-      // reports are written for V = double). A complex one is said to be so,
-      // by name and with where it does run, before a byte of it is parsed.
-      if (io::source_is_complex(m.name)) {
-        throw Error(ErrorCode::unsupported, m.name + ": complex values: hsparse bench times real (double) matrices; `hsparse spmv " + m.name +
-                                                " --format F --check` runs every format on it");
-      }
-      Stopwatch load;
-      a = io::load_matrix<V, I>(m.name);
-      m.load_s = load.seconds();
-      // Every candidate's copy of this matrix, checked before the first is made.
-      require_host_memory(static_cast<std::size_t>(static_cast<double>(a.nnz()) * bench_host_bytes_per_nonzero(backend)),
-                          "benchmarking " + m.name + " (its candidates' copies)");
-    } catch (const Error& e) {
-      log_line("  %s: not loaded: %s\n", m.name, e.what());
-      Result r = base_result(m, env, "(load)");
-      r.status = "failed";
-      r.message = e.what();
-      report.results.push_back(r);
-      continue;
-    }
-    m.rows = a.rows;
-    m.cols = a.cols;
-    m.nnz = a.nnz();
-    m.csr_bytes = static_cast<double>(a.nnz() * (sizeof(V) + sizeof(I)) + a.row_ptr.size() * sizeof(I));
-    const auto stats = row_length_statistics(a);
-    m.row_cv = stats.coefficient_of_variation;
-    m.max_row = static_cast<int>(stats.max_length);
-    m.cache_resident = m.csr_bytes + static_cast<double>(a.rows + a.cols) * sizeof(V) < static_cast<double>(env.cache_bytes);
-    report.matrices.push_back(m);
-    char loaded[64];
-    std::snprintf(loaded, sizeof loaded, ", ready in %.1f s", m.load_s);
-    log_line("%s%s\n", position + m.name, " (" + std::to_string(m.rows) + " x " + std::to_string(m.cols) + ", " + std::to_string(m.nnz) +
-                                   " nonzeros" + (m.cache_resident ? ", fits in cache: timed after a cache flush" : "") + loaded + ")");
-
-    const std::vector<V> x = tool::default_x<V>(static_cast<std::size_t>(a.cols));
-    const SpmvReference<V, I> reference(a, x, 1.0, 0.0, {});  // once per matrix, for every candidate's check
-    std::vector<Result> results;
-    const double kernel_time = mi < suite_size ? min_time : min_time / 10;
-    if (backend == "cuda") {
-      const Array<V> d_x(executor, std::span<const V>(x));
-      // One untimed CSR plan first: the first plan of each matrix paid 40-110
-      // ms more setup than the same plan later (H100: "auto", always
-      // first, 61 against 21 ms on power law, 185 against 73 on cage10), a
-      // cost every user pays once whatever the format; without this, the
-      // candidate that happens to come first is charged with it.
+    // The matrix's own value type: real matrices as double, complex ones as
+    // complex<double> (8 real flops per nonzero, 16-byte values), with every
+    // kernel checked against the serial reference as for real ones. The CPU
+    // baselines (Eigen, librsb) run for real matrices only.
+    const auto bench_values = [&]<class T>() {
+      constexpr bool complex = is_complex_v<T>;
+      m.values = complex ? "complex<double>" : "double";
+      m.value_bytes = sizeof(T);
+      m.flops_per_nonzero = complex ? 8 : 2;
+      Csr<T, I> a;
       try {
-        const SpmvPlan<V, I> warm_up(executor, a, SpmvOptions{});
-      } catch (const Error&) {  // the candidates report their own failures
+        Stopwatch load;
+        a = io::load_matrix<T, I>(m.name);
+        m.load_s = load.seconds();
+        // Every candidate's copy of this matrix, checked before the first is made.
+        // (measured for double; an entry of complex<double> is 20 bytes, not 12)
+        const double entry_scale = static_cast<double>(sizeof(T) + sizeof(I)) / static_cast<double>(sizeof(V) + sizeof(I));
+        require_host_memory(static_cast<std::size_t>(static_cast<double>(a.nnz()) * bench_host_bytes_per_nonzero(backend) * entry_scale),
+                            "benchmarking " + m.name + " (its candidates' copies)");
+      } catch (const Error& e) {
+        log_line("  %s: not loaded: %s\n", m.name, e.what());
+        Result r = base_result(m, env, "(load)");
+        r.status = "failed";
+        r.message = e.what();
+        report.results.push_back(r);
+        return;
       }
-      const auto makers = plan_candidates(executor, a, d_x.data(), env, o.spmv_count, o.x_in_l2);
-      for (std::size_t k = 0; k < makers.size() && !stop; ++k) {
-        progress(mi, sources.size(), k, makers.size(), m.name, makers[k].label);
-        Result r = base_result(m, env, makers[k].label);
+      m.rows = a.rows;
+      m.cols = a.cols;
+      m.nnz = a.nnz();
+      m.csr_bytes = static_cast<double>(a.nnz() * (sizeof(T) + sizeof(I)) + a.row_ptr.size() * sizeof(I));
+      const auto stats = row_length_statistics(a);
+      m.row_cv = stats.coefficient_of_variation;
+      m.max_row = static_cast<int>(stats.max_length);
+      m.cache_resident = m.csr_bytes + static_cast<double>(a.rows + a.cols) * sizeof(T) < static_cast<double>(env.cache_bytes);
+      report.matrices.push_back(m);
+      char loaded[64];
+      std::snprintf(loaded, sizeof loaded, ", ready in %.1f s", m.load_s);
+      log_line("%s%s\n", position + m.name, " (" + std::to_string(m.rows) + " x " + std::to_string(m.cols) + ", " + std::to_string(m.nnz) +
+                                     " nonzeros" + (complex ? ", complex<double> values" : "") + (m.cache_resident ? ", fits in cache: timed after a cache flush" : "") + loaded + ")");
+
+      const std::vector<T> x = tool::default_x<T>(static_cast<std::size_t>(a.cols));
+      const SpmvReference<T, I> reference(a, x, T(1), T(0), {});  // once per matrix, for every candidate's check
+      std::vector<Result> results;
+      const double kernel_time = mi < suite_size ? min_time : min_time / 10;
+      if (backend == "cuda") {
+        const Array<T> d_x(executor, std::span<const T>(x));
+        // One untimed CSR plan first: the first plan of each matrix paid 40-110
+        // ms more setup than the same plan later (H100: "auto", always
+        // first, 61 against 21 ms on power law, 185 against 73 on cage10), a
+        // cost every user pays once whatever the format; without this, the
+        // candidate that happens to come first is charged with it.
         try {
-          if (auto c = build_and_check(makers[k], reference, r)) {
-            r.time = c->time(kernel_time);
-            if (c->time_back_to_back) r.time_back_to_back = c->time_back_to_back(kernel_time / 2);
-            fill_metrics(r, m, env, *c);
+          const SpmvPlan<T, I> warm_up(executor, a, SpmvOptions{});
+        } catch (const Error&) {  // the candidates report their own failures
+        }
+        const auto makers = plan_candidates(executor, a, d_x.data(), reference, env, o.spmv_count, o.x_in_l2);
+        for (std::size_t k = 0; k < makers.size() && !stop; ++k) {
+          progress(mi, sources.size(), k, makers.size(), m.name, makers[k].label);
+          Result r = base_result(m, env, makers[k].label);
+          try {
+            if (auto c = build_and_check(makers[k], r)) {
+              r.time = c->time(kernel_time);
+              if (c->time_back_to_back) r.time_back_to_back = c->time_back_to_back(kernel_time / 2);
+              fill_metrics(r, m, env, *c);
+            }
+          } catch (const Error& e) {
+            r.status = "failed";
+            r.message = e.what();
           }
-        } catch (const Error& e) {
-          r.status = "failed";
-          r.message = e.what();
+          results.push_back(r);
         }
-        results.push_back(r);
-      }
-    } else {
-      auto makers = plan_candidates(executor, a, x.data(), env, o.spmv_count, o.x_in_l2);
-      for (auto& m : cpu_baseline_candidates(a, x.data())) makers.push_back(std::move(m));
-      // Built and checked with "auto" (the first candidate) last. Built
-      // first, its plan ran 10-50% slower than the same plan built later, in
-      // every run of the build machine's suite (FEM bs = 3: 6.44 against
-      // 5.64 ms); built last, within 3% (3.84 against 3.87), and the plan
-      // built first instead (COO) showed no such loss. The cause is not
-      // found (not malloc's mmap threshold, a pause, or a plan built before
-      // the candidates: docs/results/2026-11-26-csr-adaptive-bcsr-lanes-h200, section 5).
-      std::vector<std::unique_ptr<Candidate>> built(makers.size());
-      std::vector<bool> attempted(makers.size(), false);
-      for (std::size_t k = 0; k < makers.size(); ++k) results.push_back(base_result(m, env, makers[k].label));
-      for (std::size_t j = 0; j < makers.size() && !stop; ++j) {
-        const std::size_t k = (j + 1) % makers.size();
-        progress(mi, sources.size(), j, 2 * makers.size(), m.name, makers[k].label + " (check)");
-        attempted[k] = true;
-        built[k] = build_and_check(makers[k], reference, results[k]);
-      }
-      for (std::size_t k = 0; k < makers.size(); ++k) {
-        if (attempted[k]) continue;
-        results[k].status = "failed";
-        results[k].message = "interrupted before it was built";
-      }
-      std::vector<TimingSummary> best(makers.size());
-      for (int round = 0; round < 2 && !stop; ++round) {
-        for (std::size_t i = 0; i < built.size() && !stop; ++i) {
-          // The second round in reverse: no candidate is timed first in both
-          // rounds. "auto", first in the list, ran 10-50% slower than the
-          // same plan later in the list, and 2-3% when put last; reversing
-          // the second round narrowed that but did not end it (build
-          // machine, docs/results/2026-11-26-csr-adaptive-bcsr-lanes-h200, section 5).
-          const std::size_t k = round == 0 ? i : built.size() - 1 - i;
-          if (!built[k]) continue;
-          progress(mi, sources.size(), makers.size() + k, 2 * makers.size(), m.name, makers[k].label);
-          const auto t = built[k]->time(kernel_time / 2);
-          if (best[k].repetitions == 0 || t.median_s < best[k].median_s) best[k] = t;
-        }
-      }
-      for (std::size_t k = 0; k < built.size(); ++k) {
-        if (!built[k]) continue;
-        results[k].time = best[k];
-        if (best[k].repetitions == 0) {
-          results[k].status = "failed";
-          results[k].message = "interrupted before timing";
-        }
-        fill_metrics(results[k], m, env, *built[k]);
-      }
-    }
-    derive_comparisons(results);
-    for (const auto& r : results) {
-      if (r.status == "ok") {
-        char line[256];
-        std::snprintf(line, sizeof line, "%9.1f GFLOP/s %6.1f%% of read BW", r.gflops, 100 * r.bandwidth_fraction);
-        if (r.gflops_back_to_back > 0) std::snprintf(line + std::strlen(line), sizeof line - std::strlen(line), "  (back to back %.1f)", r.gflops_back_to_back);
-        log_line("    %-44s %s\n", r.library + " " + r.kernel, line);
       } else {
-        log_line("    %-44s %s\n", r.library + " " + r.kernel, status_text(r));
+        auto makers = plan_candidates(executor, a, x.data(), reference, env, o.spmv_count, o.x_in_l2);
+        if constexpr (!complex) {
+          for (auto& m : cpu_baseline_candidates(a, x.data(), reference)) makers.push_back(std::move(m));
+        }
+        // Built and checked with "auto" (the first candidate) last. Built
+        // first, its plan ran 10-50% slower than the same plan built later, in
+        // every run of the build machine's suite (FEM bs = 3: 6.44 against
+        // 5.64 ms); built last, within 3% (3.84 against 3.87), and the plan
+        // built first instead (COO) showed no such loss. The cause is not
+        // found (not malloc's mmap threshold, a pause, or a plan built before
+        // the candidates: docs/results/2026-11-26-csr-adaptive-bcsr-lanes-h200, section 5).
+        std::vector<std::unique_ptr<Candidate>> built(makers.size());
+        std::vector<bool> attempted(makers.size(), false);
+        for (std::size_t k = 0; k < makers.size(); ++k) results.push_back(base_result(m, env, makers[k].label));
+        for (std::size_t j = 0; j < makers.size() && !stop; ++j) {
+          const std::size_t k = (j + 1) % makers.size();
+          progress(mi, sources.size(), j, 2 * makers.size(), m.name, makers[k].label + " (check)");
+          attempted[k] = true;
+          built[k] = build_and_check(makers[k], results[k]);
+        }
+        for (std::size_t k = 0; k < makers.size(); ++k) {
+          if (attempted[k]) continue;
+          results[k].status = "failed";
+          results[k].message = "interrupted before it was built";
+        }
+        std::vector<TimingSummary> best(makers.size());
+        for (int round = 0; round < 2 && !stop; ++round) {
+          for (std::size_t i = 0; i < built.size() && !stop; ++i) {
+            // The second round in reverse: no candidate is timed first in both
+            // rounds. "auto", first in the list, ran 10-50% slower than the
+            // same plan later in the list, and 2-3% when put last; reversing
+            // the second round narrowed that but did not end it (build
+            // machine, docs/results/2026-11-26-csr-adaptive-bcsr-lanes-h200, section 5).
+            const std::size_t k = round == 0 ? i : built.size() - 1 - i;
+            if (!built[k]) continue;
+            progress(mi, sources.size(), makers.size() + k, 2 * makers.size(), m.name, makers[k].label);
+            const auto t = built[k]->time(kernel_time / 2);
+            if (best[k].repetitions == 0 || t.median_s < best[k].median_s) best[k] = t;
+          }
+        }
+        for (std::size_t k = 0; k < built.size(); ++k) {
+          if (!built[k]) continue;
+          results[k].time = best[k];
+          if (best[k].repetitions == 0) {
+            results[k].status = "failed";
+            results[k].message = "interrupted before timing";
+          }
+          fill_metrics(results[k], m, env, *built[k]);
+        }
       }
-    }
-    report.results.insert(report.results.end(), results.begin(), results.end());
+      derive_comparisons(results);
+      for (const auto& r : results) {
+        if (r.status == "ok") {
+          char line[256];
+          std::snprintf(line, sizeof line, "%9.1f GFLOP/s %6.1f%% of read BW", r.gflops, 100 * r.bandwidth_fraction);
+          if (r.gflops_back_to_back > 0) std::snprintf(line + std::strlen(line), sizeof line - std::strlen(line), "  (back to back %.1f)", r.gflops_back_to_back);
+          log_line("    %-44s %s\n", r.library + " " + r.kernel, line);
+        } else {
+          log_line("    %-44s %s\n", r.library + " " + r.kernel, status_text(r));
+        }
+      }
+      report.results.insert(report.results.end(), results.begin(), results.end());
+    };
+    if (io::source_is_complex(m.name)) bench_values.template operator()<std::complex<double>>();
+    else bench_values.template operator()<double>();
   }
   if (isatty(2)) std::fprintf(stderr, "\r\033[K");
   if (backend == "cpu") finalize_cpu_baselines();
