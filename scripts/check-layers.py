@@ -4,7 +4,7 @@ show (issue 63, deliverable 3).
 
 Layers point one way, lower to higher:
   core <- formats <- io / generators / performance
-       <- kernels / backends / dense / analysis <- plans / tuning <- solvers / fem
+       <- kernels / backends / dense / analysis <- plans / tuning / distributed <- solvers / fem
 (tools/ and python/ sit on top and may include anything). A file in
 include/hsparse/LAYER/ or src/LAYER/ may include "hsparse/OTHER/..." only
 where OTHER's rank is not above LAYER's.
@@ -32,7 +32,9 @@ RANK = {
     # analysis checks a product against the serial reference kernel
     # (spmv_check), so it sits with the kernels, below the plans that use it.
     "kernels": 3, "backends": 3, "dense": 3, "analysis": 3,
-    "plans": 4, "tuning": 4,
+    # distributed: a rank's part of a matrix and its plans (above the plans
+    # it builds, below the solvers that run on it).
+    "plans": 4, "tuning": 4, "distributed": 4,
     "solvers": 5, "fem": 5,
 }
 INCLUDE = re.compile(r'\s*#\s*include\s+"hsparse/([a-z_]+)/')
