@@ -10,7 +10,9 @@ include/hsparse/LAYER/ or src/LAYER/ may include "hsparse/OTHER/..." only
 where OTHER's rank is not above LAYER's.
 
 `HSPARSE_HAVE_CUDA` may appear only in the CUDA backend (src/backends/cuda,
-include/hsparse/backends/cuda), the executor factory (src/backends/executor_factory.cpp)
+include/hsparse/backends/cuda), the executor factory (src/backends/executor_factory.cpp),
+and `HSPARSE_HAVE_MPI` only in the MPI backend (src/backends/mpi) and the
+communicator factory (src/backends/communicator_factory.cpp),
 and the build files: elsewhere the executor hides the backend.
 
 What broke these rules when this check came is listed in
@@ -66,21 +68,28 @@ def upward_includes(root):
     return sorted(set(found))
 
 
-CUDA_PLACES = ("src/backends/cuda/", "include/hsparse/backends/cuda/", "src/backends/executor_factory.cpp")
+# Each optional backend's macro, and the only places it may appear (its
+# backend and its factory; the build files are not scanned).
+GUARDS = {
+    "HSPARSE_HAVE_CUDA": ("CUDA backend", ("src/backends/cuda/", "include/hsparse/backends/cuda/", "src/backends/executor_factory.cpp")),
+    "HSPARSE_HAVE_MPI": ("MPI backend", ("src/backends/mpi/", "src/backends/communicator_factory.cpp")),
+}
 SOURCE = (".cpp", ".hpp", ".h", ".cu", ".cuh")
 
 
-def cuda_guards_outside_the_backend(root):
+def backend_guards_outside_their_backend(root):
     found = []
     for top in ("include", "src", "tools", "python"):
         for folder, _, files in os.walk(os.path.join(root, top)):
             for name in sorted(files):
                 path = os.path.relpath(os.path.join(folder, name), root)
-                if not name.endswith(SOURCE) or path.startswith(CUDA_PLACES):
+                if not name.endswith(SOURCE):
                     continue
                 with open(os.path.join(root, path), errors="replace") as f:
-                    if "HSPARSE_HAVE_CUDA" in f.read():
-                        found.append(f"{path}: HSPARSE_HAVE_CUDA outside the CUDA backend")
+                    text = f.read()
+                for macro, (backend, places) in GUARDS.items():
+                    if macro in text and not path.startswith(places):
+                        found.append(f"{path}: {macro} outside the {backend}")
     return sorted(found)
 
 
@@ -94,7 +103,7 @@ def main():
     if os.path.exists(args.allowed):
         with open(args.allowed) as f:
             allowed = {line.strip() for line in f if line.strip() and not line.startswith("#")}
-    found = set(upward_includes(args.root)) | set(cuda_guards_outside_the_backend(args.root))
+    found = set(upward_includes(args.root)) | set(backend_guards_outside_their_backend(args.root))
     new = sorted(found - allowed)
     gone = sorted(allowed - found)
     for v in new:

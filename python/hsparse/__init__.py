@@ -34,7 +34,7 @@ from typing import Any, List, Tuple  # noqa: E402
 import numpy as np  # noqa: E402
 
 from . import _hsparse  # noqa: E402
-from ._errors import (CorruptFileError, CudaError, Error, FileError, IndexOverflowError, InternalError, InvalidArgumentError,
+from ._errors import (CommunicationError, CorruptFileError, CudaError, Error, FileError, IndexOverflowError, InternalError, InvalidArgumentError,
                       InvalidMatrixError, OutOfMemoryError, ParseError, UnsupportedError)
 
 __version__: str = _hsparse.__version__
@@ -42,7 +42,7 @@ __version__: str = _hsparse.__version__
 __all__ = [
     "Matrix", "read", "write", "generate", "from_scipy", "to_scipy", "info", "advise", "SpmvPlan", "solve", "SolveInfo", "as_linear_operator", "tridiagonal", "bench",
     "formats", "built_with_cuda", "cuda_available", "Error", "ParseError", "FileError", "CorruptFileError", "IndexOverflowError",
-    "InvalidMatrixError", "InvalidArgumentError", "OutOfMemoryError", "CudaError", "UnsupportedError", "InternalError",
+    "InvalidMatrixError", "InvalidArgumentError", "OutOfMemoryError", "CudaError", "UnsupportedError", "CommunicationError", "InternalError",
 ]
 
 #: The value types hsparse computes in.

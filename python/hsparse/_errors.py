@@ -49,6 +49,10 @@ class UnsupportedError(Error, NotImplementedError):
     """Something this build, CPU or GPU lacks (e.g. CUDA, or a kernel for a value type)."""
 
 
+class CommunicationError(Error, RuntimeError):
+    """An MPI call failed, or another rank failed in a step every rank takes."""
+
+
 class InternalError(Error, RuntimeError):
     """hsparse broke its own invariant: a bug, please report it."""
 
@@ -63,6 +67,7 @@ _BY_CODE = {
     "out of memory": OutOfMemoryError,
     "CUDA error": CudaError,
     "unsupported": UnsupportedError,
+    "communication error": CommunicationError,
     "internal error": InternalError,
 }
 

@@ -19,7 +19,8 @@ void register_errors(py::module_& m) {
   m.def("_error_codes", [] {
     py::list codes;
     for (ErrorCode c : {ErrorCode::invalid_argument, ErrorCode::parse, ErrorCode::io, ErrorCode::corrupt, ErrorCode::overflow,
-                        ErrorCode::invalid_matrix, ErrorCode::out_of_memory, ErrorCode::cuda, ErrorCode::unsupported, ErrorCode::internal}) {
+                        ErrorCode::invalid_matrix, ErrorCode::out_of_memory, ErrorCode::cuda, ErrorCode::unsupported, ErrorCode::communication,
+                        ErrorCode::internal}) {
       codes.append(to_string(c));
     }
     return codes;

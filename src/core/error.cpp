@@ -13,6 +13,7 @@ const char* to_string(ErrorCode code) {
     case ErrorCode::out_of_memory: return "out of memory";
     case ErrorCode::cuda: return "CUDA error";
     case ErrorCode::unsupported: return "unsupported";
+    case ErrorCode::communication: return "communication error";
     case ErrorCode::internal: return "internal error";
   }
   return "error";

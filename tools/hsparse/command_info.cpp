@@ -10,6 +10,7 @@
 #include "format_listing.hpp"
 #include "hsparse/analysis/matrix_analysis.hpp"
 #include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/core/communicator.hpp"
 #include "hsparse/core/host_system.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/generators/generators.hpp"
@@ -95,6 +96,8 @@ void print_system(bool with_gpu) {
               format_bytes(static_cast<double>(m.total)).c_str(), m.source.c_str(), format_bytes(static_cast<double>(host_memory_budget())).c_str());
   if (with_gpu) std::printf("CUDA          %s\n", cuda::device_description().c_str());
   std::printf("archives      %s\n", io::has_libarchive() ? ".tar.gz via libarchive" : "no .tar.gz support (built without libarchive)");
+  std::printf("MPI           %s\n", built_with_mpi() ? ("built with MPI; this process: " + world_communicator()->description()).c_str()
+                                                      : "not built (MPI was not found at configure time): one rank");
 }
 
 }  // namespace

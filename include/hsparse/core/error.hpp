@@ -20,7 +20,8 @@ enum class ErrorCode {
   invalid_matrix,    ///< a container failed validation
   out_of_memory,     ///< host or device allocation failed
   cuda,              ///< any other CUDA runtime failure
-  unsupported,       ///< a feature this build does not have (CUDA, libarchive)
+  unsupported,       ///< a feature this build does not have (CUDA, libarchive, MPI)
+  communication,     ///< an MPI call failed, or another rank failed in a step all ranks take
   internal,          ///< hsparse broke its own invariant (a bug: please report it)
 };
 

@@ -1,0 +1,85 @@
+#pragma once
+/// @file
+/// The ranks a distributed operation runs on (docs/distributed.md). A
+/// communicator sits beside the executor: the executor says where a rank's
+/// data lives and its kernels run, the communicator how the ranks talk. It
+/// wraps MPI where hsparse was built with it (`built_with_mpi()`); hsparse
+/// writes no transport of its own. A one-rank communicator needs no MPI.
+///
+/// Every call except rank(), size() and description() is collective or
+/// paired: all ranks (or both peers) make it, in the same order.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hsparse {
+
+/// One piece of a point-to-point exchange: `bytes` at `data` (host memory)
+/// to or from rank `peer`.
+struct CommMessage {
+  int peer = 0;          ///< the other rank
+  void* data = nullptr;  ///< the buffer (read for a send, written for a receive)
+  std::size_t bytes = 0; ///< its length
+};
+
+/// An exchange under way (Communicator::start_exchange). wait() completes
+/// it; until then the buffers belong to the exchange. The destructor waits
+/// too, reporting nothing: call wait() to see errors.
+class CommExchange {
+ public:
+  virtual ~CommExchange() = default;
+  /// Returns when every send and receive of the exchange is complete;
+  /// Error(communication) when one failed.
+  virtual void wait() = 0;
+};
+
+/// How ranks talk: held through CommunicatorPtr, immutable, one per group of
+/// ranks.
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+  /// This process's rank, 0 <= rank() < size().
+  virtual int rank() const = 0;
+  /// The number of ranks.
+  virtual int size() const = 0;
+  /// "self (1 rank)", or "MPI: rank 2 of 4 (Open MPI v4.1.4)".
+  virtual std::string description() const = 0;
+  /// The elementwise sum of `values` over every rank, in place (each rank
+  /// passes the same n).
+  virtual void allreduce_sum(double* values, std::size_t n) const = 0;
+  /// The elementwise maximum of `values` over every rank, in place.
+  virtual void allreduce_max(std::int64_t* values, std::size_t n) const = 0;
+  /// One value to each rank (to_each[r] goes to rank r, size() values), one
+  /// from each: the result's [r] came from rank r.
+  virtual std::vector<std::int64_t> alltoall(const std::vector<std::int64_t>& to_each) const = 0;
+  /// Starts the sends and receives; each pair of ranks must post matching
+  /// lengths, and the messages between one pair arrive in the order posted.
+  /// Error(invalid_argument) for a peer outside the ranks.
+  virtual std::unique_ptr<CommExchange> start_exchange(const std::vector<CommMessage>& sends, const std::vector<CommMessage>& receives) const = 0;
+};
+
+/// How communicators are held: shared and immutable.
+using CommunicatorPtr = std::shared_ptr<const Communicator>;
+
+/// One rank, no MPI.
+CommunicatorPtr self_communicator();
+
+/// All the processes the job started: MPI_COMM_WORLD when hsparse was built
+/// with MPI and the process was started by an MPI launcher (mpirun, srun);
+/// else self_communicator(). Initialises MPI on first use if nothing else
+/// has (and finalises it at exit); an MPI the caller initialised (mpi4py)
+/// is used as it is.
+CommunicatorPtr world_communicator();
+
+/// Whether this hsparse was built with MPI.
+bool built_with_mpi() noexcept;
+
+/// A step that may fail on some ranks ends with this on every rank, before
+/// the next collective: `local_error` is this rank's message, or empty if
+/// it succeeded. If any rank failed, every rank throws Error(communication)
+/// (a failing rank its own message, with its rank); none is left waiting.
+void agree_on_failure(const Communicator& comm, const std::string& local_error);
+
+}  // namespace hsparse
