@@ -20,6 +20,23 @@ void require_fits(std::int64_t value, const char* what) {
 
 }  // namespace
 
+template <class V>
+Csr<V, std::int64_t> row_block(const Csr<V, std::int64_t>& a, std::int64_t begin, std::int64_t end) {
+  if (begin < 0 || end < begin || end > a.rows) {
+    throw Error(ErrorCode::invalid_argument, "row block [" + std::to_string(begin) + ", " + std::to_string(end) + ") of a matrix of " +
+                                                 std::to_string(a.rows) + " rows");
+  }
+  Csr<V, std::int64_t> part;
+  part.rows = end - begin;
+  part.cols = a.cols;
+  const std::int64_t k0 = a.row_ptr[static_cast<std::size_t>(begin)], k1 = a.row_ptr[static_cast<std::size_t>(end)];
+  part.row_ptr.assign(a.row_ptr.begin() + begin, a.row_ptr.begin() + end + 1);
+  for (std::int64_t& k : part.row_ptr) k -= k0;
+  part.col_idx.assign(a.col_idx.begin() + k0, a.col_idx.begin() + k1);
+  part.values.assign(a.values.begin() + k0, a.values.begin() + k1);
+  return part;
+}
+
 template <class V, class I>
 HaloSplit<V, I> split_by_owner(const Csr<V, std::int64_t>& rows, const RowPartition& columns, int rank) {
   columns.validate();
@@ -89,6 +106,9 @@ HaloSplit<V, I> split_by_owner(const Csr<V, std::int64_t>& rows, const RowPartit
 
 #define HSPARSE_INSTANTIATE(V, I) template HaloSplit<V, I> split_by_owner(const Csr<V, std::int64_t>&, const RowPartition&, int);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+#define HSPARSE_INSTANTIATE(V) template Csr<V, std::int64_t> row_block(const Csr<V, std::int64_t>&, std::int64_t, std::int64_t);
+HSPARSE_FOR_EACH_VALUE(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::distributed

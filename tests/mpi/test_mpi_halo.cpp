@@ -18,25 +18,13 @@
 namespace hsparse::distributed {
 namespace {
 
-Csr<double, std::int64_t> rows_of(const Csr<double, std::int64_t>& a, std::int64_t begin, std::int64_t end) {
-  Csr<double, std::int64_t> part;
-  part.rows = end - begin;
-  part.cols = a.cols;
-  const std::int64_t k0 = a.row_ptr[static_cast<std::size_t>(begin)], k1 = a.row_ptr[static_cast<std::size_t>(end)];
-  part.row_ptr.clear();
-  for (std::int64_t r = begin; r <= end; ++r) part.row_ptr.push_back(a.row_ptr[static_cast<std::size_t>(r)] - k0);
-  part.col_idx.assign(a.col_idx.begin() + k0, a.col_idx.begin() + k1);
-  part.values.assign(a.values.begin() + k0, a.values.begin() + k1);
-  return part;
-}
-
 void expect_distributed_product(const std::string& name, const Csr<double, std::int64_t>& a) {
   const CommunicatorPtr comm = world_communicator();
   const int n = comm->size(), me = comm->rank();
   const RowPartition rows = contiguous_rows(a.rows, n), columns = contiguous_rows(a.cols, n);
   std::vector<double> x(static_cast<std::size_t>(a.cols));
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = 1.0 + static_cast<double>((i * 7919) % 1000) / 1000.0;
-  const auto split = split_by_owner<double, std::int32_t>(rows_of(a, rows.begin(me), rows.begin(me) + rows.size(me)), columns, me);
+  const auto split = split_by_owner<double, std::int32_t>(row_block(a, rows.begin(me), rows.begin(me) + rows.size(me)), columns, me);
   const HaloPattern p = halo_pattern(*comm, columns, split.ghost_columns, split.ghost_offsets);
   ASSERT_EQ(p.recv_volume(), static_cast<std::int64_t>(split.ghost_columns.size())) << name;
   // The exchange, by the pattern alone: each rank knows only its own x.

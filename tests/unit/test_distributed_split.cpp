@@ -72,20 +72,6 @@ TEST(RowPartition, WeightedCutsFollowTheNonzeros) {
   EXPECT_THROW(weighted_rows(std::vector<std::int64_t>{0, 5, 3}, equal), Error);
 }
 
-// Rows [begin, end) of a, with global column indices.
-template <class V>
-Csr<V, std::int64_t> rows_of(const Csr<V, std::int64_t>& a, std::int64_t begin, std::int64_t end) {
-  Csr<V, std::int64_t> part;
-  part.rows = end - begin;
-  part.cols = a.cols;
-  const std::int64_t k0 = a.row_ptr[static_cast<std::size_t>(begin)], k1 = a.row_ptr[static_cast<std::size_t>(end)];
-  part.row_ptr.clear();
-  for (std::int64_t r = begin; r <= end; ++r) part.row_ptr.push_back(a.row_ptr[static_cast<std::size_t>(r)] - k0);
-  part.col_idx.assign(a.col_idx.begin() + k0, a.col_idx.begin() + k1);
-  part.values.assign(a.values.begin() + k0, a.values.begin() + k1);
-  return part;
-}
-
 // Every rank of P splits its rows; the two parts' products, with the ghosts
 // gathered from x by the ghost list, make up the serial product.
 template <class V, class I>
@@ -94,7 +80,7 @@ void expect_split_products_match(const std::string& name, const Csr<V, std::int6
   const std::vector<V> x = test::test_vector<V>(static_cast<std::size_t>(a.cols), 7);
   std::vector<V> y(static_cast<std::size_t>(a.rows), V(std::numeric_limits<double>::quiet_NaN()));  // poison: every row written
   for (int r = 0; r < ranks; ++r) {
-    const HaloSplit<V, I> s = split_by_owner<V, I>(rows_of(a, rows.begin(r), rows.begin(r) + rows.size(r)), columns, r);
+    const HaloSplit<V, I> s = split_by_owner<V, I>(row_block(a, rows.begin(r), rows.begin(r) + rows.size(r)), columns, r);
     s.local.validate();
     s.remote.validate();
     ASSERT_EQ(static_cast<std::int64_t>(s.local.cols), columns.size(r)) << name;
@@ -139,6 +125,10 @@ TEST(HaloSplit, ComplexValuesAndSinglePrecision) {
 
 TEST(HaloSplit, RefusesWhatDoesNotFit) {
   const auto a = generators::stencil_2d<double, std::int64_t>(6, 6, 5);
+  EXPECT_THROW(row_block(a, 3, 2), Error);
+  EXPECT_THROW(row_block(a, 0, a.rows + 1), Error);
+  EXPECT_THROW(row_block(a, -1, 2), Error);
+  EXPECT_EQ(row_block(a, 4, 4).rows, 0);
   const RowPartition columns = contiguous_rows(a.cols, 2);
   EXPECT_THROW((split_by_owner<double, std::int32_t>(a, columns, 2)), Error);   // no rank 2
   EXPECT_THROW((split_by_owner<double, std::int32_t>(a, contiguous_rows(a.cols + 1, 2), 0)), Error);  // column counts differ

@@ -34,6 +34,12 @@ struct HaloSplit {
   std::vector<std::int64_t> ghost_offsets;
 };
 
+/// Rows [begin, end) of a matrix whose columns are global: what a rank
+/// keeps of a matrix every rank read or generated whole. Error(invalid_argument)
+/// unless 0 <= begin <= end <= a.rows.
+template <class V>
+Csr<V, std::int64_t> row_block(const Csr<V, std::int64_t>& a, std::int64_t begin, std::int64_t end);
+
 /// Splits `rows`, this rank's rows with global column indices (rows.cols is
 /// the global column count, equal to columns.rows()), by the column
 /// partition `columns` (for a square matrix, the row partition). The entry
