@@ -16,6 +16,8 @@
 #include "hsparse/distributed/row_partition.hpp"
 #include "hsparse/formats/convert.hpp"
 #include "hsparse/generators/generators.hpp"
+#include "hsparse/io/manifest.hpp"
+#include "hsparse/io/matrix_market.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
 #include "support/test_support.hpp"
 
@@ -121,6 +123,26 @@ TEST(HaloSplit, ComplexValuesAndSinglePrecision) {
     expect_split_products_match<std::complex<double>, std::int32_t>("complex", convert_types<std::complex<double>, std::int64_t>(a), ranks);
     expect_split_products_match<float, std::int32_t>("float", convert_types<float, std::int64_t>(a), ranks);
   }
+}
+
+// The shared SuiteSparse matrices (real ones as double, complex ones as
+// complex<double>), on 3 and 4 ranks.
+TEST(HaloSplit, PartsMakeUpTheSerialProductOnTheSharedMatrices) {
+  const auto dir = test::shared_matrix_dir();
+  if (!dir) GTEST_SKIP() << "skipped: shared matrices folder not found (set HSPARSE_MATRICES)";
+  int checked = 0;
+  for (const auto& m : io::read_manifest(*dir)) {
+    const std::string path = *dir + "/" + m.name + ".mtx.gz";
+    for (int ranks : {3, 4}) {
+      if (m.field == "complex") {
+        expect_split_products_match<std::complex<double>, std::int32_t>(m.name, io::read_matrix_market_csr<std::complex<double>, std::int64_t>(path), ranks);
+      } else {
+        expect_split_products_match<double, std::int32_t>(m.name, io::read_matrix_market_csr<double, std::int64_t>(path), ranks);
+      }
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 0) << "the folder's MANIFEST.md lists no matrices";
 }
 
 TEST(HaloSplit, RefusesWhatDoesNotFit) {
