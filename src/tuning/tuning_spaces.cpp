@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "hsparse/backends/cuda/format_spmv.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/formats/footprint.hpp"
@@ -109,8 +110,7 @@ TuningSpace tuning_space(const ExecutorPtr& ex, const Csr<V, I>& a, const SpmvOp
         const auto fixed = cuda::csr_vector_fixed_rule(a.rows, static_cast<long long>(a.nnz()), cuda_executor(*ex, "a GPU handle").shape());
         t = {Kind::csr_vector, "csr/vector(coop,repeat,block)", csr_vector_tuning_axes(fixed)};
       } else if (b.format == Format::sell && kernel != "cusparse") {
-        // T = 4 unless given: the kernel's own default (backends/cuda/plans/sell.cpp).
-        const int threads = kernel == "threads" ? static_cast<int>(kernel_param(b, "threads", 4)) : 1;
+        const int threads = kernel == "threads" ? static_cast<int>(kernel_param(b, "threads", cuda::kSellDefaultThreadsPerRow)) : 1;
         t = {Kind::plan, "sell-32(sigma,T)", cuda_sell_tuning_axes(threads, std::max<long long>(1, b.layout.sigma))};
       } else if (b.format == Format::bcsr && kernel != "cusparse") {
         const int block = b.layout.block > 0 ? b.layout.block : best_bcsr_block(a);

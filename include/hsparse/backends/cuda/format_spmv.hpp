@@ -97,6 +97,8 @@ template <class V, class I>
 void sell_spmv_thread_per_row(const Executor& ex, V alpha, const DeviceSell<V, I>& a, const V* x, V beta, V* y);
 // SELL-C-sigma with T threads per row (Sliced ELLR-T; short-and-wide
 // matrices): T in {2, 4, 8, 16, 32}, reduced with warp shuffles.
+// kSellDefaultThreadsPerRow: T where the plan's parameter leaves it open.
+inline constexpr int kSellDefaultThreadsPerRow = 4;
 template <class V, class I>
 void sell_spmv_threads_per_row(const Executor& ex, V alpha, const DeviceSell<V, I>& a, const V* x, V beta, V* y, int threads_per_row);
 

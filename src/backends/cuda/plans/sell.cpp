@@ -22,8 +22,6 @@ namespace {
 // GB (CSR's own setup varied 0.05-0.12 s there): about 0.06 ns per byte.
 // The host conversion it replaces was 0.12.
 constexpr double kSellOnDevice = 0.06e-9;
-// Sliced ELLR-T's default T: four threads per row.
-constexpr int kDefaultThreadsPerRow = 4;
 }  // namespace
 
 BackendFormat registration_sell() {
@@ -73,7 +71,7 @@ Built<V> build_sell(const Executor& ex, const Csr<V, I>& a, const SpmvOptions& o
   SpmmWorkspace* w = &s->spmm;  // our SpMM for both of our kernels (cuSPARSE's baseline goes column by column)
   b.apply_block = [e, m, w](V al, const ConstDenseView<V>& x, V be, const DenseView<V>& y) { sell_spmm(*e, al, *m, *w, x, be, y); };
   if (kernel == "threads") {
-    const int T = static_cast<int>(kernel_param(o, "threads", kDefaultThreadsPerRow));
+    const int T = static_cast<int>(kernel_param(o, "threads", kSellDefaultThreadsPerRow));
     b.apply = [e, m, T](V al, const V* x, V be, V* y) { sell_spmv_threads_per_row(*e, al, *m, x, be, y, T); };
     b.description = "-T" + std::to_string(T);
   } else {
