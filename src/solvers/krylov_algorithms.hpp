@@ -12,6 +12,7 @@
 //   pipelined_update(ap, x, r, z, p), pipelined_spmv_dots(p, ap),
 //   pipelined_state(), pipelined_history(count)   (krylov_ops.hpp)
 //   mdot(w, basis, out), maxpy_sub(coef, basis, w)
+//   size() (this rank's entries), unknowns() (over all ranks)
 #include <cmath>
 #include <cstdio>
 #include <span>
@@ -227,7 +228,7 @@ SolverResult krylov_gmres(Ops& ops, const typename Ops::Vector& b, typename Ops:
   SolverResult res;
   KrylovMonitor m{o, res};
   Stopwatch watch;
-  const int mm = gmres_restart(o.restart, static_cast<std::int64_t>(ops.size()));
+  const int mm = gmres_restart(o.restart, ops.unknowns());  // the global count: every rank must take the same m
   auto r = ops.vector(), w = ops.vector(), u = ops.vector();
   auto z = ops.preconditioned() ? ops.vector() : Vector{};
   std::vector<Vector> basis;

@@ -6,12 +6,21 @@
 // never see a backend. Pipelined CG's scalars live where the executor's
 // memory is: on the host for the CPU, on the device for the GPU (the host
 // reads them only at checks).
+//
+// A distributed operator (an Op with communicator(): distributed::
+// DistributedSpmv) makes the same operations distributed: the vectors are
+// the rank's entries, every dot product is the local one summed over the
+// ranks (Communicator::allreduce_sum), and pipelined CG's four dots of an
+// iteration travel in one all-reduce (docs/distributed.md).
+#include <array>
 #include <cmath>
 #include <memory>
 #include <span>
 #include <vector>
 
 #include "hsparse/core/array.hpp"
+#include "hsparse/core/communicator.hpp"
+#include "hsparse/core/error.hpp"
 #include "hsparse/kernels/pipelined_cg_step.hpp"
 #include "hsparse/kernels/vector_ops.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
@@ -34,6 +43,9 @@ class KrylovOps {
       cex_ = &cuda_executor(*ex_, "a GPU solve");
       scratch_ = std::make_unique<cuda::ReductionScratch>();
     }
+    if constexpr (requires { op.communicator(); }) {
+      if (op.communicator()->size() > 1) comm_ = op.communicator().get();
+    }
   }
 
   Vector vector() const { return Vector(ex_, n_); }
@@ -49,17 +61,26 @@ class KrylovOps {
     op_.apply(V(-1), x.data(), V(1), r.data());
   }
   double dot(const Vector& a, const Vector& b) const { return dot(a.data(), b.data()); }
-  double norm(const Vector& a) const { return cpu_ ? openmp::norm2<V>(in(a)) : std::sqrt(dot(a, a)); }
+  double norm(const Vector& a) const { return cpu_ && !comm_ ? openmp::norm2<V>(in(a)) : std::sqrt(dot(a, a)); }
   void axpy(V a, const Vector& x, Vector& y) const { axpby(a, x, V(1), y); }
   void axpby(V a, const Vector& x, V b, Vector& y) const { axpby(a, x.data(), b, y.data()); }
   void copy(const Vector& src, Vector& dst) const { ex_->copy(dst.data(), src.data(), n_ * sizeof(V)); }
   void zero(Vector& x) const { ex_->fill_zero(x.data(), n_ * sizeof(V)); }
   bool preconditioned() const { return dinv_.size() > 0; }
   std::size_t size() const { return n_; }
+  // The unknowns over all ranks (size() on one).
+  std::int64_t unknowns() const {
+    if constexpr (requires { op_.global_rows(); }) return op_.global_rows();
+    return static_cast<std::int64_t>(n_);
+  }
   void precondition(const Vector& r, Vector& z) const { precondition(r.data(), z.data()); }
   void mdot(const Vector& w, const std::vector<const Vector*>& basis, std::span<double> result) const {
-    if (cpu_) return openmp::mdot<V>(in(w), pointers(basis), result);
-    cuda::mdot_host<V>(*cex_, n(), w.data(), pointers(basis), result, *scratch_);
+    if (cpu_) {
+      openmp::mdot<V>(in(w), pointers(basis), result);
+    } else {
+      cuda::mdot_host<V>(*cex_, n(), w.data(), pointers(basis), result, *scratch_);
+    }
+    sum_over_ranks(result);
   }
   void maxpy_sub(std::span<const double> coef, const std::vector<const Vector*>& basis, Vector& w) const {
     if (cpu_) return openmp::maxpy_sub<V>(coef, pointers(basis), out(w));
@@ -68,8 +89,9 @@ class KrylovOps {
 
   // ---- the same on pointers to n entries in the executor's memory (the multi-RHS solve's columns) ----
   double dot(const V* a, const V* b) const {
-    if (cpu_) return openmp::dot<V>({a, n_}, {b, n_});
-    return cuda::dot_host<V>(*cex_, n(), a, b, *scratch_);
+    double d = cpu_ ? openmp::dot<V>({a, n_}, {b, n_}) : cuda::dot_host<V>(*cex_, n(), a, b, *scratch_);
+    sum_over_ranks(std::span<double>(&d, 1));
+    return d;
   }
   void axpby(V a, const V* x, V b, V* y) const {
     if (cpu_) return openmp::axpby<V>(a, {x, n_}, b, {y, n_});
@@ -91,6 +113,10 @@ class KrylovOps {
   // CPU, where it is free; options.check_every on a GPU (a synchronisation).
   int check_interval(int check_every) const { return cpu_ ? 1 : std::max(1, check_every); }
   void pipelined_begin(const PipelinedCgState& init, int history_size) {
+    if (comm_) {  // agreed, so that CPU ranks beside a GPU one do not wait in the first all-reduce
+      agree_on_failure(*comm_, cpu_ ? "" : "distributed pipelined CG runs on CPU ranks so far (its GPU kernels keep the scalars on one device); "
+                                           "use the method cg or gmres on GPU ranks (docs/distributed.md)");
+    }
     history_size_ = history_size;
     state_ = Array<unsigned char>(ex_, sizeof(PipelinedCgState));
     ex_->copy_from_host(state_.data(), &init, sizeof init);
@@ -103,6 +129,11 @@ class KrylovOps {
       if (st.done != pcg_running) return;
       const auto d = openmp::pipelined_cg_update<V>(static_cast<V>(st.alpha), static_cast<V>(st.beta), in(ap), dinv_span(), out(x), out(r),
                                                     preconditioned() ? out(z) : out(r), out(p));
+      if (comm_) {  // summed with the SpMV's dots, in the iteration's one all-reduce
+        pending_update_ = {d.rz, d.rr};
+        update_pending_ = true;
+        return;
+      }
       pipelined_cg_after_update(st, d.rz, d.rr, history_.data(), history_size_);
       return;
     }
@@ -116,6 +147,17 @@ class KrylovOps {
       if (st.done != pcg_running) return;
       spmv(p, ap);
       const auto d = openmp::pipelined_cg_dots<V>(in(p), in(ap), dinv_span());
+      if (comm_) {
+        // The update's <r, z>, <r, r> and these <p, Ap>, <Ap, M^-1 Ap>, summed
+        // at once; then the two steps of the recurrence in their order. Once
+        // the update converged, this SpMV's dots are not used.
+        std::array<double, 4> sums{pending_update_[0], pending_update_[1], d.pap, d.apmap};
+        comm_->allreduce_sum(sums.data(), sums.size());
+        if (update_pending_) pipelined_cg_after_update(st, sums[0], sums[1], history_.data(), history_size_);
+        update_pending_ = false;
+        if (st.done == pcg_running) pipelined_cg_after_dots(st, sums[2], sums[3]);
+        return;
+      }
       pipelined_cg_after_dots(st, d.pap, d.apmap);
       return;
     }
@@ -137,6 +179,10 @@ class KrylovOps {
 
  private:
   long long n() const { return static_cast<long long>(n_); }
+  // Local sums to global ones (nothing on one rank).
+  void sum_over_ranks(std::span<double> values) const {
+    if (comm_ && !values.empty()) comm_->allreduce_sum(values.data(), values.size());
+  }
   std::span<const V> in(const Vector& v) const { return {v.data(), n_}; }
   std::span<V> out(Vector& v) const { return {v.data(), n_}; }
   std::span<const V> dinv_span() const { return preconditioned() ? std::span<const V>(dinv_.data(), n_) : std::span<const V>{}; }
@@ -158,6 +204,9 @@ class KrylovOps {
   int history_size_ = 0;
   const cuda::Executor* cex_ = nullptr;
   std::unique_ptr<cuda::ReductionScratch> scratch_;
+  const Communicator* comm_ = nullptr;  // set for a distributed operator on more than one rank
+  std::array<double, 2> pending_update_{0, 0};  // a distributed update's local <r, z>, <r, r>
+  bool update_pending_ = false;
 };
 
 }  // namespace hsparse::detail

@@ -11,6 +11,7 @@
 #include "hsparse/backends/cuda/csr_spmv.hpp"
 #include "hsparse/backends/cuda/cusparse_spmv.hpp"
 #include "hsparse/backends/cuda/dense_ops.hpp"
+#include "hsparse/backends/cuda/gather.hpp"
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/backends/cuda/lma_spmv.hpp"
 #include "hsparse/backends/cuda/stream_order.hpp"
@@ -153,6 +154,12 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_ABSENT)
   template <> void lma_spmv(const Executor&, LmaScatter, V, const DeviceLocalMatrices<V, I>&, const V*, V, V*) { absent("LMA SpMV"); } \
   template <> void pa_spmv(const Executor&, LmaScatter, V, const DeviceQuadratureData<V, I>&, const V*, V, V*) { absent("PA SpMV"); }
 HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_ABSENT)
+#undef HSPARSE_ABSENT
+
+// The halo's gather (every value type, as the CUDA build).
+#define HSPARSE_ABSENT(V) \
+  template <> void gather(const Executor&, long long, const V*, const std::int64_t*, V*) { absent("the halo gather"); }
+HSPARSE_FOR_EACH_VALUE(HSPARSE_ABSENT)
 #undef HSPARSE_ABSENT
 
 }  // namespace hsparse::cuda

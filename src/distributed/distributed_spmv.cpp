@@ -1,0 +1,281 @@
+// The distributed product (distributed/distributed_spmv.hpp): setup splits
+// the rank's rows, agrees the pattern and builds the two plans; a product
+// packs, exchanges and multiplies in GHOST's task order.
+#include "hsparse/distributed/distributed_spmv.hpp"
+
+#include <complex>
+#include <cstring>
+#include <functional>
+#include <optional>
+
+#include "hsparse/backends/cuda/gather.hpp"
+#include "hsparse/core/error.hpp"
+#include "hsparse/core/timer.hpp"
+#include "hsparse/core/types.hpp"
+#include "hsparse/distributed/halo_split.hpp"
+#include "hsparse/kernels/gather.hpp"
+
+namespace hsparse::distributed {
+
+namespace {
+
+// FNV-1a over the offsets, kept to 62 bits so that it and its negation
+// both fit an int64 all-reduce of maxima.
+std::int64_t fingerprint(const RowPartition& p) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (std::int64_t v : p.offsets) {
+    for (int b = 0; b < 8; ++b) {
+      h ^= (static_cast<std::uint64_t>(v) >> (8 * b)) & 0xffu;
+      h *= 1099511628211ull;
+    }
+  }
+  return static_cast<std::int64_t>(h & ((1ull << 62) - 1));
+}
+
+// Runs `step` on this rank; every rank then learns whether any failed.
+void on_every_rank(const Communicator& comm, const std::function<void()>& step) {
+  std::string problem;
+  try {
+    step();
+  } catch (const std::exception& e) {
+    problem = e.what();
+  }
+  agree_on_failure(comm, problem);
+}
+
+}  // namespace
+
+template <class V, class I>
+struct DistributedSpmv<V, I>::State {
+  CommunicatorPtr comm;
+  ExecutorPtr ex;
+  RowPartition row_partition, column_partition;
+  HaloPattern pattern;
+  std::optional<SpmvPlan<V, I>> local, remote;
+  std::vector<V> diagonal;
+  bool overlap = true, profile = false, cpu = true;
+  DistributedSpmvTimes times;
+  I rows = 0, cols = 0;
+  // The halo: the send indices (concatenated, in the executor's memory),
+  // the packed entries, and x_ghost; on a GPU also host copies of both
+  // buffers, which the messages point at.
+  Array<std::int64_t> send_indices;
+  Array<V> send_buffer, ghosts;
+  std::vector<V> send_host, ghosts_host;
+  std::vector<CommMessage> sends, receives;
+
+  std::size_t send_count() const { return send_buffer.size(); }
+  std::size_t ghost_count() const { return ghosts.size(); }
+  V* send_messages_base() { return cpu ? send_buffer.data() : send_host.data(); }
+  V* receive_messages_base() { return cpu ? ghosts.data() : ghosts_host.data(); }
+
+  void pack(const V* x) {
+    const std::size_t n = send_count();
+    if (n == 0) return;
+    if (cpu) {
+      openmp::gather<V>(std::span<const V>(x, static_cast<std::size_t>(cols)), std::span<const std::int64_t>(send_indices.data(), n),
+                        std::span<V>(send_buffer.data(), n));
+      return;
+    }
+    cuda::gather<V>(cuda_executor(*ex, "a distributed product"), static_cast<long long>(n), x, send_indices.data(), send_buffer.data());
+    ex->copy_to_host(send_host.data(), send_buffer.data(), n * sizeof(V));
+  }
+  void unpack() {
+    if (!cpu && ghost_count() > 0) ex->copy_from_host(ghosts.data(), ghosts_host.data(), ghost_count() * sizeof(V));
+  }
+};
+
+template <class V, class I>
+DistributedSpmv<V, I>::DistributedSpmv(CommunicatorPtr comm, ExecutorPtr ex, const Csr<V, std::int64_t>& rows, RowPartition row_partition,
+                                       RowPartition column_partition, const DistributedSpmvOptions& options)
+    : s_(std::make_unique<State>()) {
+  if (!comm || !ex) throw Error(ErrorCode::invalid_argument, "DistributedSpmv needs a communicator and an executor (null given)");
+  State& s = *s_;
+  s.comm = std::move(comm);
+  s.ex = std::move(ex);
+  s.row_partition = std::move(row_partition);
+  s.column_partition = std::move(column_partition);
+  s.overlap = options.overlap;
+  s.profile = options.profile;
+  s.cpu = s.ex->backend() == Backend::cpu;
+  const Communicator& c = *s.comm;
+  const int me = c.rank();
+  // Each rank's own arguments, then whether the ranks agree, before any
+  // collective that depends on them.
+  on_every_rank(c, [&] {
+    s.row_partition.validate();
+    s.column_partition.validate();
+    if (s.row_partition.ranks() != c.size() || s.column_partition.ranks() != c.size()) {
+      throw Error(ErrorCode::invalid_argument, "the partitions have " + std::to_string(s.row_partition.ranks()) + " and " +
+                                                   std::to_string(s.column_partition.ranks()) + " ranks, the communicator " + std::to_string(c.size()));
+    }
+    if (rows.rows != s.row_partition.size(me) || rows.cols != s.column_partition.rows()) {
+      throw Error(ErrorCode::invalid_argument, "its rows are " + std::to_string(rows.rows) + " x " + std::to_string(rows.cols) + "; the partitions give it " +
+                                                   std::to_string(s.row_partition.size(me)) + " rows of " + std::to_string(s.column_partition.rows()) +
+                                                   " columns");
+    }
+  });
+  std::int64_t same[4] = {fingerprint(s.row_partition), -fingerprint(s.row_partition), fingerprint(s.column_partition), -fingerprint(s.column_partition)};
+  const std::int64_t mine[4] = {same[0], same[1], same[2], same[3]};
+  c.allreduce_max(same, 4);
+  if (same[0] != mine[0] || same[1] != mine[1] || same[2] != mine[2] || same[3] != mine[3]) {
+    throw Error(ErrorCode::invalid_argument, "DistributedSpmv: the ranks were given different row or column partitions (rank " + std::to_string(me) +
+                                                 " of " + std::to_string(c.size()) + ")");
+  }
+
+  std::optional<HaloSplit<V, I>> split;
+  on_every_rank(c, [&] { split = split_by_owner<V, I>(rows, s.column_partition, me); });
+  s.pattern = halo_pattern(c, s.column_partition, split->ghost_columns, split->ghost_offsets);
+  s.rows = split->local.rows;
+  s.cols = split->local.cols;
+  on_every_rank(c, [&] {
+    s.local.emplace(s.ex, split->local, options.local);
+    if (split->remote.cols > 0) s.remote.emplace(s.ex, split->remote, options.remote);
+    // The halo buffers and the messages, fixed for every product.
+    std::vector<std::int64_t> indices;
+    for (const auto& list : s.pattern.send_indices) indices.insert(indices.end(), list.begin(), list.end());
+    s.send_indices = Array<std::int64_t>(s.ex, std::span<const std::int64_t>(indices));
+    s.send_buffer = Array<V>(s.ex, indices.size());
+    s.ghosts = Array<V>(s.ex, static_cast<std::size_t>(s.pattern.recv_volume()));
+    if (!s.cpu) {
+      s.send_host.resize(indices.size());
+      s.ghosts_host.resize(static_cast<std::size_t>(s.pattern.recv_volume()));
+    }
+    std::size_t at = 0;
+    for (std::size_t k = 0; k < s.pattern.send_ranks.size(); ++k) {
+      const std::size_t n = s.pattern.send_indices[k].size();
+      s.sends.push_back({s.pattern.send_ranks[k], s.send_messages_base() + at, n * sizeof(V)});
+      at += n;
+    }
+    for (std::size_t k = 0; k < s.pattern.recv_ranks.size(); ++k) {
+      const auto begin = s.pattern.recv_offsets[k], end = s.pattern.recv_offsets[k + 1];
+      s.receives.push_back({s.pattern.recv_ranks[k], s.receive_messages_base() + begin, static_cast<std::size_t>(end - begin) * sizeof(V)});
+    }
+    // Jacobi's diagonal: the entries whose global column is the global row.
+    s.diagonal.assign(static_cast<std::size_t>(rows.rows), V(0));
+    const std::int64_t first = s.row_partition.begin(me);
+    for (std::int64_t i = 0; i < rows.rows; ++i) {
+      for (auto k = rows.row_ptr[static_cast<std::size_t>(i)]; k < rows.row_ptr[static_cast<std::size_t>(i) + 1]; ++k) {
+        if (rows.col_idx[static_cast<std::size_t>(k)] == first + i) s.diagonal[static_cast<std::size_t>(i)] += rows.values[static_cast<std::size_t>(k)];
+      }
+    }
+  });
+}
+
+template <class V, class I>
+DistributedSpmv<V, I>::~DistributedSpmv() = default;
+template <class V, class I>
+DistributedSpmv<V, I>::DistributedSpmv(DistributedSpmv&&) noexcept = default;
+template <class V, class I>
+DistributedSpmv<V, I>& DistributedSpmv<V, I>::operator=(DistributedSpmv&&) noexcept = default;
+
+template <class V, class I>
+void DistributedSpmv<V, I>::apply(V alpha, const V* x, V beta, V* y) const {
+  State& s = *s_;
+  Stopwatch whole, phase;
+  auto lap = [&](double& into) {
+    if (!s.profile) return;
+    into += phase.seconds();
+    phase.restart();
+  };
+  s.pack(x);
+  lap(s.times.pack);
+  std::unique_ptr<CommExchange> halo = s.comm->start_exchange(s.sends, s.receives);
+  auto finish_halo = [&] {
+    halo->wait();
+    lap(s.times.wait);
+    s.unpack();
+    lap(s.times.unpack);
+  };
+  if (!s.overlap) finish_halo();
+  s.local->apply(alpha, x, beta, y);
+  if (s.profile) s.ex->synchronize();
+  lap(s.times.local);
+  if (s.overlap) finish_halo();
+  if (s.remote) s.remote->apply(alpha, s.ghosts.data(), V(1), y);
+  if (s.profile) {
+    s.ex->synchronize();
+    lap(s.times.remote);
+    s.times.total += whole.seconds();
+    ++s.times.products;
+  }
+}
+
+template <class V, class I>
+void DistributedSpmv<V, I>::apply(V alpha, const Array<V>& x, V beta, Array<V>& y) const {
+  if (x.size() != static_cast<std::size_t>(cols()) || y.size() != static_cast<std::size_t>(rows())) {
+    throw Error(ErrorCode::invalid_argument, "distributed product on rank " + std::to_string(s_->comm->rank()) + ": x has " + std::to_string(x.size()) +
+                                                 " entries and y " + std::to_string(y.size()) + "; the rank owns " + std::to_string(cols()) +
+                                                 " columns and " + std::to_string(rows()) + " rows");
+  }
+  apply(alpha, x.data(), beta, y.data());
+}
+
+template <class V, class I>
+bool DistributedSpmv<V, I>::overlapped() const { return s_->overlap; }
+template <class V, class I>
+void DistributedSpmv<V, I>::set_overlap(bool overlap) { s_->overlap = overlap; }
+template <class V, class I>
+void DistributedSpmv<V, I>::set_profile(bool profile) { s_->profile = profile; }
+template <class V, class I>
+const DistributedSpmvTimes& DistributedSpmv<V, I>::times() const { return s_->times; }
+template <class V, class I>
+void DistributedSpmv<V, I>::reset_times() { s_->times = {}; }
+template <class V, class I>
+I DistributedSpmv<V, I>::rows() const { return s_->rows; }
+template <class V, class I>
+I DistributedSpmv<V, I>::cols() const { return s_->cols; }
+template <class V, class I>
+std::int64_t DistributedSpmv<V, I>::global_rows() const { return s_->row_partition.rows(); }
+template <class V, class I>
+std::int64_t DistributedSpmv<V, I>::global_cols() const { return s_->column_partition.rows(); }
+template <class V, class I>
+const ExecutorPtr& DistributedSpmv<V, I>::executor() const { return s_->ex; }
+template <class V, class I>
+Backend DistributedSpmv<V, I>::backend() const { return s_->ex->backend(); }
+template <class V, class I>
+const CommunicatorPtr& DistributedSpmv<V, I>::communicator() const { return s_->comm; }
+template <class V, class I>
+const RowPartition& DistributedSpmv<V, I>::row_partition() const { return s_->row_partition; }
+template <class V, class I>
+const RowPartition& DistributedSpmv<V, I>::column_partition() const { return s_->column_partition; }
+template <class V, class I>
+const HaloPattern& DistributedSpmv<V, I>::pattern() const { return s_->pattern; }
+template <class V, class I>
+const SpmvPlan<V, I>& DistributedSpmv<V, I>::local_plan() const { return *s_->local; }
+template <class V, class I>
+const SpmvPlan<V, I>* DistributedSpmv<V, I>::remote_plan() const { return s_->remote ? &*s_->remote : nullptr; }
+template <class V, class I>
+const std::vector<V>& DistributedSpmv<V, I>::diagonal() const { return s_->diagonal; }
+
+template <class V, class I>
+std::string DistributedSpmv<V, I>::description() const {
+  const State& s = *s_;
+  std::string d = "rank " + std::to_string(s.comm->rank()) + " of " + std::to_string(s.comm->size()) + ": local " + s.local->description() + " (" +
+                  std::to_string(s.rows) + " x " + std::to_string(s.cols) + ")";
+  d += s.remote ? ", remote " + s.remote->description() + " (" + std::to_string(s.rows) + " x " + std::to_string(s.remote->cols()) + ")" : ", no remote part";
+  d += ", halo: sends " + std::to_string(s.pattern.send_volume()) + " entries to " + std::to_string(s.pattern.send_ranks.size()) + " ranks, receives " +
+       std::to_string(s.pattern.recv_volume()) + " from " + std::to_string(s.pattern.recv_ranks.size());
+  return d + (s.overlap ? ", overlapped" : ", sequential");
+}
+
+template <class V>
+std::vector<V> owned_entries(std::span<const V> x, const RowPartition& partition, int rank) {
+  partition.validate();
+  if (rank < 0 || rank >= partition.ranks() || static_cast<std::int64_t>(x.size()) != partition.rows()) {
+    throw Error(ErrorCode::invalid_argument, "owned_entries: a vector of " + std::to_string(x.size()) + " entries, a partition of " +
+                                                 std::to_string(partition.rows()) + " over " + std::to_string(partition.ranks()) + " ranks, rank " +
+                                                 std::to_string(rank));
+  }
+  const auto first = x.begin() + partition.begin(rank);
+  return std::vector<V>(first, first + partition.size(rank));
+}
+
+#define HSPARSE_INSTANTIATE(V, I) template class DistributedSpmv<V, I>;
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+#define HSPARSE_INSTANTIATE(V) template std::vector<V> owned_entries(std::span<const V>, const RowPartition&, int);
+HSPARSE_FOR_EACH_VALUE(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+
+}  // namespace hsparse::distributed
