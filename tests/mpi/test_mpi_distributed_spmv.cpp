@@ -13,6 +13,8 @@ TEST(MpiDistributedSpmv, MatchesTheSerialProduct) {
   test::expect_distributed_products_match(world_communicator(), make_executor(Backend::cpu));
 }
 
+TEST(MpiDistributedSpmv, ScatterRowsSendsEachRankItsBlock) { test::expect_scatter_rows_matches(world_communicator()); }
+
 TEST(MpiDistributedSpmv, KrylovSolvesMatchTheOneRankSolve) {
   test::expect_distributed_solves_match(world_communicator(), make_executor(Backend::cpu));
 }

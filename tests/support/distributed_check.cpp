@@ -7,7 +7,9 @@
 #include <complex>
 #include <limits>
 
+#include "hsparse/core/error.hpp"
 #include "hsparse/distributed/halo_split.hpp"
+#include "hsparse/distributed/scatter_rows.hpp"
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/kernels/spmv_registry.hpp"
 #include "test_support.hpp"
@@ -116,6 +118,37 @@ void expect_distributed_products_match(const CommunicatorPtr& comm, const Execut
     o.local.format = o.remote.format = f;
     expect_distributed_product<double>(comm, ex, std::string("stencil2d_9pt as ") + format_traits(f).name, stencil, part, part, o);
   }
+}
+
+void expect_scatter_rows_matches(const CommunicatorPtr& comm) {
+  using distributed::RowCut;
+  const int me = comm->rank(), n = comm->size();
+  for (const NamedMatrix& m : edge_case_matrices()) {
+    const auto a = with_values<std::complex<double>>(m.matrix);
+    for (int root : {0, n - 1}) {
+      for (RowCut cut : {RowCut::rows, RowCut::nonzeros}) {
+        const auto got = distributed::scatter_rows<std::complex<double>>(*comm, me == root ? a : Csr<std::complex<double>, std::int64_t>{}, cut, root);
+        const RowPartition expected = cut == RowCut::rows ? distributed::contiguous_rows(a.rows, n)
+                                                          : distributed::weighted_rows(a.row_ptr, std::vector<double>(static_cast<std::size_t>(n), 1.0));
+        const std::string where = m.name + ", root " + std::to_string(root) + ", rank " + std::to_string(me);
+        EXPECT_EQ(got.partition.offsets, expected.offsets) << where;
+        EXPECT_EQ(got.global_cols, a.cols) << where;
+        const auto want = distributed::row_block(a, expected.begin(me), expected.begin(me) + expected.size(me));
+        EXPECT_EQ(got.rows.rows, want.rows) << where;
+        EXPECT_EQ(got.rows.cols, want.cols) << where;
+        EXPECT_EQ(got.rows.row_ptr, want.row_ptr) << where;
+        EXPECT_EQ(got.rows.col_idx, want.col_idx) << where;
+        EXPECT_EQ(got.rows.values, want.values) << where;
+      }
+    }
+  }
+  // The root's matrix is invalid (a column beyond its size): every rank throws.
+  Csr<double, std::int64_t> bad;
+  bad.rows = bad.cols = 2;
+  bad.row_ptr = {0, 1, 2};
+  bad.col_idx = {0, 5};
+  bad.values = {1.0, 2.0};
+  EXPECT_THROW(distributed::scatter_rows<double>(*comm, me == 0 ? bad : Csr<double, std::int64_t>{}, RowCut::rows, 0), Error) << "rank " << me;
 }
 
 template void expect_distributed_product(const CommunicatorPtr&, const ExecutorPtr&, const std::string&, const Csr<double, std::int64_t>&,

@@ -27,4 +27,10 @@ void expect_distributed_product(const CommunicatorPtr& comm, const ExecutorPtr& 
 // both parts.
 void expect_distributed_products_match(const CommunicatorPtr& comm, const ExecutorPtr& ex);
 
+// scatter_rows from the first and from the last rank, cut by rows and by
+// nonzeros: every rank's rows equal row_block of the whole matrix, the
+// partition is the same on every rank, and a root holding an invalid
+// matrix fails every rank.
+void expect_scatter_rows_matches(const CommunicatorPtr& comm);
+
 }  // namespace hsparse::test

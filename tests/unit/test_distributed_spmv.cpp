@@ -100,6 +100,10 @@ TEST_P(DistributedSpmvOnThreads, AFormatRefusingItsPartFailsEveryRank) {
   EXPECT_EQ(refused.load(), n);
 }
 
+TEST(DistributedSpmv, ScatterRowsSendsEachRankItsBlock) {
+  for (int ranks = 1; ranks <= 4; ++ranks) test::run_on_thread_ranks(ranks, [](const CommunicatorPtr& comm) { test::expect_scatter_rows_matches(comm); });
+}
+
 TEST(DistributedSpmv, ReportsItsPartsAndHalo) {
   const ExecutorPtr cpu = make_executor(Backend::cpu);
   const auto a = generators::stencil_2d<double, std::int64_t>(10, 10, 5);
