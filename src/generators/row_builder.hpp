@@ -82,11 +82,36 @@ void require_generator_size(std::int64_t rows, std::int64_t cols, std::int64_t m
   require_host_memory(static_cast<std::size_t>(std::min<std::uint64_t>(bytes, std::numeric_limits<std::size_t>::max())), matrix);
 }
 
+// generate_rows' block of the matrix (generators.hpp): while one is set on
+// this thread, build_rows builds rank `rank`'s contiguous block of rows only
+// (global columns) and records the whole matrix's row count and the block's
+// first row. Thread-local, so that concurrent generations do not see it.
+struct RowWindow {
+  int ranks = 1, rank = 0;
+  std::int64_t global_rows = -1, first_row = 0;  // set by build_rows (-1: it was not used)
+};
+inline RowWindow*& active_row_window() {
+  thread_local RowWindow* window = nullptr;
+  return window;
+}
+
 // max_nnz: an upper bound of the stored entries (after merging), from the
-// generator's parameters; refused up front by require_generator_size.
+// generator's parameters; refused up front by require_generator_size (in a
+// row window, the block's exact count is checked after counting instead).
 template <class V, class I, class RowFn>
-Csr<V, I> build_rows(std::int64_t rows, std::int64_t cols, std::int64_t max_nnz, RowFn&& row_fn) {
-  require_generator_size<V, I>(rows, cols, max_nnz);
+Csr<V, I> build_rows(std::int64_t global_rows, std::int64_t cols, std::int64_t max_nnz, RowFn&& row_fn) {
+  RowWindow* window = active_row_window();
+  std::int64_t first = 0, rows = global_rows;
+  if (window) {
+    const std::int64_t base = global_rows / window->ranks, extra = global_rows % window->ranks;
+    first = window->rank * base + std::min<std::int64_t>(window->rank, extra);
+    rows = base + (window->rank < extra ? 1 : 0);
+    window->global_rows = global_rows;
+    window->first_row = first;
+    require_generator_size<V, I>(rows, cols, 0);  // the indices; memory below, on the exact count
+  } else {
+    require_generator_size<V, I>(rows, cols, max_nnz);
+  }
   auto canonical_row = [&](std::int64_t r, RowEntries& e) {
     e.clear();
     row_fn(r, e);
@@ -104,7 +129,7 @@ Csr<V, I> build_rows(std::int64_t rows, std::int64_t cols, std::int64_t max_nnz,
     RowEntries e;
 #pragma omp for schedule(dynamic, 256)
     for (std::int64_t r = 0; r < rows; ++r) {
-      canonical_row(r, e);
+      canonical_row(first + r, e);
       length[r + 1] = static_cast<std::int64_t>(e.size());
     }
   }
@@ -114,6 +139,7 @@ Csr<V, I> build_rows(std::int64_t rows, std::int64_t cols, std::int64_t max_nnz,
   if (nnz > static_cast<std::uint64_t>(max_nnz)) {
     throw Error(ErrorCode::internal, "generator: " + std::to_string(nnz) + " nonzeros exceed the generator's bound " + std::to_string(max_nnz));
   }
+  if (window) require_generator_size<V, I>(rows, cols, static_cast<std::int64_t>(nnz));
   Csr<V, I> a;
   a.rows = static_cast<I>(rows);
   a.cols = static_cast<I>(cols);
@@ -125,7 +151,7 @@ Csr<V, I> build_rows(std::int64_t rows, std::int64_t cols, std::int64_t max_nnz,
     RowEntries e;
 #pragma omp for schedule(dynamic, 256)
     for (std::int64_t r = 0; r < rows; ++r) {
-      canonical_row(r, e);
+      canonical_row(first + r, e);
       std::size_t k = static_cast<std::size_t>(length[r]);
       for (const auto& [c, v] : e) {
         a.col_idx[k] = static_cast<I>(c);

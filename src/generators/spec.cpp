@@ -6,10 +6,12 @@
 #include <initializer_list>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include "hsparse/core/error.hpp"
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/io/matrix_source.hpp"
+#include "row_builder.hpp"
 
 namespace hsparse::generators {
 
@@ -219,7 +221,11 @@ Csr<V, I> generate_checked(std::string_view text) {
   const std::string file = p.text("file", "");
   if (file.empty()) spec_error(text, "replicate needs file=PATH");
   const auto copies = p.integer("copies", 8, 1), couplings = p.integer("couplings", 16, 0);
-  return replicate(io::load_matrix<V, I>(file), copies, couplings, seed);
+  // The base is read whole, outside any row window (generate_rows cuts the result).
+  RowWindow* window = std::exchange(active_row_window(), nullptr);
+  auto base = io::load_matrix<V, I>(file);
+  active_row_window() = window;
+  return replicate(base, copies, couplings, seed);
 }
 }  // namespace
 
@@ -234,8 +240,45 @@ Csr<V, I> generate(std::string_view text) {
   }
 }
 
+template <class V>
+GeneratedRows<V> generate_rows(std::string_view text, int ranks, int rank) {
+  if (ranks < 1 || rank < 0 || rank >= ranks) {
+    throw Error(ErrorCode::invalid_argument, "generate_rows: rank " + std::to_string(rank) + " of " + std::to_string(ranks));
+  }
+  RowWindow window{ranks, rank};
+  struct Restore {
+    RowWindow* previous;
+    ~Restore() { active_row_window() = previous; }
+  } restore{active_row_window()};
+  active_row_window() = &window;
+  GeneratedRows<V> out;
+  out.rows = generate<V, std::int64_t>(text);
+  active_row_window() = restore.previous;
+  if (window.global_rows >= 0) {
+    out.global_rows = window.global_rows;
+    out.first_row = window.first_row;
+    return out;
+  }
+  // Not built row by row: cut the whole matrix here, as build_rows would.
+  Csr<V, std::int64_t> whole = std::move(out.rows);
+  const std::int64_t base = whole.rows / ranks, extra = whole.rows % ranks;
+  out.global_rows = whole.rows;
+  out.first_row = rank * base + std::min<std::int64_t>(rank, extra);
+  const std::int64_t count = base + (rank < extra ? 1 : 0);
+  const auto b = whole.row_ptr[static_cast<std::size_t>(out.first_row)], e = whole.row_ptr[static_cast<std::size_t>(out.first_row + count)];
+  out.rows.rows = count;
+  out.rows.cols = whole.cols;
+  for (std::int64_t i = 0; i <= count; ++i) out.rows.row_ptr.push_back(whole.row_ptr[static_cast<std::size_t>(out.first_row + i)] - b);
+  out.rows.col_idx.assign(whole.col_idx.begin() + b, whole.col_idx.begin() + e);
+  out.rows.values.assign(whole.values.begin() + b, whole.values.begin() + e);
+  return out;
+}
+
 #define HSPARSE_INSTANTIATE(V, I) template Csr<V, I> generate<V, I>(std::string_view);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+#define HSPARSE_INSTANTIATE(V) template GeneratedRows<V> generate_rows<V>(std::string_view, int, int);
+HSPARSE_FOR_EACH_VALUE(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::generators

@@ -8,6 +8,7 @@
 #include "hsparse/analysis/matrix_analysis.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/formats/convert.hpp"
+#include "hsparse/distributed/halo_split.hpp"
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/io/matrix_market.hpp"
 #include "support/test_support.hpp"
@@ -17,6 +18,33 @@ namespace {
 
 using Matrix = Csr<double, std::int32_t>;
 Matrix gen(const std::string& spec) { return generate<double, std::int32_t>(spec); }
+
+// generate_rows: each rank's block equals the whole matrix's rows under
+// contiguous_rows, for every generator (replicate is cut after building),
+// including more ranks than rows.
+TEST(Generators, EachRanksRowsAreTheWholeMatrixsBlock) {
+  const std::string replicate = "replicate:file=" + test::test_data("nonsymmetric.mtx") + ",copies=3,couplings=2";
+  for (const std::string spec : {"stencil2d:n=13", "stencil3d:n=6,points=27", "fem:n=3,block=3", "powerlaw:rows=700,long_rows=2,long_fraction=0.2",
+                                 "circuit:n=500", "random:rows=90,cols=40,per_row=5", "banded:n=100,bandwidth=3", "dense:rows=3,cols=9", replicate.c_str()}) {
+    const auto whole = generators::generate<std::complex<double>, std::int64_t>(spec);
+    for (int ranks : {1, 2, 3, 4, 7}) {
+      const auto part = distributed::contiguous_rows(whole.rows, ranks);
+      for (int r = 0; r < ranks; ++r) {
+        const auto got = generators::generate_rows<std::complex<double>>(spec, ranks, r);
+        const auto want = distributed::row_block(whole, part.begin(r), part.begin(r) + part.size(r));
+        const std::string where = spec + ", rank " + std::to_string(r) + " of " + std::to_string(ranks);
+        EXPECT_EQ(got.global_rows, whole.rows) << where;
+        EXPECT_EQ(got.first_row, part.begin(r)) << where;
+        EXPECT_EQ(got.rows.rows, want.rows) << where;
+        EXPECT_EQ(got.rows.cols, want.cols) << where;
+        EXPECT_EQ(got.rows.row_ptr, want.row_ptr) << where;
+        EXPECT_EQ(got.rows.col_idx, want.col_idx) << where;
+        EXPECT_EQ(got.rows.values, want.values) << where;
+      }
+    }
+  }
+  EXPECT_THROW(generators::generate_rows<double>("stencil2d:n=4", 2, 2), Error);
+}
 
 TEST(Generators, StencilSizesMatchTheirFormulas) {
   // 2D 5-point on nx x ny: 5 n - 2 (nx + ny) entries.

@@ -52,6 +52,25 @@ template <class V, class I>
 /// before any row is generated, naming the spec.
 Csr<V, I> generate(std::string_view spec);
 
+/// One rank's rows of a generated matrix (generate_rows).
+template <class V>
+struct GeneratedRows {
+  Csr<V, std::int64_t> rows;     ///< rows [first_row, first_row + rows.rows), global column indices
+  std::int64_t global_rows = 0;  ///< rows of the whole matrix
+  std::int64_t first_row = 0;    ///< the first global row held
+};
+
+/// Rank `rank`'s block of the matrix generate(spec) gives, cut into `ranks`
+/// contiguous blocks whose sizes differ by at most one, larger first
+/// (distributed::contiguous_rows' cut): each rank of a distributed run
+/// evaluates its own rows only, so no rank holds the whole matrix and the
+/// size is bounded by the ranks' memory together. The same entries as
+/// row_block(generate(spec), ...). The memory check counts the block's
+/// exact nonzeros. (replicate, which is not built row by row, is generated
+/// whole and cut.) Error(invalid_argument) unless 0 <= rank < ranks.
+template <class V>
+GeneratedRows<V> generate_rows(std::string_view spec, int ranks, int rank);
+
 /// The individual generators.
 template <class V, class I> Csr<V, I> stencil_2d(std::int64_t nx, std::int64_t ny, int points);
 /// The nx x ny x nz grid's 7- or 27-point Laplacian-like stencil (SPD).
