@@ -10,6 +10,7 @@
 #include <iomanip>
 
 #include "commands.hpp"
+#include "distributed_cli.hpp"
 #include "hsparse/analysis/matrix_analysis.hpp"
 #include "hsparse/core/timer.hpp"
 #include "default_vector.hpp"
@@ -35,6 +36,7 @@ struct SolveCliOptions {
   double tolerance = 1e-8;
   int max_iterations = 10000, restart = 30, check_every = 16;
   bool single = false, skip_symmetry_check = false;
+  std::string cut = "nonzeros";  // several ranks: how a file's rows are cut
 };
 
 // CG and pipelined CG assume A = A^T (and positive definite): on a
@@ -92,6 +94,38 @@ int solve_columns(const SolveCliOptions& c, const Csr<V, I>& a, const SpmvPlan<V
   return failed ? 1 : 0;
 }
 
+// The solver options from the command line.
+SolverOptions solver_options(const SolveCliOptions& c) {
+  SolverOptions o;
+  o.method = parse_krylov_method(c.method);
+  o.preconditioner = parse_preconditioner(c.precond);
+  o.tolerance = c.tolerance;
+  o.max_iterations = c.max_iterations;
+  o.restart = c.restart;
+  o.check_every = c.check_every;
+  o.progress = terminal_progress();
+  return o;
+}
+
+// Under mpirun with several ranks: the distributed solve, b = A x*. A
+// right-hand-side file and the history are for one rank so far: refused,
+// not ignored. The symmetry check needs the whole matrix on one rank: on
+// several ranks the user vouches for it (CG's breakdown test still stops
+// an indefinite one).
+int solve_on_several_ranks(const SolveCliOptions& c) {
+  if (!c.rhs_file.empty() || !c.history_file.empty()) {
+    throw Error(ErrorCode::invalid_argument, "hsparse solve on several ranks: --rhs and --history are for one rank so far (b = A x* is used)");
+  }
+  DistributedRun run;
+  run.source = c.source;
+  run.backend = c.backend;
+  run.format = c.format;
+  run.kernel = c.kernel;
+  run.cut = c.cut;
+  run.single = c.single;
+  return distributed_solve(run, solver_options(c), c.out_file);
+}
+
 template <class V, class I>
 int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
   if constexpr (is_complex_v<V>) {
@@ -119,19 +153,12 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
         b[static_cast<std::size_t>(data.matrix.row_idx[e] + data.matrix.col_idx[e] * static_cast<std::int64_t>(n))] += data.matrix.values[e];
       }
     }
-    SolverOptions o;
-    o.method = parse_krylov_method(c.method);
-    o.preconditioner = parse_preconditioner(c.precond);
-    o.tolerance = c.tolerance;
-    o.max_iterations = c.max_iterations;
-    o.restart = c.restart;
+    SolverOptions o = solver_options(c);
     if (o.method == KrylovMethod::gmres && gmres_restart(c.restart, a.rows) < c.restart) {
       // The library caps it too (gmres_restart); said here so that the user knows m.
       std::printf("restart     %d capped at %d, the number of unknowns (a larger Krylov basis cannot help)\n", c.restart,
                   gmres_restart(c.restart, a.rows));
     }
-    o.check_every = c.check_every;
-    o.progress = terminal_progress();
     const ExecutorPtr ex = make_executor(c.backend);
     SpmvOptions po;
     // "auto": the plan chooses for as many products as the iteration limit allows (resolve_spmv_options).
@@ -194,8 +221,12 @@ Action add_solve_command(CLI::App& app) {
   cmd->add_option("--out", o->out_file, "Write x here (Matrix Market array, full precision)");
   cmd->add_option("--history", o->history_file, "Write the residual history here (CSV)");
   cmd->add_flag("--single", o->single, "Single precision");
+  cmd->add_option("--cut", o->cut, "Under mpirun with several ranks: cut a file's rows into equal rows or equal nonzeros (generators: equal rows)")
+      ->check(CLI::IsMember({"rows", "nonzeros"}))
+      ->capture_default_str();
   return [o]() {
     io::remove_temporaries_on_signal();  // Ctrl-C while --out is written leaves no temporary
+    if (several_ranks()) return solve_on_several_ranks(*o);
     int status = 0;
     with_matrix(o->source, o->single ? Precision::single : Precision::double_, [&](const auto& a) { status = run_solve(*o, a); });
     return status;

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "distributed_cli.hpp"
 #include "default_vector.hpp"
 #include "hsparse/analysis/spmv_check.hpp"
 #include "hsparse/core/timer.hpp"
@@ -33,7 +34,28 @@ struct SpmvCommandOptions {
   double min_time_s = 0.2;
   std::optional<bool> x_in_l2;  // --x-in-l2 auto: unset
   std::map<std::string, long long> params;  // the kernel's own (--coop, --lanes, ..., --param)
+  std::string cut = "nonzeros";  // several ranks: how a file's rows are cut
 };
+
+// Under mpirun with several ranks: the distributed product. The layout and
+// kernel options are per-plan settings the distributed path does not pass
+// on yet; given there, they are refused rather than ignored.
+int spmv_on_several_ranks(const SpmvCommandOptions& o) {
+  const bool layout = o.block != 0 || o.chunk != 0 || o.sigma != 0 || o.hyb_width >= 0 || o.max_fill != 0 || o.align_blocks || !o.params.empty() ||
+                      o.x_in_l2.has_value() || !o.cache.empty() || !o.x_file.empty();
+  if (layout) {
+    throw Error(ErrorCode::invalid_argument, "hsparse spmv on several ranks takes --format, --kernel, --backend, --cut, --single, --check, --out, "
+                                             "--repetitions and --min-time; --x and the layout and kernel-parameter options are for one rank");
+  }
+  DistributedRun run;
+  run.source = o.source;
+  run.backend = o.backend;
+  run.format = o.format;
+  run.kernel = o.kernel;
+  run.cut = o.cut;
+  run.single = o.single;
+  return distributed_spmv(run, o.repetitions, o.min_time_s, o.check, o.out_file);
+}
 
 // --kernel's help, from the plans' own lists (so it cannot drift from them).
 std::string kernel_help() {
@@ -160,8 +182,12 @@ Action add_spmv_command(CLI::App& app) {
   cmd->add_option("--min-time", o->min_time_s, "Seconds of timed runs after a warm-up")->check(real_above_zero())->capture_default_str();
   cmd->add_flag("--single", o->single, "Single precision (complex<float> for complex matrices)");
   cmd->add_flag("--check", o->check, "Compare y with the serial double-precision reference; exit 1 if it fails");
+  cmd->add_option("--cut", o->cut, "Under mpirun with several ranks: cut a file's rows into equal rows or equal nonzeros (generators: equal rows)")
+      ->check(CLI::IsMember({"rows", "nonzeros"}))
+      ->capture_default_str();
   return [o]() {
     io::remove_temporaries_on_signal();  // Ctrl-C while --out is written leaves no temporary
+    if (several_ranks()) return spmv_on_several_ranks(*o);
     int status = 0;
     with_matrix(o->source, o->single ? Precision::single : Precision::double_,
                 [&](const auto& a) { status = run_spmv(*o, a); });

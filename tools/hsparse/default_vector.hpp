@@ -9,10 +9,11 @@
 
 namespace hsparse::tool {
 
+// Entries [first, first + n) of it: a rank's own part in a distributed run.
 template <class V>
-std::vector<V> default_x(std::size_t n) {
+std::vector<V> default_x(std::size_t n, std::size_t first = 0) {
   std::vector<V> x(n);
-  for (std::size_t i = 0; i < n; ++i) x[i] = V(static_cast<real_type_t<V>>(1.0 + static_cast<double>((i * 7919) % 1000) / 1000.0));
+  for (std::size_t i = 0; i < n; ++i) x[i] = V(static_cast<real_type_t<V>>(1.0 + static_cast<double>(((first + i) * 7919) % 1000) / 1000.0));
   return x;
 }
 

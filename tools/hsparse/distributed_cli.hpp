@@ -1,0 +1,33 @@
+#pragma once
+// hsparse spmv and solve under an MPI launcher with more than one rank
+// (`mpirun -np P hsparse spmv|solve ...`): the distributed path, taken with
+// no extra flag (docs/distributed.md). One rank prints; every rank computes.
+#include <string>
+
+#include "hsparse/solvers/krylov.hpp"
+
+namespace hsparse::tool {
+
+// Whether an MPI launcher started this process with other ranks.
+bool several_ranks();
+
+// What both commands share.
+struct DistributedRun {
+  std::string source;            // a file (read by rank 0 and scattered) or a generator spec (each rank its own rows)
+  std::string backend = "auto";  // each rank's executor; on GPUs, one rank per GPU (the node-local rank picks it)
+  std::string format = "csr";    // both parts' format ("auto": the advisor per part and rank)
+  std::string kernel;
+  std::string cut = "nonzeros";  // a file's rows cut by equal rows or equal nonzeros
+  bool single = false;
+};
+
+// y = A x with the default x, timed overlapped and sequential; per-rank
+// phases, halo volumes and imbalance; --check against the serial
+// reference on rank 0 (file input); --out gathers y to rank 0.
+int distributed_spmv(const DistributedRun& run, int repetitions, double min_time_s, bool check, const std::string& out_file);
+
+// A x = b with b = A x*, by the distributed Krylov solvers; the true
+// residual and the error in x computed distributed.
+int distributed_solve(const DistributedRun& run, const SolverOptions& options, const std::string& out_file);
+
+}  // namespace hsparse::tool
