@@ -6,6 +6,8 @@ find_package(PkgConfig QUIET)
 if(PkgConfig_FOUND)
   pkg_check_modules(LIBRSB QUIET IMPORTED_TARGET librsb)
   pkg_check_modules(OPENBLAS QUIET IMPORTED_TARGET openblas)
+  # PETSc (Debian's petsc-dev): the distributed bench's CPU baseline, over MPI.
+  pkg_check_modules(PETSC QUIET IMPORTED_TARGET PETSc)
 endif()
 # The GPU machine has neither: scripts/gpu-prepare.sh carries Debian's Eigen
 # headers and librsb (library and headers) in third_party/ (git-ignored).

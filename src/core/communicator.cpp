@@ -68,4 +68,14 @@ void agree_on_failure(const Communicator& comm, const std::string& local_error) 
                                             std::to_string(comm.rank()) + " stops with it");
 }
 
+void on_every_rank(const Communicator& comm, const std::function<void()>& step) {
+  std::string problem;
+  try {
+    step();
+  } catch (const std::exception& e) {
+    problem = e.what();
+  }
+  agree_on_failure(comm, problem);
+}
+
 }  // namespace hsparse

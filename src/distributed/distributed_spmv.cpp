@@ -32,17 +32,6 @@ std::int64_t fingerprint(const RowPartition& p) {
   return static_cast<std::int64_t>(h & ((1ull << 62) - 1));
 }
 
-// Runs `step` on this rank; every rank then learns whether any failed.
-void on_every_rank(const Communicator& comm, const std::function<void()>& step) {
-  std::string problem;
-  try {
-    step();
-  } catch (const std::exception& e) {
-    problem = e.what();
-  }
-  agree_on_failure(comm, problem);
-}
-
 }  // namespace
 
 template <class V, class I>

@@ -2,25 +2,20 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
-#include <cstdlib>
-#include <functional>
 #include <vector>
 
 #include "default_vector.hpp"
 #include "distributed_cli.hpp"
+#include "distributed_setup.hpp"
 #include "hsparse/analysis/spmv_check.hpp"
-#include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/communicator.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
 #include "hsparse/distributed/distributed_spmv.hpp"
-#include "hsparse/distributed/scatter_rows.hpp"
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/io/matrix_market.hpp"
 #include "hsparse/io/matrix_source.hpp"
-#include "hsparse/plans/backend_choice.hpp"
 #include "hsparse/solvers/distributed_krylov.hpp"
-#include "option_checks.hpp"
 #include "terminal_progress.hpp"
 
 namespace hsparse::tool {
@@ -32,94 +27,6 @@ using distributed::RowPartition;
 bool several_ranks() { return world_communicator()->size() > 1; }
 
 namespace {
-
-// Runs `step` on this rank; every rank learns whether any failed (each
-// throws, the failing one with its message), so none waits in a collective.
-void on_every_rank(const Communicator& comm, const std::function<void()>& step) {
-  std::string problem;
-  try {
-    step();
-  } catch (const std::exception& e) {
-    problem = e.what();
-  }
-  agree_on_failure(comm, problem);
-}
-
-// The node-local rank, from the launcher (Open MPI, MPICH, Slurm): which GPU
-// this rank takes, one rank per GPU.
-int local_rank(const Communicator& comm) {
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}) {
-    if (const char* v = std::getenv(name)) return std::atoi(v);
-  }
-  return comm.rank();
-}
-
-ExecutorPtr rank_executor(const Communicator& comm, const std::string& backend) {
-  ExecutorPtr ex;
-  on_every_rank(comm, [&] {
-    ex = hsparse::resolve_backend(backend) == Backend::cuda ? cuda::make_cuda_executor(local_rank(comm)) : make_executor(Backend::cpu);
-  });
-  return ex;
-}
-
-// This rank's rows: a generator spec evaluated for its own rows, or a file
-// read by rank 0 and scattered.
-template <class V>
-RankRows<V> load_rows(const Communicator& comm, const DistributedRun& run) {
-  RankRows<V> out;
-  if (generators::is_generator_spec(run.source)) {
-    on_every_rank(comm, [&] {
-      auto g = generators::generate_rows<V>(run.source, comm.size(), comm.rank());
-      out.partition = distributed::contiguous_rows(g.global_rows, comm.size());
-      out.global_cols = g.rows.cols;
-      out.rows = std::move(g.rows);
-    });
-    return out;
-  }
-  Csr<V, std::int64_t> whole;
-  on_every_rank(comm, [&] {
-    if (comm.rank() == 0) whole = io::load_matrix<V, std::int64_t>(run.source);
-  });
-  return distributed::scatter_rows<V>(comm, whole, run.cut == "rows" ? distributed::RowCut::rows : distributed::RowCut::nonzeros, 0);
-}
-
-distributed::DistributedSpmvOptions part_options(const DistributedRun& run, long long products) {
-  distributed::DistributedSpmvOptions o;
-  SpmvOptions p;
-  p.format = parse_format_choice(run.format);
-  p.kernel = run.kernel;
-  p.spmv_count = products;
-  o.local = o.remote = p;
-  return o;
-}
-
-// Each rank's values gathered on every rank (a sum of one-hot slots).
-std::vector<double> per_rank(const Communicator& comm, std::vector<double> mine) {
-  const std::size_t k = mine.size();
-  std::vector<double> all(k * static_cast<std::size_t>(comm.size()), 0.0);
-  for (std::size_t i = 0; i < k; ++i) all[static_cast<std::size_t>(comm.rank()) * k + i] = mine[i];
-  comm.allreduce_sum(all.data(), all.size());
-  return all;
-}
-
-template <class V>
-void print_layout(const Communicator& comm, const DistributedSpmv<V, std::int32_t>& d, const RankRows<V>& rows) {
-  const auto& p = d.pattern();
-  const std::vector<double> all = per_rank(comm, {static_cast<double>(d.rows()), static_cast<double>(rows.rows.nnz()),
-                                                  static_cast<double>(d.remote_plan() ? d.remote_plan()->cols() : 0),
-                                                  static_cast<double>(p.send_volume()), static_cast<double>(p.recv_ranks.size())});
-  if (comm.rank() != 0) return;
-  double most = 0, total = 0, halo = 0;
-  for (int r = 0; r < comm.size(); ++r) {
-    const double* a = &all[static_cast<std::size_t>(r) * 5];
-    most = std::max(most, a[1]);
-    total += a[1];
-    halo += a[3];
-    std::printf("rank %-3d %10.0f rows %12.0f nonzeros, %9.0f ghosts from %2.0f ranks, sends %9.0f entries\n", r, a[0], a[1], a[2], a[4], a[3]);
-  }
-  std::printf("balance  largest rank's nonzeros / mean = %.3f; halo %.0f entries (%.3f MB) per product\n", total > 0 ? most / (total / comm.size()) : 1.0,
-              halo, halo * sizeof(V) * 1e-6);
-}
 
 template <class V>
 int spmv_on_ranks(const DistributedRun& run, int repetitions, double min_time_s, bool check, const std::string& out_file) {
@@ -287,20 +194,6 @@ int solve_on_ranks(const DistributedRun& run, const SolverOptions& options, cons
     if (me == 0) io::write_matrix_market_vector<V>(out_file, all);
   }
   return r.converged() ? 0 : 1;
-}
-
-// The value type every rank uses: what rank 0 finds in a file (complex or
-// real), in the precision asked for; generators are real.
-template <class Fn>
-int with_value_type(const DistributedRun& run, Fn&& fn) {
-  const Communicator& c = *world_communicator();
-  std::int64_t complex_values = 0;
-  on_every_rank(c, [&] {
-    if (c.rank() == 0 && !generators::is_generator_spec(run.source)) complex_values = io::source_is_complex(run.source) ? 1 : 0;
-  });
-  c.allreduce_max(&complex_values, 1);
-  if (complex_values) return run.single ? fn(std::complex<float>{}) : fn(std::complex<double>{});
-  return run.single ? fn(float{}) : fn(double{});
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // (`mpirun -np P hsparse spmv|solve ...`): the distributed path, taken with
 // no extra flag (docs/distributed.md). One rank prints; every rank computes.
 #include <string>
+#include <vector>
 
 #include "hsparse/solvers/krylov.hpp"
 
@@ -29,5 +30,22 @@ int distributed_spmv(const DistributedRun& run, int repetitions, double min_time
 // A x = b with b = A x*, by the distributed Krylov solvers; the true
 // residual and the error in x computed distributed.
 int distributed_solve(const DistributedRun& run, const SolverOptions& options, const std::string& out_file);
+
+// hsparse bench on several ranks: per source, the product overlapped and
+// sequential (the slowest rank's time), each rank's phases, halo volume and
+// imbalance, the one-rank time of the same product and the parallel
+// efficiency, CG and pipelined CG per iteration, and PETSc's MatMult and
+// KSPCG on the same rows and ranks (CPU ranks, where PETSc was found).
+// Writes OUT_DIR/distributed.json on rank 0.
+struct DistributedBenchOptions {
+  std::vector<std::string> sources;  // empty: a 27-point stencil and a power-law matrix
+  std::string backend = "auto";
+  std::string out_dir = "bench-report";
+  bool quick = false;
+  double min_time_s = 0.25;
+  int cg_iterations = 100;
+  bool one_rank = true;  // time rank 0 alone on the whole matrix (it must fit one rank)
+};
+int distributed_bench(const DistributedBenchOptions& options);
 
 }  // namespace hsparse::tool

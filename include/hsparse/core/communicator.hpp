@@ -10,6 +10,7 @@
 /// paired: all ranks (or both peers) make it, in the same order.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -81,5 +82,10 @@ bool built_with_mpi() noexcept;
 /// it succeeded. If any rank failed, every rank throws Error(communication)
 /// (a failing rank its own message, with its rank); none is left waiting.
 void agree_on_failure(const Communicator& comm, const std::string& local_error);
+
+/// Runs `step` on this rank, then agree_on_failure with the message of
+/// whatever it threw (empty if nothing): every rank throws if any step
+/// failed, so that no rank waits in a collective for one that gave up.
+void on_every_rank(const Communicator& comm, const std::function<void()>& step);
 
 }  // namespace hsparse
