@@ -50,6 +50,11 @@ struct DistributedSpmv<V, I>::State {
   // buffers, which the messages point at.
   Array<std::int64_t> send_indices;
   Array<V> send_buffer, ghosts;
+  // The remote part, when stored for its non-empty rows only: their rows
+  // in y, and its products before they are added there.
+  Array<std::int64_t> remote_rows;
+  Array<V> remote_y;
+  bool remote_compressed = false;
   std::vector<V> send_host, ghosts_host;
   std::vector<CommMessage> sends, receives;
 
@@ -71,6 +76,19 @@ struct DistributedSpmv<V, I>::State {
   }
   void unpack() {
     if (!cpu && ghost_count() > 0) ex->copy_from_host(ghosts.data(), ghosts_host.data(), ghost_count() * sizeof(V));
+  }
+  // y += alpha remote x_ghost.
+  void add_remote(V alpha, V* y) {
+    if (!remote) return;
+    if (!remote_compressed) return remote->apply(alpha, ghosts.data(), V(1), y);
+    remote->apply(alpha, ghosts.data(), V(0), remote_y.data());
+    const std::size_t n = remote_y.size();
+    if (cpu) {
+      openmp::scatter_add<V>(std::span<const V>(remote_y.data(), n), std::span<const std::int64_t>(remote_rows.data(), n),
+                             std::span<V>(y, static_cast<std::size_t>(rows)));
+    } else {
+      cuda::scatter_add<V>(cuda_executor(*ex, "a distributed product"), static_cast<long long>(n), remote_y.data(), remote_rows.data(), y);
+    }
   }
 };
 
@@ -119,7 +137,35 @@ DistributedSpmv<V, I>::DistributedSpmv(CommunicatorPtr comm, ExecutorPtr ex, con
   s.cols = split->local.cols;
   on_every_rank(c, [&] {
     s.local.emplace(s.ex, split->local, options.local);
-    if (split->remote.cols > 0) s.remote.emplace(s.ex, split->remote, options.remote);
+    if (split->remote.cols > 0) {
+      // The remote part keeps its non-empty rows only when they are fewer
+      // than half: a product over all rows reads and writes every entry of
+      // y (and every row pointer) for the few rows that touch a ghost,
+      // while the compressed one adds its results with one scatter (PETSc
+      // keeps its off-diagonal block in compressed rows for the same reason).
+      const Csr<V, I>& r = split->remote;
+      std::vector<std::int64_t> nonempty;
+      for (I i = 0; i < r.rows; ++i) {
+        if (r.row_ptr[static_cast<std::size_t>(i) + 1] > r.row_ptr[static_cast<std::size_t>(i)]) nonempty.push_back(i);
+      }
+      s.remote_compressed = 2 * nonempty.size() < static_cast<std::size_t>(r.rows);
+      if (s.remote_compressed) {
+        Csr<V, I> c;
+        c.rows = static_cast<I>(nonempty.size());
+        c.cols = r.cols;  // row_ptr starts as {0}
+        for (std::int64_t i : nonempty) {
+          const auto b = r.row_ptr[static_cast<std::size_t>(i)], e = r.row_ptr[static_cast<std::size_t>(i) + 1];
+          c.col_idx.insert(c.col_idx.end(), r.col_idx.begin() + b, r.col_idx.begin() + e);
+          c.values.insert(c.values.end(), r.values.begin() + b, r.values.begin() + e);
+          c.row_ptr.push_back(static_cast<I>(c.col_idx.size()));
+        }
+        s.remote.emplace(s.ex, c, options.remote);
+        s.remote_rows = Array<std::int64_t>(s.ex, std::span<const std::int64_t>(nonempty));
+        s.remote_y = Array<V>(s.ex, nonempty.size());
+      } else {
+        s.remote.emplace(s.ex, r, options.remote);
+      }
+    }
     // The halo buffers and the messages, fixed for every product.
     std::vector<std::int64_t> indices;
     for (const auto& list : s.pattern.send_indices) indices.insert(indices.end(), list.begin(), list.end());
@@ -181,7 +227,7 @@ void DistributedSpmv<V, I>::apply(V alpha, const V* x, V beta, V* y) const {
   if (s.profile) s.ex->synchronize();
   lap(s.times.local);
   if (s.overlap) finish_halo();
-  if (s.remote) s.remote->apply(alpha, s.ghosts.data(), V(1), y);
+  s.add_remote(alpha, y);
   if (s.profile) {
     s.ex->synchronize();
     lap(s.times.remote);
@@ -242,7 +288,9 @@ std::string DistributedSpmv<V, I>::description() const {
   const State& s = *s_;
   std::string d = "rank " + std::to_string(s.comm->rank()) + " of " + std::to_string(s.comm->size()) + ": local " + s.local->description() + " (" +
                   std::to_string(s.rows) + " x " + std::to_string(s.cols) + ")";
-  d += s.remote ? ", remote " + s.remote->description() + " (" + std::to_string(s.rows) + " x " + std::to_string(s.remote->cols()) + ")" : ", no remote part";
+  d += s.remote ? ", remote " + s.remote->description() + " (" + std::to_string(s.remote->rows()) + (s.remote_compressed ? " non-empty rows" : "") + " x " +
+                      std::to_string(s.remote->cols()) + ")"
+                : ", no remote part";
   d += ", halo: sends " + std::to_string(s.pattern.send_volume()) + " entries to " + std::to_string(s.pattern.send_ranks.size()) + " ranks, receives " +
        std::to_string(s.pattern.recv_volume()) + " from " + std::to_string(s.pattern.recv_ranks.size());
   return d + (s.overlap ? ", overlapped" : ", sequential");

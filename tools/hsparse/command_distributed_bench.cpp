@@ -112,7 +112,7 @@ Json bench_format(const Communicator& c, const DistributedBenchOptions& o, Distr
   const std::vector<double> xs = default_x<double>(static_cast<std::size_t>(d.cols()), static_cast<std::size_t>(rows.partition.begin(me)));
   const Array<double> x(ex, std::span<const double>(xs));
   Array<double> y(ex, static_cast<std::size_t>(d.rows()));
-  if (run.format == "auto") print_layout(c, d, rows);
+  if (run.format == "csr") print_layout(c, d, rows);  // the layout is the partition's, the same for every format
   d.set_overlap(true);
   const double overlapped = slowest_per_call(c, *ex, [&] { d.apply(1.0, x, 0.0, y); }, o.min_time_s);
   d.set_overlap(false);
@@ -159,8 +159,12 @@ Json bench_format(const Communicator& c, const DistributedBenchOptions& o, Distr
     std::printf("         spmv overlapped %.3f ms, sequential %.3f ms (overlap saves %.1f%%), %.2f GFLOP/s", overlapped * 1e3, sequential * 1e3,
                 100.0 * (sequential - overlapped) / sequential, 2.0 * nnz / overlapped * 1e-9);
     if (o.one_rank) std::printf("; one rank %.3f ms, parallel efficiency %.2f", j["spmv_one_rank_s"].get<double>() * 1e3, j["parallel_efficiency"].get<double>());
-    std::printf("\n         cg %s, pipelined CG %s\n", cg > 0 ? (std::to_string(cg * 1e6) + " us per iteration").c_str() : why_cg.c_str(),
-                pipecg > 0 ? (std::to_string(pipecg * 1e6) + " us").c_str() : why_pipecg.c_str());
+    const auto per_iteration = [](double seconds, const std::string& why) {
+      char b[64];
+      std::snprintf(b, sizeof b, "%.1f us per iteration", seconds * 1e6);
+      return seconds > 0 ? std::string(b) : "not timed (" + why + ")";
+    };
+    std::printf("\n         cg %s; pipelined CG %s\n", per_iteration(cg, why_cg).c_str(), per_iteration(pipecg, why_pipecg).c_str());
     std::fflush(stdout);
   }
   return j;
@@ -206,9 +210,14 @@ Json bench_source(const Communicator& c, const DistributedBenchOptions& o, const
   }
   if (c.rank() == 0) {
     if (petsc.available) {
-      std::printf("petsc    %s: MatMult %.3f ms (PETSc / hsparse's best %.2fx), KSPCG %.1f us per iteration (PETSc / hsparse CG %.2fx, / pipelined CG %.2fx)\n",
-                  petsc.version.c_str(), petsc.matmult_s * 1e3, petsc.matmult_s / best_spmv, petsc.cg_iteration_s * 1e6,
-                  best_cg > 0 ? petsc.cg_iteration_s / best_cg : 0.0, best_pipecg > 0 ? petsc.cg_iteration_s / best_pipecg : 0.0);
+      std::printf("petsc    %s: MatMult %.3f ms (PETSc / hsparse's best %.2fx)", petsc.version.c_str(), petsc.matmult_s * 1e3, petsc.matmult_s / best_spmv);
+      if (petsc.cg_iterations == o.cg_iterations && best_cg > 0) {
+        std::printf(", KSPCG %.1f us per iteration (PETSc / hsparse CG %.2fx, / pipelined CG %.2fx)", petsc.cg_iteration_s * 1e6, petsc.cg_iteration_s / best_cg,
+                    best_pipecg > 0 ? petsc.cg_iteration_s / best_pipecg : 0.0);
+      } else {
+        std::printf(", KSPCG not compared (%d of %d iterations; hsparse's CG %s)", petsc.cg_iterations, o.cg_iterations, best_cg > 0 ? "ran" : "did not run");
+      }
+      std::printf("\n");
     } else {
       std::printf("petsc    skipped: %s\n", petsc.why_not.c_str());
     }

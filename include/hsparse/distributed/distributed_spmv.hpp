@@ -125,6 +125,9 @@ class DistributedSpmv {
   /// Who sends which entries of x to whom, computed at construction.
   const HaloPattern& pattern() const;
   /// The two plans: local always; remote null when the rank has no ghosts.
+  /// The remote plan holds only the rows that touch a ghost when they are
+  /// fewer than half of the rank's rows (its results are then added to y
+  /// by a scatter, kernels/gather.hpp), else every row.
   const SpmvPlan<V, I>& local_plan() const;
   const SpmvPlan<V, I>* remote_plan() const;
   /// This rank's diagonal entries A(g, g) for its rows g (0 where absent),

@@ -156,9 +156,10 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_ABSENT)
 HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_ABSENT)
 #undef HSPARSE_ABSENT
 
-// The halo's gather (every value type, as the CUDA build).
+// The halo's gather and the remote part's scatter (every value type, as the CUDA build).
 #define HSPARSE_ABSENT(V) \
-  template <> void gather(const Executor&, long long, const V*, const std::int64_t*, V*) { absent("the halo gather"); }
+  template <> void gather(const Executor&, long long, const V*, const std::int64_t*, V*) { absent("the halo gather"); } \
+  template <> void scatter_add(const Executor&, long long, const V*, const std::int64_t*, V*) { absent("the remote part's scatter"); }
 HSPARSE_FOR_EACH_VALUE(HSPARSE_ABSENT)
 #undef HSPARSE_ABSENT
 
