@@ -14,8 +14,26 @@
 #include "hsparse/core/types.hpp"
 #include "hsparse/distributed/halo_split.hpp"
 #include "hsparse/kernels/gather.hpp"
+#include "halo_exchange.hpp"
 
 namespace hsparse::distributed {
+
+const char* to_string(HaloTransport t) {
+  switch (t) {
+    case HaloTransport::automatic: return "automatic";
+    case HaloTransport::host: return "host";
+    case HaloTransport::device_mpi: return "device-mpi";
+    case HaloTransport::nccl: return "nccl";
+  }
+  return "?";
+}
+
+HaloTransport parse_halo_transport(const std::string& name) {
+  for (HaloTransport t : {HaloTransport::automatic, HaloTransport::host, HaloTransport::device_mpi, HaloTransport::nccl}) {
+    if (name == to_string(t)) return t;
+  }
+  throw Error(ErrorCode::invalid_argument, "halo transport '" + name + "': valid values are automatic, host, device-mpi and nccl");
+}
 
 namespace {
 
@@ -45,43 +63,38 @@ struct DistributedSpmv<V, I>::State {
   bool overlap = true, profile = false, cpu = true;
   DistributedSpmvTimes times;
   I rows = 0, cols = 0;
-  // The halo: the send indices (concatenated, in the executor's memory),
-  // the packed entries, and x_ghost; on a GPU also host copies of both
-  // buffers, which the messages point at.
-  Array<std::int64_t> send_indices;
-  Array<V> send_buffer, ghosts;
+  std::optional<detail::HaloExchange<V>> halo;
+  std::vector<std::pair<HaloTransport, double>> measured;
   // The remote part, when stored for its non-empty rows only: their rows
   // in y, and its products before they are added there.
   Array<std::int64_t> remote_rows;
   Array<V> remote_y;
   bool remote_compressed = false;
-  std::vector<V> send_host, ghosts_host;
-  std::vector<CommMessage> sends, receives;
 
-  std::size_t send_count() const { return send_buffer.size(); }
-  std::size_t ghost_count() const { return ghosts.size(); }
-  V* send_messages_base() { return cpu ? send_buffer.data() : send_host.data(); }
-  V* receive_messages_base() { return cpu ? ghosts.data() : ghosts_host.data(); }
-
-  void pack(const V* x) {
-    const std::size_t n = send_count();
-    if (n == 0) return;
-    if (cpu) {
-      openmp::gather<V>(std::span<const V>(x, static_cast<std::size_t>(cols)), std::span<const std::int64_t>(send_indices.data(), n),
-                        std::span<V>(send_buffer.data(), n));
-      return;
-    }
-    cuda::gather<V>(cuda_executor(*ex, "a distributed product"), static_cast<long long>(n), x, send_indices.data(), send_buffer.data());
-    ex->copy_to_host(send_host.data(), send_buffer.data(), n * sizeof(V));
+  // Seconds per exchange with the transport in use, the slowest rank's.
+  double time_exchange(const V* x) {
+    for (int i = 0; i < 3; ++i) exchange(x);
+    ex->synchronize();
+    std::int64_t barrier = 0;
+    comm->allreduce_max(&barrier, 1);
+    constexpr int kTimes = 10;
+    Stopwatch w;
+    for (int i = 0; i < kTimes; ++i) exchange(x);
+    ex->synchronize();
+    std::int64_t ns = static_cast<std::int64_t>(w.seconds() * 1e9);
+    comm->allreduce_max(&ns, 1);
+    return static_cast<double>(ns) * 1e-9 / kTimes;
   }
-  void unpack() {
-    if (!cpu && ghost_count() > 0) ex->copy_from_host(ghosts.data(), ghosts_host.data(), ghost_count() * sizeof(V));
+  void exchange(const V* x) {
+    halo->start(x);
+    halo->wait();
+    halo->unpack();
   }
   // y += alpha remote x_ghost.
   void add_remote(V alpha, V* y) {
     if (!remote) return;
-    if (!remote_compressed) return remote->apply(alpha, ghosts.data(), V(1), y);
-    remote->apply(alpha, ghosts.data(), V(0), remote_y.data());
+    if (!remote_compressed) return remote->apply(alpha, halo->ghosts(), V(1), y);
+    remote->apply(alpha, halo->ghosts(), V(0), remote_y.data());
     const std::size_t n = remote_y.size();
     if (cpu) {
       openmp::scatter_add<V>(std::span<const V>(remote_y.data(), n), std::span<const std::int64_t>(remote_rows.data(), n),
@@ -166,26 +179,6 @@ DistributedSpmv<V, I>::DistributedSpmv(CommunicatorPtr comm, ExecutorPtr ex, con
         s.remote.emplace(s.ex, r, options.remote);
       }
     }
-    // The halo buffers and the messages, fixed for every product.
-    std::vector<std::int64_t> indices;
-    for (const auto& list : s.pattern.send_indices) indices.insert(indices.end(), list.begin(), list.end());
-    s.send_indices = Array<std::int64_t>(s.ex, std::span<const std::int64_t>(indices));
-    s.send_buffer = Array<V>(s.ex, indices.size());
-    s.ghosts = Array<V>(s.ex, static_cast<std::size_t>(s.pattern.recv_volume()));
-    if (!s.cpu) {
-      s.send_host.resize(indices.size());
-      s.ghosts_host.resize(static_cast<std::size_t>(s.pattern.recv_volume()));
-    }
-    std::size_t at = 0;
-    for (std::size_t k = 0; k < s.pattern.send_ranks.size(); ++k) {
-      const std::size_t n = s.pattern.send_indices[k].size();
-      s.sends.push_back({s.pattern.send_ranks[k], s.send_messages_base() + at, n * sizeof(V)});
-      at += n;
-    }
-    for (std::size_t k = 0; k < s.pattern.recv_ranks.size(); ++k) {
-      const auto begin = s.pattern.recv_offsets[k], end = s.pattern.recv_offsets[k + 1];
-      s.receives.push_back({s.pattern.recv_ranks[k], s.receive_messages_base() + begin, static_cast<std::size_t>(end - begin) * sizeof(V)});
-    }
     // Jacobi's diagonal: the entries whose global column is the global row.
     s.diagonal.assign(static_cast<std::size_t>(rows.rows), V(0));
     const std::int64_t first = s.row_partition.begin(me);
@@ -195,6 +188,20 @@ DistributedSpmv<V, I>::DistributedSpmv(CommunicatorPtr comm, ExecutorPtr ex, con
       }
     }
   });
+  s.halo.emplace(s.comm, s.ex, s.pattern, static_cast<std::size_t>(s.cols));
+  if (options.transport != HaloTransport::automatic) {
+    on_every_rank(c, [&] { s.halo->use(options.transport); });
+  } else if (s.halo->available().size() > 1) {
+    // Each transport every rank has, timed on this pattern; the fastest stays.
+    Array<V> x(s.ex, static_cast<std::size_t>(s.cols));
+    for (HaloTransport t : s.halo->available()) {
+      s.halo->use(t);
+      s.measured.emplace_back(t, s.time_exchange(x.data()));
+    }
+    auto best = s.measured.front();
+    for (const auto& m : s.measured) best = m.second < best.second ? m : best;
+    s.halo->use(best.first);
+  }
 }
 
 template <class V, class I>
@@ -213,13 +220,13 @@ void DistributedSpmv<V, I>::apply(V alpha, const V* x, V beta, V* y) const {
     into += phase.seconds();
     phase.restart();
   };
-  s.pack(x);
+  s.halo->start(x);
   lap(s.times.pack);
-  std::unique_ptr<CommExchange> halo = s.comm->start_exchange(s.sends, s.receives);
   auto finish_halo = [&] {
-    halo->wait();
+    s.halo->wait();
+    if (s.profile) s.ex->synchronize();  // NCCL's wait is the stream's
     lap(s.times.wait);
-    s.unpack();
+    s.halo->unpack();
     lap(s.times.unpack);
   };
   if (!s.overlap) finish_halo();
@@ -248,6 +255,16 @@ void DistributedSpmv<V, I>::apply(V alpha, const Array<V>& x, V beta, Array<V>& 
 
 template <class V, class I>
 bool DistributedSpmv<V, I>::overlapped() const { return s_->overlap; }
+template <class V, class I>
+HaloTransport DistributedSpmv<V, I>::transport() const { return s_->halo->transport(); }
+template <class V, class I>
+const std::vector<HaloTransport>& DistributedSpmv<V, I>::available_transports() const { return s_->halo->available(); }
+template <class V, class I>
+const std::vector<std::pair<HaloTransport, double>>& DistributedSpmv<V, I>::measured_transports() const { return s_->measured; }
+template <class V, class I>
+std::string DistributedSpmv<V, I>::transport_unavailable(HaloTransport t) const { return s_->halo->why_not(t); }
+template <class V, class I>
+void DistributedSpmv<V, I>::set_transport(HaloTransport t) { s_->halo->use(t); }
 template <class V, class I>
 void DistributedSpmv<V, I>::set_overlap(bool overlap) { s_->overlap = overlap; }
 template <class V, class I>
@@ -293,6 +310,7 @@ std::string DistributedSpmv<V, I>::description() const {
                 : ", no remote part";
   d += ", halo: sends " + std::to_string(s.pattern.send_volume()) + " entries to " + std::to_string(s.pattern.send_ranks.size()) + " ranks, receives " +
        std::to_string(s.pattern.recv_volume()) + " from " + std::to_string(s.pattern.recv_ranks.size());
+  if (!s.cpu) d += std::string(", transport ") + to_string(s.halo->transport());
   return d + (s.overlap ? ", overlapped" : ", sequential");
 }
 

@@ -65,7 +65,12 @@ void expect_distributed_product(const CommunicatorPtr& comm, const ExecutorPtr& 
   const double u = std::numeric_limits<double>::epsilon() + std::max(stored_rounding(options.local), stored_rounding(options.remote));
   const Array<V> xv(ex, std::span<const V>(distributed::owned_entries<V>(x, columns, me)));
   const V alpha = V(1.5), betas[2] = {V(0), V(-0.75)};
-  for (bool overlap : {true, false}) {
+  // Every transport every rank can use (GPU ranks: host staging, and
+  // CUDA-aware MPI and NCCL where they are), each overlapped and not.
+  const std::vector<distributed::HaloTransport> transports = d.available_transports();
+  for (std::size_t k = 0; k < 2 * transports.size(); ++k) {
+    const bool overlap = k % 2 == 0;
+    if (overlap) d.set_transport(transports[k / 2]);
     d.set_overlap(overlap);
     for (V beta : betas) {
       std::vector<V> start = beta == V(0) ? std::vector<V>(static_cast<std::size_t>(rows.size(me)), V(std::nan(""))) : distributed::owned_entries<V>(y0, rows, me);
@@ -88,7 +93,7 @@ void expect_distributed_product(const CommunicatorPtr& comm, const ExecutorPtr& 
         const double bound = 2.0 * (static_cast<double>(e - b) + 2.0) * u * (std::abs(alpha) * scale + std::abs(beta * yi0)) + 1e-300;
         const double err = std::abs(y[static_cast<std::size_t>(i)] - ref);
         if (err <= bound) continue;  // (a NaN fails)
-        ADD_FAILURE() << "|y - ref| = " << err << " > " << bound << ": " << where << (overlap ? ", overlapped" : ", sequential") << ", beta " << std::abs(beta) << ", row " << g << " (" << d.description() << ")";
+        ADD_FAILURE() << "|y - ref| = " << err << " > " << bound << ": " << where << ", " << to_string(d.transport()) << (overlap ? ", overlapped" : ", sequential") << ", beta " << std::abs(beta) << ", row " << g << " (" << d.description() << ")";
         break;  // one row per product is enough to see
       }
     }

@@ -48,15 +48,16 @@ struct BenchCommand {
   std::vector<std::string> dense_parts;  // --dense-parts; empty: all
   int solver_iterations = 200;
   bool no_one_rank = false;  // several ranks: no one-rank product
+  std::vector<std::string> rank_formats;  // several ranks: the formats measured (default csr and auto)
 };
 
 // Under mpirun with several ranks: the distributed bench (distributed_cli.hpp).
 // The single-rank modes and their options are refused, not ignored.
 int bench_on_several_ranks(const BenchCommand& c) {
   if (c.solvers || c.tridiag || c.dense || c.fem || c.peer_suite || !c.compare.empty() || !c.report_from.empty() || !c.options.matrices_dir.empty() ||
-      c.options.dry_run || c.options.x_in_l2.has_value()) {
+      c.options.dry_run || c.options.x_in_l2.has_value() || !c.dense_parts.empty()) {
     throw Error(ErrorCode::invalid_argument, "hsparse bench on several ranks runs the distributed bench: it takes sources, --backend, --out, --quick, "
-                                             "--min-time, --solver-iterations and --no-one-rank");
+                                             "--min-time, --solver-iterations, --rank-formats and --no-one-rank");
   }
   DistributedBenchOptions o;
   o.sources = c.options.matrices;
@@ -66,6 +67,7 @@ int bench_on_several_ranks(const BenchCommand& c) {
   o.min_time_s = c.options.min_time_s > 0 ? c.options.min_time_s : (c.options.quick ? 0.03 : 0.25);
   o.cg_iterations = c.options.quick ? std::min(c.solver_iterations, 30) : c.solver_iterations;
   o.one_rank = !c.no_one_rank;
+  if (!c.rank_formats.empty()) o.formats = c.rank_formats;
   if (world_communicator()->rank() == 0) io::prepare_output_folder(o.out_dir);
   return distributed_bench(o);
 }
@@ -97,10 +99,15 @@ Action add_bench_command(CLI::App& app) {
       ->delimiter(',');
   cmd->add_option("--solver-iterations", c->solver_iterations, "--solvers: iterations per timed solve")->check(integer_in(1))->capture_default_str();
   cmd->add_option("--report-from", c->report_from, "Rewrite the report (and plots) of a results.json into --out");
+  cmd->add_option("--rank-formats", c->rank_formats, "Under mpirun with several ranks: the formats of both parts to measure, comma-separated (default csr,auto)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(format_choices()));
   cmd->add_flag("--no-one-rank", c->no_one_rank, "Under mpirun with several ranks: skip the one-rank product on rank 0 (for a matrix one rank cannot hold)");
   return [c]() {
     if (several_ranks()) return bench_on_several_ranks(*c);
-    if (c->no_one_rank) throw Error(ErrorCode::invalid_argument, "--no-one-rank is for hsparse bench under mpirun with several ranks");
+    if (c->no_one_rank || !c->rank_formats.empty()) {
+      throw Error(ErrorCode::invalid_argument, "--no-one-rank and --rank-formats are for hsparse bench under mpirun with several ranks");
+    }
     if (c->peer_suite) {
       if (!c->options.matrices.empty()) throw Error(ErrorCode::invalid_argument, "--peer-suite names its own matrices: give no sources with it");
       c->options.matrices = bench::peer_suite();

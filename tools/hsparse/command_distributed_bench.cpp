@@ -109,6 +109,7 @@ Json bench_format(const Communicator& c, const DistributedBenchOptions& o, Distr
   const CommunicatorPtr comm = world_communicator();
   const int me = c.rank(), ranks = c.size();
   DistributedSpmv<double, std::int32_t> d(comm, ex, rows.rows, rows.partition, rows.partition, part_options(run, 1000));
+  Json j = {{"format", run.format}, {"rank0_parts", d.description()}};
   const std::vector<double> xs = default_x<double>(static_cast<std::size_t>(d.cols()), static_cast<std::size_t>(rows.partition.begin(me)));
   const Array<double> x(ex, std::span<const double>(xs));
   Array<double> y(ex, static_cast<std::size_t>(d.rows()));
@@ -117,6 +118,29 @@ Json bench_format(const Communicator& c, const DistributedBenchOptions& o, Distr
   const double overlapped = slowest_per_call(c, *ex, [&] { d.apply(1.0, x, 0.0, y); }, o.min_time_s);
   d.set_overlap(false);
   const double sequential = slowest_per_call(c, *ex, [&] { d.apply(1.0, x, 0.0, y); }, o.min_time_s);
+  // GPU ranks: every transport, timed the same way; those missing, and why.
+  Json transports = Json::array();
+  if (ex->backend() != Backend::cpu) {
+    const distributed::HaloTransport chosen = d.transport();
+    for (distributed::HaloTransport tr : d.available_transports()) {
+      d.set_transport(tr);
+      d.set_overlap(true);
+      const double ov = slowest_per_call(c, *ex, [&] { d.apply(1.0, x, 0.0, y); }, o.min_time_s);
+      d.set_overlap(false);
+      const double sq = slowest_per_call(c, *ex, [&] { d.apply(1.0, x, 0.0, y); }, o.min_time_s);
+      double setup = 0;
+      for (const auto& m : d.measured_transports()) setup = m.first == tr ? m.second : setup;
+      transports.push_back({{"transport", to_string(tr)}, {"spmv_overlapped_s", ov}, {"spmv_sequential_s", sq}, {"setup_exchange_s", setup}});
+    }
+    for (distributed::HaloTransport tr : {distributed::HaloTransport::device_mpi, distributed::HaloTransport::nccl}) {
+      const std::string why = d.transport_unavailable(tr);
+      if (!why.empty()) transports.push_back({{"transport", to_string(tr)}, {"skipped", why}});
+    }
+    d.set_transport(chosen);
+    d.set_overlap(true);
+    j["transport"] = to_string(chosen);
+    j["transports"] = transports;
+  }
   d.set_overlap(true);
   d.set_profile(true);
   d.reset_times();
@@ -126,7 +150,6 @@ Json bench_format(const Communicator& c, const DistributedBenchOptions& o, Distr
   const double per = static_cast<double>(std::max<long long>(1, t.products));
   const std::vector<double> phases = per_rank(c, {t.pack / per, t.local / per, t.wait / per, t.unpack / per, t.remote / per, t.total / per,
                                                   static_cast<double>(rows.rows.nnz()), static_cast<double>(d.pattern().send_volume())});
-  Json j = {{"format", run.format}, {"rank0_parts", d.description()}};
   Json per_rank_json = Json::array();
   double most = 0, halo = 0;
   for (int r = 0; r < ranks; ++r) {
@@ -165,6 +188,14 @@ Json bench_format(const Communicator& c, const DistributedBenchOptions& o, Distr
       return seconds > 0 ? std::string(b) : "not timed (" + why + ")";
     };
     std::printf("\n         cg %s; pipelined CG %s\n", per_iteration(cg, why_cg).c_str(), per_iteration(pipecg, why_pipecg).c_str());
+    for (const Json& tr : transports) {
+      if (tr.contains("skipped")) {
+        std::printf("         halo by %-10s not measured: %s\n", tr["transport"].get<std::string>().c_str(), tr["skipped"].get<std::string>().c_str());
+      } else {
+        std::printf("         halo by %-10s spmv overlapped %.3f ms, sequential %.3f ms (setup's exchange %.1f us)\n", tr["transport"].get<std::string>().c_str(),
+                    tr["spmv_overlapped_s"].get<double>() * 1e3, tr["spmv_sequential_s"].get<double>() * 1e3, tr["setup_exchange_s"].get<double>() * 1e6);
+      }
+    }
     std::fflush(stdout);
   }
   return j;
@@ -188,7 +219,7 @@ Json bench_source(const Communicator& c, const DistributedBenchOptions& o, const
   Json j = {{"source", source}, {"rows", rows.partition.rows()}, {"nonzeros", nnz}, {"ranks", ranks}, {"formats", Json::array()}};
   // CSR is PETSc's AIJ, the like-for-like comparison; auto is the advisor's choice per part and rank.
   double best_spmv = 0, best_cg = 0, best_pipecg = 0;
-  for (const char* format : {"csr", "auto"}) {
+  for (const std::string& format : o.formats) {
     run.format = format;
     const Json f = bench_format(c, o, run, rows, ex, nnz);
     const double s = f["spmv_overlapped_s"], cg = f["cg_iteration_s"], pcg = f["pipelined_cg_iteration_s"];

@@ -37,6 +37,7 @@ struct SolveCliOptions {
   int max_iterations = 10000, restart = 30, check_every = 16;
   bool single = false, skip_symmetry_check = false;
   std::string cut = "nonzeros";  // several ranks: how a file's rows are cut
+  std::string transport = "automatic";  // several GPU ranks: how the halo travels
 };
 
 // CG and pipelined CG assume A = A^T (and positive definite): on a
@@ -122,6 +123,7 @@ int solve_on_several_ranks(const SolveCliOptions& c) {
   run.format = c.format;
   run.kernel = c.kernel;
   run.cut = c.cut;
+  run.transport = c.transport;
   run.single = c.single;
   return distributed_solve(run, solver_options(c), c.out_file);
 }
@@ -224,9 +226,13 @@ Action add_solve_command(CLI::App& app) {
   cmd->add_option("--cut", o->cut, "Under mpirun with several ranks: cut a file's rows into equal rows or equal nonzeros (generators: equal rows)")
       ->check(CLI::IsMember({"rows", "nonzeros"}))
       ->capture_default_str();
+  cmd->add_option("--transport", o->transport, "Under mpirun with several GPU ranks: how the halo travels (automatic: the fastest measured at setup)")
+      ->check(CLI::IsMember({"automatic", "host", "device-mpi", "nccl"}))
+      ->capture_default_str();
   return [o]() {
     io::remove_temporaries_on_signal();  // Ctrl-C while --out is written leaves no temporary
     if (several_ranks()) return solve_on_several_ranks(*o);
+    if (o->transport != "automatic") throw Error(ErrorCode::invalid_argument, "--transport is for several GPU ranks under mpirun; this is one rank");
     int status = 0;
     with_matrix(o->source, o->single ? Precision::single : Precision::double_, [&](const auto& a) { status = run_solve(*o, a); });
     return status;

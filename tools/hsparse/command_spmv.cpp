@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "hsparse/core/error.hpp"
 #include "distributed_cli.hpp"
 #include "default_vector.hpp"
 #include "hsparse/analysis/spmv_check.hpp"
@@ -35,6 +36,7 @@ struct SpmvCommandOptions {
   std::optional<bool> x_in_l2;  // --x-in-l2 auto: unset
   std::map<std::string, long long> params;  // the kernel's own (--coop, --lanes, ..., --param)
   std::string cut = "nonzeros";  // several ranks: how a file's rows are cut
+  std::string transport = "automatic";  // several GPU ranks: how the halo travels
 };
 
 // Under mpirun with several ranks: the distributed product. The layout and
@@ -53,6 +55,7 @@ int spmv_on_several_ranks(const SpmvCommandOptions& o) {
   run.format = o.format;
   run.kernel = o.kernel;
   run.cut = o.cut;
+  run.transport = o.transport;
   run.single = o.single;
   return distributed_spmv(run, o.repetitions, o.min_time_s, o.check, o.out_file);
 }
@@ -185,9 +188,13 @@ Action add_spmv_command(CLI::App& app) {
   cmd->add_option("--cut", o->cut, "Under mpirun with several ranks: cut a file's rows into equal rows or equal nonzeros (generators: equal rows)")
       ->check(CLI::IsMember({"rows", "nonzeros"}))
       ->capture_default_str();
+  cmd->add_option("--transport", o->transport, "Under mpirun with several GPU ranks: how the halo travels (automatic: the fastest measured at setup)")
+      ->check(CLI::IsMember({"automatic", "host", "device-mpi", "nccl"}))
+      ->capture_default_str();
   return [o]() {
     io::remove_temporaries_on_signal();  // Ctrl-C while --out is written leaves no temporary
     if (several_ranks()) return spmv_on_several_ranks(*o);
+    if (o->transport != "automatic") throw Error(ErrorCode::invalid_argument, "--transport is for several GPU ranks under mpirun; this is one rank");
     int status = 0;
     with_matrix(o->source, o->single ? Precision::single : Precision::double_,
                 [&](const auto& a) { status = run_spmv(*o, a); });

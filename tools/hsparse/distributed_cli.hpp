@@ -19,6 +19,7 @@ struct DistributedRun {
   std::string format = "csr";    // both parts' format ("auto": the advisor per part and rank)
   std::string kernel;
   std::string cut = "nonzeros";  // a file's rows cut by equal rows or equal nonzeros
+  std::string transport = "automatic";  // GPU ranks' halo: automatic, host, device-mpi, nccl
   bool single = false;
 };
 
@@ -45,6 +46,7 @@ struct DistributedBenchOptions {
   double min_time_s = 0.25;
   int cg_iterations = 100;
   bool one_rank = true;  // time rank 0 alone on the whole matrix (it must fit one rank)
+  std::vector<std::string> formats = {"csr", "auto"};  // both parts' format, each measured
 };
 int distributed_bench(const DistributedBenchOptions& options);
 

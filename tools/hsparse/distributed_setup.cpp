@@ -2,6 +2,7 @@
 #include "distributed_setup.hpp"
 
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 
 #include "hsparse/backends/cuda/device.hpp"
@@ -32,7 +33,9 @@ int local_rank(const Communicator& comm) {
 ExecutorPtr rank_executor(const Communicator& comm, const std::string& backend) {
   ExecutorPtr ex;
   on_every_rank(comm, [&] {
-    ex = hsparse::resolve_backend(backend) == Backend::cuda ? cuda::make_cuda_executor(local_rank(comm)) : make_executor(Backend::cpu);
+    // More ranks than GPUs share them round-robin (NCCL then stands aside: it takes one rank per GPU).
+    ex = hsparse::resolve_backend(backend) == Backend::cuda ? cuda::make_cuda_executor(local_rank(comm) % std::max(1, cuda::device_count()))
+                                                           : make_executor(Backend::cpu);
   });
   return ex;
 }
@@ -65,6 +68,7 @@ distributed::DistributedSpmvOptions part_options(const DistributedRun& run, long
   p.kernel = run.kernel;
   p.spmv_count = products;
   o.local = o.remote = p;
+  o.transport = distributed::parse_halo_transport(run.transport);
   return o;
 }
 

@@ -59,6 +59,9 @@ class Communicator {
   /// lengths, and the messages between one pair arrive in the order posted.
   /// Error(invalid_argument) for a peer outside the ranks.
   virtual std::unique_ptr<CommExchange> start_exchange(const std::vector<CommMessage>& sends, const std::vector<CommMessage>& receives) const = 0;
+  /// Whether start_exchange takes GPU device memory (a CUDA-aware MPI, asked
+  /// at run time): then a GPU rank's halo can travel without host copies.
+  virtual bool takes_device_memory() const { return false; }
 };
 
 /// How communicators are held: shared and immutable.

@@ -14,13 +14,13 @@
 ///   4. wait;
 ///   5. y += alpha remote x_ghost.
 /// Sequential mode waits before step 3, so that the saving of the overlap
-/// is measured, not assumed. On a GPU the halo travels through host memory
-/// (the executor's copies); the device-to-device transports are the next
-/// step of issue 64 (docs/distributed.md).
+/// is measured, not assumed. On GPU ranks the halo travels by one of three
+/// transports (HaloTransport), by default the fastest measured at setup.
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hsparse/core/array.hpp"
@@ -33,6 +33,19 @@
 
 namespace hsparse::distributed {
 
+/// How a GPU rank's halo travels (docs/distributed.md, "Transports"); a
+/// CPU rank's is in host memory and takes MPI directly (host).
+enum class HaloTransport {
+  automatic,   ///< every transport available on all ranks timed at setup, the fastest kept (host on CPU ranks)
+  host,        ///< through host memory: device to host, MPI, host to device
+  device_mpi,  ///< MPI on device memory (a CUDA-aware MPI, asked at run time)
+  nccl,        ///< NCCL send/receive on a stream of its own, no host wait (built where NCCL is found)
+};
+/// "automatic", "host", "device-mpi", "nccl".
+const char* to_string(HaloTransport t);
+/// The inverse of to_string; Error(invalid_argument) naming the valid values.
+HaloTransport parse_halo_transport(const std::string& name);
+
 /// How a DistributedSpmv is built and run.
 struct DistributedSpmvOptions {
   /// The local part's format and kernel. Default: format "auto" (the
@@ -44,6 +57,8 @@ struct DistributedSpmvOptions {
   /// Overlap the halo exchange with the local product (true), or wait for
   /// the halo before computing anything (false: the measured baseline).
   bool overlap = true;
+  /// How the halo travels between GPU ranks.
+  HaloTransport transport = HaloTransport::automatic;
   /// Time the phases of every product into times() (on a GPU this adds a
   /// synchronisation after the local product, so leave it off when timing
   /// the product as a whole).
@@ -105,6 +120,16 @@ class DistributedSpmv {
   /// the same plans and pattern). Not collective, but every rank should
   /// agree, or the timings mean little.
   void set_overlap(bool overlap);
+  /// The transport in use, those every rank can use, and (automatic on GPU
+  /// ranks) the seconds per exchange measured for each at setup, the
+  /// slowest rank's; why one is not available, in words.
+  HaloTransport transport() const;
+  const std::vector<HaloTransport>& available_transports() const;
+  const std::vector<std::pair<HaloTransport, double>>& measured_transports() const;
+  std::string transport_unavailable(HaloTransport t) const;
+  /// Switches the transport (one of available_transports()). Collective:
+  /// the first switch to NCCL joins every rank to an NCCL communicator.
+  void set_transport(HaloTransport t);
   /// Times the phases of each product from now on (DistributedSpmvOptions::profile).
   void set_profile(bool profile);
   /// The phase times so far, and their reset.

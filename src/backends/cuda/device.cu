@@ -11,9 +11,11 @@ bool built_with_cuda() noexcept { return true; }
 
 namespace hsparse::cuda {
 
-bool device_available() {
+bool device_available() { return device_count() > 0; }
+
+int device_count() {
   int count = 0;
-  return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
 }
 
 std::size_t free_device_memory() {

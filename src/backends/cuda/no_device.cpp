@@ -33,6 +33,7 @@ namespace {
 }  // namespace
 
 bool device_available() { return false; }
+int device_count() { return 0; }
 std::size_t free_device_memory() { return 0; }
 std::string device_description() { return "no GPU support: this hsparse was built without CUDA"; }
 ArithmeticPeaks arithmetic_peaks(int) { return {}; }

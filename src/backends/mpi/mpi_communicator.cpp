@@ -6,6 +6,10 @@
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
+// Open MPI's extensions declare MPIX_Query_cuda_support where it was built with CUDA.
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
 
 #include <climits>
 #include <cstdlib>
@@ -81,6 +85,15 @@ class MpiCommunicator final : public Communicator {
     std::vector<std::int64_t> from_each(to_each.size());
     check(MPI_Alltoall(to_each.data(), 1, MPI_INT64_T, from_each.data(), 1, MPI_INT64_T, comm_), "MPI_Alltoall");
     return from_each;
+  }
+  // Open MPI answers at run time whether its CUDA support is there (a build
+  // with CUDA may run on a library without); other MPIs: not assumed.
+  bool takes_device_memory() const override {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    return MPIX_Query_cuda_support() == 1;
+#else
+    return false;
+#endif
   }
   std::unique_ptr<CommExchange> start_exchange(const std::vector<CommMessage>& sends, const std::vector<CommMessage>& receives) const override {
     for (const auto* list : {&sends, &receives}) {

@@ -17,6 +17,8 @@ namespace hsparse::cuda {
 
 /// False when hsparse was built without CUDA or no device is visible.
 bool device_available();
+/// The visible devices (0 without CUDA or without a device).
+int device_count();
 /// "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB)" or why there is none.
 std::string device_description();
 /// The device's arithmetic peaks in GFLOP/s: multiprocessors x maximum SM
