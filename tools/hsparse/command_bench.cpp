@@ -48,6 +48,7 @@ struct BenchCommand {
   std::vector<std::string> dense_parts;  // --dense-parts; empty: all
   int solver_iterations = 200;
   bool no_one_rank = false;  // several ranks: no one-rank product
+  bool distributed = false;  // the distributed bench on any number of ranks (one: the scaling's first point)
   std::vector<std::string> rank_formats;  // several ranks: the formats measured (default csr and auto)
 };
 
@@ -102,11 +103,12 @@ Action add_bench_command(CLI::App& app) {
   cmd->add_option("--rank-formats", c->rank_formats, "Under mpirun with several ranks: the formats of both parts to measure, comma-separated (default csr,auto)")
       ->delimiter(',')
       ->check(CLI::IsMember(format_choices()));
+  cmd->add_flag("--distributed", c->distributed, "The distributed bench even on one rank (under mpirun with several ranks it is the default)");
   cmd->add_flag("--no-one-rank", c->no_one_rank, "Under mpirun with several ranks: skip the one-rank product on rank 0 (for a matrix one rank cannot hold)");
   return [c]() {
-    if (several_ranks()) return bench_on_several_ranks(*c);
+    if (several_ranks() || c->distributed) return bench_on_several_ranks(*c);
     if (c->no_one_rank || !c->rank_formats.empty()) {
-      throw Error(ErrorCode::invalid_argument, "--no-one-rank and --rank-formats are for hsparse bench under mpirun with several ranks");
+      throw Error(ErrorCode::invalid_argument, "--no-one-rank and --rank-formats are for the distributed bench (several ranks, or --distributed)");
     }
     if (c->peer_suite) {
       if (!c->options.matrices.empty()) throw Error(ErrorCode::invalid_argument, "--peer-suite names its own matrices: give no sources with it");

@@ -259,9 +259,26 @@ Json bench_source(const Communicator& c, const DistributedBenchOptions& o, const
 
 }  // namespace
 
+// The all-reduce of a Krylov iteration (four doubles), the slowest rank's
+// median over 200: the latency term of docs/distributed.md's model.
+double allreduce_seconds(const Communicator& c) {
+  std::vector<double> t;
+  double v[4] = {1, 2, 3, 4};
+  for (int i = 0; i < 220; ++i) {
+    Stopwatch w;
+    c.allreduce_sum(v, 4);
+    if (i >= 20) t.push_back(w.seconds());
+  }
+  std::int64_t ns = static_cast<std::int64_t>(summarize_times(t).median_s * 1e9);
+  c.allreduce_max(&ns, 1);
+  return static_cast<double>(ns) * 1e-9;
+}
+
 int distributed_bench(const DistributedBenchOptions& o) {
   const CommunicatorPtr comm = world_communicator();
   const Communicator& c = *comm;
+  const double allreduce_s = allreduce_seconds(c);
+  if (c.rank() == 0) std::printf("all-reduce of 4 doubles over %d ranks: %.1f us (median, the slowest rank's)\n", c.size(), allreduce_s * 1e6);
   const std::vector<std::string> sources = o.sources.empty() ? default_sources(o.quick) : o.sources;
   Json results = Json::array();
   for (const std::string& s : sources) {
@@ -280,6 +297,7 @@ int distributed_bench(const DistributedBenchOptions& o) {
                 {"communicator", c.description()},
                 {"backend", o.backend},
                 {"cg_iterations", o.cg_iterations},
+                {"allreduce_4_doubles_s", allreduce_s},
                 {"results", results}};
     std::filesystem::create_directories(o.out_dir);
     const std::string path = (std::filesystem::path(o.out_dir) / "distributed.json").string();
