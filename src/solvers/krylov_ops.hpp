@@ -113,11 +113,15 @@ class KrylovOps {
   // CPU, where it is free; options.check_every on a GPU (a synchronisation).
   int check_interval(int check_every) const { return cpu_ ? 1 : std::max(1, check_every); }
   void pipelined_begin(const PipelinedCgState& init, int history_size) {
-    if (comm_) {  // agreed, so that CPU ranks beside a GPU one do not wait in the first all-reduce
-      agree_on_failure(*comm_, cpu_ ? "" : "distributed pipelined CG runs on CPU ranks so far (its GPU kernels keep the scalars on one device); "
-                                           "use the method cg or gmres on GPU ranks (docs/distributed.md)");
-    }
     history_size_ = history_size;
+    if (comm_ && !cpu_) {
+      // Distributed on GPUs: the fused kernels leave their sums in
+      // local_sums_, the host adds them over the ranks and advances its own
+      // copy of the state, which goes back to the device for the next kernels.
+      host_state_ = init;
+      host_history_.assign(static_cast<std::size_t>(std::max(history_size, 0)), 0.0);
+      local_sums_ = Array<double>(ex_, 4);
+    }
     state_ = Array<unsigned char>(ex_, sizeof(PipelinedCgState));
     ex_->copy_from_host(state_.data(), &init, sizeof init);
     history_ = Array<double>(ex_, static_cast<std::size_t>(history_size));
@@ -137,8 +141,10 @@ class KrylovOps {
       pipelined_cg_after_update(st, d.rz, d.rr, history_.data(), history_size_);
       return;
     }
+    if (comm_ && host_state_.done != pcg_running) return;
     cuda::pipelined_cg_update<V>(*cex_, n(), ap.data(), dinv_.data(), x.data(), r.data(), z.data(), p.data(), device_state(), history_.data(),
-                                 history_size_, *scratch_);
+                                 history_size_, *scratch_, comm_ ? local_sums_.data() : nullptr);
+    update_pending_ = comm_ != nullptr;
   }
   // Ap = A p, then <p, Ap>, <Ap, M^-1 Ap> and the recurrence (the SpMV's dots; no-op once done).
   void pipelined_spmv_dots(const Vector& p, Vector& ap) {
@@ -161,18 +167,33 @@ class KrylovOps {
       pipelined_cg_after_dots(st, d.pap, d.apmap);
       return;
     }
+    if (!comm_) {
+      spmv(p, ap);
+      cuda::pipelined_cg_dots<V>(*cex_, n(), p.data(), ap.data(), dinv_.data(), device_state(), *scratch_);
+      return;
+    }
+    if (host_state_.done != pcg_running) return;
     spmv(p, ap);
-    cuda::pipelined_cg_dots<V>(*cex_, n(), p.data(), ap.data(), dinv_.data(), device_state(), *scratch_);
+    cuda::pipelined_cg_dots<V>(*cex_, n(), p.data(), ap.data(), dinv_.data(), device_state(), *scratch_, local_sums_.data() + 2);
+    std::array<double, 4> sums{};
+    ex_->copy_to_host(sums.data(), local_sums_.data(), sizeof sums);  // waits for both kernels
+    if (!update_pending_) sums[0] = sums[1] = 0;
+    comm_->allreduce_sum(sums.data(), sums.size());
+    if (update_pending_) pipelined_cg_after_update(host_state_, sums[0], sums[1], host_history_.data(), history_size_);
+    update_pending_ = false;
+    if (host_state_.done == pcg_running) pipelined_cg_after_dots(host_state_, sums[2], sums[3]);
+    ex_->copy_from_host(state_.data(), &host_state_, sizeof host_state_);
   }
   // The state as the host sees it (a synchronisation on a GPU).
   PipelinedCgState pipelined_state() const {
+    if (comm_ && !cpu_) return host_state_;
     PipelinedCgState st;
     ex_->copy_to_host(&st, state_.data(), sizeof st);
     return st;
   }
   // ||r_i|| / ||b|| for i = 1..count.
   std::vector<double> pipelined_history(int count) const {
-    std::vector<double> h = history_.to_host();
+    std::vector<double> h = comm_ && !cpu_ ? host_history_ : history_.to_host();
     const int end = std::min(count + 1, history_size_);
     return end > 1 ? std::vector<double>(h.begin() + 1, h.begin() + end) : std::vector<double>{};
   }
@@ -205,8 +226,12 @@ class KrylovOps {
   const cuda::Executor* cex_ = nullptr;
   std::unique_ptr<cuda::ReductionScratch> scratch_;
   const Communicator* comm_ = nullptr;  // set for a distributed operator on more than one rank
-  std::array<double, 2> pending_update_{0, 0};  // a distributed update's local <r, z>, <r, r>
+  std::array<double, 2> pending_update_{0, 0};  // a distributed update's local <r, z>, <r, r> (CPU)
   bool update_pending_ = false;
+  // Distributed on GPUs: the host's state and history, and the kernels' local sums.
+  PipelinedCgState host_state_;
+  std::vector<double> host_history_;
+  Array<double> local_sums_;
 };
 
 }  // namespace hsparse::detail

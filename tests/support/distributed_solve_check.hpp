@@ -11,8 +11,7 @@ namespace hsparse::test {
 // matrix on the same executor: the same status, iterations within one
 // (the dots are summed in another order), and solutions within 2 kappa tol
 // of each other (both are within kappa tol of the exact one; kappa < 400
-// for the 30 x 30 grid). Where a method cannot run on these ranks yet
-// (pipelined CG on several GPUs), every rank must refuse it.
+// for the 30 x 30 grid).
 void expect_distributed_solves_match(const CommunicatorPtr& comm, const ExecutorPtr& ex);
 
 }  // namespace hsparse::test

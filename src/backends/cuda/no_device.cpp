@@ -100,10 +100,10 @@ ReductionScratch::ReductionScratch() { absent("a device reduction"); }
   }                                                                                                                                            \
   template <> void mdot_as_gemv(const Executor&, long long, long long, const V*, const V*, V*) { absent("mdot"); }                            \
   template <> void pipelined_cg_update(const Executor&, long long, const V*, const V*, V*, V*, V*, V*, PipelinedCgState*, double*, int,       \
-                                       ReductionScratch&) {                                                                                   \
+                                       ReductionScratch&, double*) {                                                                          \
     absent("pipelined CG");                                                                                                                    \
   }                                                                                                                                            \
-  template <> void pipelined_cg_dots(const Executor&, long long, const V*, const V*, const V*, PipelinedCgState*, ReductionScratch&) {       \
+  template <> void pipelined_cg_dots(const Executor&, long long, const V*, const V*, const V*, PipelinedCgState*, ReductionScratch&, double*) { \
     absent("pipelined CG");                                                                                                                    \
   }                                                                                                                                            \
   template <> BaselineCgResult cusparse_cublas_cg(const Executor&, const Csr<V, std::int32_t>&, const V*, V*, double, int, bool) {            \

@@ -67,12 +67,16 @@ void scale_by(const Executor& ex, long long n, const V* d, const V* r, V* z);
 // (kernels/pipelined_cg_step.hpp): the update (x, r, z, p and <r, z>,
 // <r, r>, then pipelined_cg_after_update; z null without dinv) and the dots
 // after the SpMV (<p, Ap>, <Ap, dinv .* Ap>, then pipelined_cg_after_dots).
-// Both are no-ops once the state is not running.
+// Both are no-ops once the state is not running. With `local_sums` (device
+// memory, two doubles), the sums go there instead and the state is left to
+// the caller: a distributed solve adds them over the ranks first
+// (solvers/krylov_ops.hpp).
 template <class V>
 void pipelined_cg_update(const Executor& ex, long long n, const V* ap, const V* dinv, V* x, V* r, V* z, V* p, PipelinedCgState* state,
-                         double* history, int history_size, ReductionScratch& scratch);
+                         double* history, int history_size, ReductionScratch& scratch, double* local_sums = nullptr);
 template <class V>
-void pipelined_cg_dots(const Executor& ex, long long n, const V* p, const V* ap, const V* dinv, PipelinedCgState* state, ReductionScratch& scratch);
+void pipelined_cg_dots(const Executor& ex, long long n, const V* p, const V* ap, const V* dinv, PipelinedCgState* state, ReductionScratch& scratch,
+                       double* local_sums = nullptr);
 
 // mdot for k vectors as k separate dot launches, and as one cuBLAS gemv on
 // the vectors stored as the columns of an n x k matrix: the two
