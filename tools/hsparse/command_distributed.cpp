@@ -32,7 +32,7 @@ template <class V>
 int spmv_on_ranks(const DistributedRun& run, int repetitions, double min_time_s, bool check, const std::string& out_file) {
   const CommunicatorPtr comm = world_communicator();
   const Communicator& c = *comm;
-  const ExecutorPtr ex = rank_executor(c, run.backend);
+  const ExecutorPtr ex = distributed::rank_executor(c, run.backend);
   const RankRows<V> rows = load_rows<V>(c, run);
   const RowPartition columns = rows.global_cols == rows.partition.rows() ? rows.partition : distributed::contiguous_rows(rows.global_cols, c.size());
   Stopwatch setup;
@@ -132,7 +132,7 @@ int solve_on_ranks(const DistributedRun& run, const SolverOptions& options, cons
   const CommunicatorPtr comm = world_communicator();
   const Communicator& c = *comm;
   const int me = c.rank();
-  const ExecutorPtr ex = rank_executor(c, run.backend);
+  const ExecutorPtr ex = distributed::rank_executor(c, run.backend);
   const RankRows<V> rows = load_rows<V>(c, run);
   if (rows.global_cols != rows.partition.rows()) {
     throw Error(ErrorCode::invalid_argument, run.source + ": a solve needs a square matrix, not " + std::to_string(rows.partition.rows()) + " x " +

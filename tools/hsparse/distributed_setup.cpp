@@ -5,11 +5,9 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/io/matrix_source.hpp"
-#include "hsparse/plans/backend_choice.hpp"
 #include "option_checks.hpp"
 
 namespace hsparse::tool {
@@ -17,31 +15,6 @@ namespace hsparse::tool {
 using distributed::DistributedSpmv;
 using distributed::RankRows;
 
-// The node-local rank, from the launcher (Open MPI, MPICH, Slurm): which GPU
-// this rank takes, one rank per GPU.
-namespace {
-
-int local_rank(const Communicator& comm) {
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}) {
-    if (const char* v = std::getenv(name)) return std::atoi(v);
-  }
-  return comm.rank();
-}
-
-}  // namespace
-
-ExecutorPtr rank_executor(const Communicator& comm, const std::string& backend) {
-  ExecutorPtr ex;
-  on_every_rank(comm, [&] {
-    // More ranks than GPUs share them round-robin (NCCL then stands aside: it takes one rank per GPU).
-    ex = hsparse::resolve_backend(backend) == Backend::cuda ? cuda::make_cuda_executor(local_rank(comm) % std::max(1, cuda::device_count()))
-                                                           : make_executor(Backend::cpu);
-  });
-  return ex;
-}
-
-// This rank's rows: a generator spec evaluated for its own rows, or a file
-// read by rank 0 and scattered.
 template <class V>
 RankRows<V> load_rows(const Communicator& comm, const DistributedRun& run) {
   RankRows<V> out;

@@ -1,7 +1,7 @@
 #pragma once
 // What the distributed commands share (hsparse spmv, solve and bench under
-// mpirun with several ranks, distributed_cli.hpp): each rank's executor,
-// its rows, the parts' options, the per-rank report and the value type.
+// mpirun with several ranks, distributed_cli.hpp): each rank's rows, the
+// parts' options, the per-rank report and the value type.
 #include <complex>
 #include <string>
 #include <vector>
@@ -10,13 +10,10 @@
 #include "hsparse/core/communicator.hpp"
 #include "hsparse/core/executor.hpp"
 #include "hsparse/distributed/distributed_spmv.hpp"
+#include "hsparse/distributed/rank_executor.hpp"
 #include "hsparse/distributed/scatter_rows.hpp"
 
 namespace hsparse::tool {
-
-// The rank's executor: the CPU, or on GPUs the one the node-local rank
-// names (one rank per GPU). A rank that cannot make it fails every rank.
-ExecutorPtr rank_executor(const Communicator& comm, const std::string& backend);
 
 // This rank's rows: a generator spec evaluated for its own rows (equal
 // rows per rank), or a file read by rank 0 and scattered (run.cut).

@@ -77,6 +77,14 @@ CommunicatorPtr self_communicator();
 /// is used as it is.
 CommunicatorPtr world_communicator();
 
+/// A communicator over the ranks of an MPI communicator the caller made
+/// (mpi4py's, a library's), given by its Fortran handle (MPI_Comm_c2f in C;
+/// `comm.py2f()` in mpi4py): hsparse works on its own duplicate, so its
+/// messages never meet the caller's. MPI must be running.
+/// Error(unsupported) without MPI in this build, Error(communication) when
+/// MPI is not initialised.
+CommunicatorPtr mpi_communicator(std::int64_t fortran_handle);
+
 /// Whether this hsparse was built with MPI.
 bool built_with_mpi() noexcept;
 

@@ -58,7 +58,9 @@ class MpiExchange final : public CommExchange {
 
 class MpiCommunicator final : public Communicator {
  public:
-  explicit MpiCommunicator(MPI_Comm comm) : comm_(comm) {
+  // `free_at_end`: the communicator is hsparse's own duplicate of a
+  // caller's, freed with this object (unless MPI has finalised already).
+  explicit MpiCommunicator(MPI_Comm comm, bool free_at_end = false) : comm_(comm), free_at_end_(free_at_end) {
     check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
     check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -69,6 +71,13 @@ class MpiCommunicator final : public Communicator {
   }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
+  ~MpiCommunicator() override {
+    int finalised = 0;
+    MPI_Finalized(&finalised);
+    if (free_at_end_ && !finalised) MPI_Comm_free(&comm_);
+  }
+  MpiCommunicator(const MpiCommunicator&) = delete;
+  MpiCommunicator& operator=(const MpiCommunicator&) = delete;
   std::string description() const override {
     return "MPI: rank " + std::to_string(rank_) + " of " + std::to_string(size_) + " (" + library_ + ")";
   }
@@ -117,6 +126,7 @@ class MpiCommunicator final : public Communicator {
 
  private:
   MPI_Comm comm_;
+  bool free_at_end_ = false;
   int rank_ = 0, size_ = 1;
   std::string library_;
 };
@@ -140,6 +150,22 @@ bool launched_or_initialised() {
     if (std::getenv(variable) != nullptr) return true;
   }
   return false;
+}
+
+CommunicatorPtr from_fortran(std::int64_t handle) {
+  int initialised = 0, finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  if (!initialised || finalised) {
+    throw Error(ErrorCode::communication, "an MPI communicator handle was given, but MPI is not running (initialise it first, e.g. import mpi4py.MPI)");
+  }
+  if (handle < INT_MIN || handle > INT_MAX) throw Error(ErrorCode::invalid_argument, "MPI communicator handle " + std::to_string(handle) + " is not a Fortran handle");
+  const MPI_Comm given = MPI_Comm_f2c(static_cast<MPI_Fint>(handle));
+  if (given == MPI_COMM_NULL) throw Error(ErrorCode::invalid_argument, "the MPI communicator handle names MPI_COMM_NULL");
+  MPI_Comm own = MPI_COMM_NULL;
+  check(MPI_Comm_dup(given, &own), "MPI_Comm_dup");
+  check(MPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  return std::make_shared<MpiCommunicator>(own, true);
 }
 
 CommunicatorPtr world() {
