@@ -48,5 +48,6 @@ void register_plan(py::module_& m);
 void register_solvers(py::module_& m);
 void register_tridiagonal(py::module_& m);
 void register_bench(py::module_& m);
+void register_distributed(py::module_& m);
 
 }  // namespace hsparse::python

@@ -27,4 +27,5 @@ PYBIND11_MODULE(_hsparse, m) {
   hp::register_solvers(m);
   hp::register_tridiagonal(m);
   hp::register_bench(m);
+  hp::register_distributed(m);
 }
