@@ -15,6 +15,10 @@
 #include "hsparse/core/error.hpp"
 #include "hsparse/io/matrix_source.hpp"
 
+namespace hsparse {
+struct SolverResult;  // solvers/krylov.hpp
+}  // namespace hsparse
+
 namespace hsparse::python {
 
 namespace py = pybind11;
@@ -39,6 +43,10 @@ bool buffer_holds(const py::buffer_info& info);
 /// calling, so this is the last line of defence).
 template <class T>
 std::span<T> as_span(const py::buffer_info& info, long long n, const char* what);
+
+/// A solve's report as hsparse.SolveInfo's fields (solvers.cpp), with
+/// `total_seconds` the whole call's time.
+py::dict solver_report(const SolverResult& result, double total_seconds);
 
 /// Registration of each part of the module.
 void register_errors(py::module_& m);

@@ -112,17 +112,7 @@ class Distributed {
       const std::vector<double> h = xv.to_host();
       std::copy(h.begin(), h.end(), x.begin());
     }
-    py::dict info;
-    info["status"] = to_string(r.status);
-    info["converged"] = r.converged();
-    info["iterations"] = r.iterations;
-    info["residual"] = r.relative_residual;
-    info["history"] = r.history;
-    info["seconds"] = r.seconds;
-    info["setup_seconds"] = r.setup_seconds;
-    info["total_seconds"] = r.seconds + r.setup_seconds;
-    info["message"] = r.message;
-    return info;
+    return solver_report(r, r.seconds + r.setup_seconds);
   }
 
   std::int64_t rank() const { return comm_->rank(); }

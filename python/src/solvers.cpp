@@ -69,21 +69,25 @@ py::dict solve_typed(const Csr<V, I>& a, const py::buffer& bb, const py::buffer&
       total = watch.seconds();
     }
     if (callback_error) throw std::move(*callback_error);
-    py::dict info;
-    info["status"] = to_string(result.status);
-    info["converged"] = result.converged();
-    info["iterations"] = result.iterations;
-    info["residual"] = result.relative_residual;
-    info["history"] = result.history;
-    info["seconds"] = result.seconds;
-    info["setup_seconds"] = result.setup_seconds;
-    info["total_seconds"] = total;
-    info["message"] = result.message;
-    return info;
+    return solver_report(result, total);
   }
 }
 
 }  // namespace
+
+py::dict solver_report(const SolverResult& result, double total_seconds) {
+  py::dict info;
+  info["status"] = to_string(result.status);
+  info["converged"] = result.converged();
+  info["iterations"] = result.iterations;
+  info["residual"] = result.relative_residual;
+  info["history"] = result.history;
+  info["seconds"] = result.seconds;
+  info["setup_seconds"] = result.setup_seconds;
+  info["total_seconds"] = total_seconds;
+  info["message"] = result.message;
+  return info;
+}
 
 py::list advise_any(const Matrix& m, long long spmv_count, const std::string& device, double value_tolerance) {
   if (spmv_count < 1) throw py::value_error("spmv_count: must be >= 1, got " + std::to_string(spmv_count));

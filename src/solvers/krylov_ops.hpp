@@ -154,14 +154,7 @@ class KrylovOps {
       spmv(p, ap);
       const auto d = openmp::pipelined_cg_dots<V>(in(p), in(ap), dinv_span());
       if (comm_) {
-        // The update's <r, z>, <r, r> and these <p, Ap>, <Ap, M^-1 Ap>, summed
-        // at once; then the two steps of the recurrence in their order. Once
-        // the update converged, this SpMV's dots are not used.
-        std::array<double, 4> sums{pending_update_[0], pending_update_[1], d.pap, d.apmap};
-        comm_->allreduce_sum(sums.data(), sums.size());
-        if (update_pending_) pipelined_cg_after_update(st, sums[0], sums[1], history_.data(), history_size_);
-        update_pending_ = false;
-        if (st.done == pcg_running) pipelined_cg_after_dots(st, sums[2], sums[3]);
+        advance_over_ranks(st, {pending_update_[0], pending_update_[1], d.pap, d.apmap}, history_.data());
         return;
       }
       pipelined_cg_after_dots(st, d.pap, d.apmap);
@@ -178,10 +171,7 @@ class KrylovOps {
     std::array<double, 4> sums{};
     ex_->copy_to_host(sums.data(), local_sums_.data(), sizeof sums);  // waits for both kernels
     if (!update_pending_) sums[0] = sums[1] = 0;
-    comm_->allreduce_sum(sums.data(), sums.size());
-    if (update_pending_) pipelined_cg_after_update(host_state_, sums[0], sums[1], host_history_.data(), history_size_);
-    update_pending_ = false;
-    if (host_state_.done == pcg_running) pipelined_cg_after_dots(host_state_, sums[2], sums[3]);
+    advance_over_ranks(host_state_, sums, host_history_.data());
     ex_->copy_from_host(state_.data(), &host_state_, sizeof host_state_);
   }
   // The state as the host sees it (a synchronisation on a GPU).
@@ -200,6 +190,16 @@ class KrylovOps {
 
  private:
   long long n() const { return static_cast<long long>(n_); }
+  // A distributed iteration's four local sums (the update's <r, z>, <r, r>,
+  // if one is pending, and the SpMV's <p, Ap>, <Ap, M^-1 Ap>), added over
+  // the ranks in one all-reduce, then the recurrence's two steps in order.
+  // Once the update converged, the SpMV's sums are not used.
+  void advance_over_ranks(PipelinedCgState& st, std::array<double, 4> sums, double* history) {
+    comm_->allreduce_sum(sums.data(), sums.size());
+    if (update_pending_) pipelined_cg_after_update(st, sums[0], sums[1], history, history_size_);
+    update_pending_ = false;
+    if (st.done == pcg_running) pipelined_cg_after_dots(st, sums[2], sums[3]);
+  }
   // Local sums to global ones (nothing on one rank).
   void sum_over_ranks(std::span<double> values) const {
     if (comm_ && !values.empty()) comm_->allreduce_sum(values.data(), values.size());

@@ -117,14 +117,7 @@ int solve_on_several_ranks(const SolveCliOptions& c) {
   if (!c.rhs_file.empty() || !c.history_file.empty()) {
     throw Error(ErrorCode::invalid_argument, "hsparse solve on several ranks: --rhs and --history are for one rank so far (b = A x* is used)");
   }
-  DistributedRun run;
-  run.source = c.source;
-  run.backend = c.backend;
-  run.format = c.format;
-  run.kernel = c.kernel;
-  run.cut = c.cut;
-  run.transport = c.transport;
-  run.single = c.single;
+  const DistributedRun run = distributed_run(c);
   return distributed_solve(run, solver_options(c), c.out_file);
 }
 

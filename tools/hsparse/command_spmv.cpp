@@ -49,14 +49,7 @@ int spmv_on_several_ranks(const SpmvCommandOptions& o) {
     throw Error(ErrorCode::invalid_argument, "hsparse spmv on several ranks takes --format, --kernel, --backend, --cut, --single, --check, --out, "
                                              "--repetitions and --min-time; --x and the layout and kernel-parameter options are for one rank");
   }
-  DistributedRun run;
-  run.source = o.source;
-  run.backend = o.backend;
-  run.format = o.format;
-  run.kernel = o.kernel;
-  run.cut = o.cut;
-  run.transport = o.transport;
-  run.single = o.single;
+  const DistributedRun run = distributed_run(o);
   return distributed_spmv(run, o.repetitions, o.min_time_s, o.check, o.out_file);
 }
 

@@ -23,6 +23,20 @@ struct DistributedRun {
   bool single = false;
 };
 
+// The run of a command's options (hsparse spmv's and solve's share these names).
+template <class CommandOptions>
+DistributedRun distributed_run(const CommandOptions& o) {
+  DistributedRun run;
+  run.source = o.source;
+  run.backend = o.backend;
+  run.format = o.format;
+  run.kernel = o.kernel;
+  run.cut = o.cut;
+  run.transport = o.transport;
+  run.single = o.single;
+  return run;
+}
+
 // y = A x with the default x, timed overlapped and sequential; per-rank
 // phases, halo volumes and imbalance; --check against the serial
 // reference on rank 0 (file input); --out gathers y to rank 0.
