@@ -25,7 +25,7 @@ void add_pieces(std::vector<CommMessage>& list, int peer, void* data, std::size_
 }  // namespace
 
 template <class V>
-RankRows<V> scatter_rows(const Communicator& comm, const Csr<V, std::int64_t>& whole, RowCut cut, int root) {
+RankRows<V> scatter_rows(const Communicator& comm, const Csr<V, std::int64_t>& whole, RowCut cut, int root, const std::vector<double>& weights) {
   const int ranks = comm.size(), me = comm.rank();
   if (root < 0 || root >= ranks) throw Error(ErrorCode::invalid_argument, "scatter_rows: root " + std::to_string(root) + " is not a rank");
   // The root's sizes, cut and nonzeros per rank, sent to all as maxima
@@ -35,8 +35,13 @@ RankRows<V> scatter_rows(const Communicator& comm, const Csr<V, std::int64_t>& w
   if (me == root) {
     try {
       whole.validate();
+      if (!weights.empty() && (cut != RowCut::nonzeros || weights.size() != static_cast<std::size_t>(ranks))) {
+        throw Error(ErrorCode::invalid_argument, "scatter_rows: " + std::to_string(weights.size()) + " weights for " + std::to_string(ranks) +
+                                                     " ranks (weights cut the nonzeros, one per rank)");
+      }
       const RowPartition p = cut == RowCut::rows ? contiguous_rows(whole.rows, ranks)
-                                                 : weighted_rows(whole.row_ptr, std::vector<double>(static_cast<std::size_t>(ranks), 1.0));
+                             : weights.empty()   ? weighted_rows(whole.row_ptr, std::vector<double>(static_cast<std::size_t>(ranks), 1.0))
+                                                 : weighted_rows(whole.row_ptr, weights);
       head[0] = whole.rows;
       head[1] = whole.cols;
       for (int r = 0; r <= ranks; ++r) head[static_cast<std::size_t>(2 + r)] = p.offsets[static_cast<std::size_t>(r)];
@@ -86,7 +91,8 @@ RankRows<V> scatter_rows(const Communicator& comm, const Csr<V, std::int64_t>& w
   return out;
 }
 
-#define HSPARSE_INSTANTIATE(V) template RankRows<V> scatter_rows(const Communicator&, const Csr<V, std::int64_t>&, RowCut, int);
+#define HSPARSE_INSTANTIATE(V) \
+  template RankRows<V> scatter_rows(const Communicator&, const Csr<V, std::int64_t>&, RowCut, int, const std::vector<double>&);
 HSPARSE_FOR_EACH_VALUE(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

@@ -9,6 +9,7 @@
 // memory before any pass over the rows: the counting pass alone is O(nnz),
 // and dense:rows=1e6 once spent minutes in it before being refused.
 #include <algorithm>
+#include <functional>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
@@ -87,7 +88,7 @@ void require_generator_size(std::int64_t rows, std::int64_t cols, std::int64_t m
 // (global columns) and records the whole matrix's row count and the block's
 // first row. Thread-local, so that concurrent generations do not see it.
 struct RowWindow {
-  int ranks = 1, rank = 0;
+  std::function<std::pair<std::int64_t, std::int64_t>(std::int64_t)> block;  // global rows -> [first, end)
   std::int64_t global_rows = -1, first_row = 0;  // set by build_rows (-1: it was not used)
 };
 inline RowWindow*& active_row_window() {
@@ -103,9 +104,9 @@ Csr<V, I> build_rows(std::int64_t global_rows, std::int64_t cols, std::int64_t m
   RowWindow* window = active_row_window();
   std::int64_t first = 0, rows = global_rows;
   if (window) {
-    const std::int64_t base = global_rows / window->ranks, extra = global_rows % window->ranks;
-    first = window->rank * base + std::min<std::int64_t>(window->rank, extra);
-    rows = base + (window->rank < extra ? 1 : 0);
+    const auto [b, e] = window->block(global_rows);
+    first = b;
+    rows = e - b;
     window->global_rows = global_rows;
     window->first_row = first;
     require_generator_size<V, I>(rows, cols, 0);  // the indices; memory below, on the exact count

@@ -241,11 +241,16 @@ Csr<V, I> generate(std::string_view text) {
 }
 
 template <class V>
-GeneratedRows<V> generate_rows(std::string_view text, int ranks, int rank) {
-  if (ranks < 1 || rank < 0 || rank >= ranks) {
-    throw Error(ErrorCode::invalid_argument, "generate_rows: rank " + std::to_string(rank) + " of " + std::to_string(ranks));
-  }
-  RowWindow window{ranks, rank};
+GeneratedRows<V> generate_rows(std::string_view text, const RowBlock& block) {
+  // The block asked for, checked against the global row count.
+  RowWindow window{[&](std::int64_t rows) {
+    const auto [b, e] = block(rows);
+    if (b < 0 || b > e || e > rows) {
+      throw Error(ErrorCode::invalid_argument, "generate_rows: rows [" + std::to_string(b) + ", " + std::to_string(e) + ") of a " +
+                                                   std::to_string(rows) + "-row matrix");
+    }
+    return std::make_pair(b, e);
+  }};
   struct Restore {
     RowWindow* previous;
     ~Restore() { active_row_window() = previous; }
@@ -261,23 +266,38 @@ GeneratedRows<V> generate_rows(std::string_view text, int ranks, int rank) {
   }
   // Not built row by row: cut the whole matrix here, as build_rows would.
   Csr<V, std::int64_t> whole = std::move(out.rows);
-  const std::int64_t base = whole.rows / ranks, extra = whole.rows % ranks;
+  const auto [first, end] = window.block(whole.rows);
   out.global_rows = whole.rows;
-  out.first_row = rank * base + std::min<std::int64_t>(rank, extra);
-  const std::int64_t count = base + (rank < extra ? 1 : 0);
-  const auto b = whole.row_ptr[static_cast<std::size_t>(out.first_row)], e = whole.row_ptr[static_cast<std::size_t>(out.first_row + count)];
+  out.first_row = first;
+  const std::int64_t count = end - first;
+  const auto b = whole.row_ptr[static_cast<std::size_t>(first)], e = whole.row_ptr[static_cast<std::size_t>(end)];
   out.rows.rows = count;
   out.rows.cols = whole.cols;
-  for (std::int64_t i = 0; i <= count; ++i) out.rows.row_ptr.push_back(whole.row_ptr[static_cast<std::size_t>(out.first_row + i)] - b);
+  out.rows.row_ptr.clear();
+  for (std::int64_t i = 0; i <= count; ++i) out.rows.row_ptr.push_back(whole.row_ptr[static_cast<std::size_t>(first + i)] - b);
   out.rows.col_idx.assign(whole.col_idx.begin() + b, whole.col_idx.begin() + e);
   out.rows.values.assign(whole.values.begin() + b, whole.values.begin() + e);
   return out;
 }
 
+template <class V>
+GeneratedRows<V> generate_rows(std::string_view text, int ranks, int rank) {
+  if (ranks < 1 || rank < 0 || rank >= ranks) {
+    throw Error(ErrorCode::invalid_argument, "generate_rows: rank " + std::to_string(rank) + " of " + std::to_string(ranks));
+  }
+  return generate_rows<V>(text, [=](std::int64_t rows) {
+    const std::int64_t base = rows / ranks, extra = rows % ranks;
+    const std::int64_t first = rank * base + std::min<std::int64_t>(rank, extra);
+    return std::make_pair(first, first + base + (rank < extra ? 1 : 0));
+  });
+}
+
 #define HSPARSE_INSTANTIATE(V, I) template Csr<V, I> generate<V, I>(std::string_view);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
-#define HSPARSE_INSTANTIATE(V) template GeneratedRows<V> generate_rows<V>(std::string_view, int, int);
+#define HSPARSE_INSTANTIATE(V)                                                        \
+  template GeneratedRows<V> generate_rows<V>(std::string_view, int, int); \
+  template GeneratedRows<V> generate_rows<V>(std::string_view, const RowBlock&);
 HSPARSE_FOR_EACH_VALUE(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

@@ -147,6 +147,16 @@ void expect_scatter_rows_matches(const CommunicatorPtr& comm) {
       }
     }
   }
+  // Weighted by (say) measured speeds: rank r's nonzeros in proportion to 1 + 3 (r mod 2).
+  const auto a = with_values<std::complex<double>>(generators::stencil_3d<double, std::int64_t>(9, 8, 7, 7));
+  std::vector<double> weights;
+  for (int r = 0; r < n; ++r) weights.push_back(1.0 + 3.0 * (r % 2));
+  const auto got = distributed::scatter_rows<std::complex<double>>(*comm, me == 0 ? a : Csr<std::complex<double>, std::int64_t>{}, RowCut::nonzeros, 0, weights);
+  const RowPartition expected = distributed::weighted_rows(a.row_ptr, weights);
+  EXPECT_EQ(got.partition.offsets, expected.offsets) << "weighted, rank " << me;
+  EXPECT_EQ(got.rows.values, distributed::row_block(a, expected.begin(me), expected.begin(me) + expected.size(me)).values) << "weighted, rank " << me;
+  EXPECT_THROW(distributed::scatter_rows<double>(*comm, me == 0 ? generators::stencil_3d<double, std::int64_t>(9, 8, 7, 7) : Csr<double, std::int64_t>{}, RowCut::rows, 0, weights),
+               Error);  // weights cut nonzeros
   // The root's matrix is invalid (a column beyond its size): every rank throws.
   Csr<double, std::int64_t> bad;
   bad.rows = bad.cols = 2;

@@ -12,6 +12,7 @@
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/error.hpp"
 #include "hsparse/distributed/halo_split.hpp"
+#include "hsparse/distributed/rank_speed.hpp"
 #include "hsparse/generators/generators.hpp"
 #include "support/thread_ranks.hpp"
 
@@ -107,6 +108,17 @@ TEST_P(DistributedSpmvOnThreads, AFormatRefusingItsPartFailsEveryRank) {
 
 TEST(DistributedSpmv, ScatterRowsSendsEachRankItsBlock) {
   for (int ranks = 1; ranks <= 4; ++ranks) test::run_on_thread_ranks(ranks, [](const CommunicatorPtr& comm) { test::expect_scatter_rows_matches(comm); });
+}
+
+TEST(DistributedSpmv, RankSpeedsArePositiveAndTheSameOnEveryRank) {
+  std::vector<std::vector<double>> seen(3);
+  test::run_on_thread_ranks(3, [&](const CommunicatorPtr& comm) {
+    seen[static_cast<std::size_t>(comm->rank())] = rank_speeds(*comm, make_executor(Backend::cpu), SpmvOptions{});
+  });
+  ASSERT_EQ(seen[0].size(), 3u);
+  for (double v : seen[0]) EXPECT_GT(v, 0.0);
+  EXPECT_EQ(seen[1], seen[0]);
+  EXPECT_EQ(seen[2], seen[0]);
 }
 
 TEST(DistributedSpmv, ReportsItsPartsAndHalo) {

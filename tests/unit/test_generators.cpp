@@ -44,6 +44,15 @@ TEST(Generators, EachRanksRowsAreTheWholeMatrixsBlock) {
     }
   }
   EXPECT_THROW(generators::generate_rows<double>("stencil2d:n=4", 2, 2), Error);
+  // Any block, named once the row count is known (a cut by measured speeds).
+  const auto whole = generators::generate<double, std::int64_t>("stencil3d:n=5,points=7");
+  const auto got = generators::generate_rows<double>("stencil3d:n=5,points=7", [](std::int64_t rows) { return std::make_pair(rows / 5, rows - 7); });
+  const auto want = distributed::row_block(whole, whole.rows / 5, whole.rows - 7);
+  EXPECT_EQ(got.first_row, whole.rows / 5);
+  EXPECT_EQ(got.rows.row_ptr, want.row_ptr);
+  EXPECT_EQ(got.rows.col_idx, want.col_idx);
+  EXPECT_EQ(got.rows.values, want.values);
+  EXPECT_THROW(generators::generate_rows<double>("stencil3d:n=5", [](std::int64_t rows) { return std::make_pair(std::int64_t{0}, rows + 1); }), Error);
 }
 
 TEST(Generators, StencilSizesMatchTheirFormulas) {

@@ -33,7 +33,7 @@ int spmv_on_ranks(const DistributedRun& run, int repetitions, double min_time_s,
   const CommunicatorPtr comm = world_communicator();
   const Communicator& c = *comm;
   const ExecutorPtr ex = distributed::rank_executor(c, run.backend);
-  const RankRows<V> rows = load_rows<V>(c, run);
+  const RankRows<V> rows = load_rows<V>(c, run, ex);
   const RowPartition columns = rows.global_cols == rows.partition.rows() ? rows.partition : distributed::contiguous_rows(rows.global_cols, c.size());
   Stopwatch setup;
   DistributedSpmv<V, std::int32_t> d(comm, ex, rows.rows, rows.partition, columns, part_options(run, 1000));
@@ -45,7 +45,8 @@ int spmv_on_ranks(const DistributedRun& run, int repetitions, double min_time_s,
   if (me == 0) {
     std::printf("%s: %lld x %lld, %s, on %d ranks (%s), rows cut by %s\n", run.source.c_str(), static_cast<long long>(d.global_rows()),
                 static_cast<long long>(d.global_cols()), type_name<V>(), c.size(), c.description().c_str(),
-                generators::is_generator_spec(run.source) ? "rows (each rank generated its own)" : (run.cut + " (rank 0 read the file)").c_str());
+                generators::is_generator_spec(run.source) ? (run.cut == "speed" ? "speed (each rank generated its own)" : "rows (each rank generated its own)")
+                                                          : (run.cut + " (rank 0 read the file)").c_str());
   }
   std::printf("%s: %s\n", ex->description().c_str(), d.description().c_str());
   std::fflush(stdout);
@@ -133,7 +134,7 @@ int solve_on_ranks(const DistributedRun& run, const SolverOptions& options, cons
   const Communicator& c = *comm;
   const int me = c.rank();
   const ExecutorPtr ex = distributed::rank_executor(c, run.backend);
-  const RankRows<V> rows = load_rows<V>(c, run);
+  const RankRows<V> rows = load_rows<V>(c, run, ex);
   if (rows.global_cols != rows.partition.rows()) {
     throw Error(ErrorCode::invalid_argument, run.source + ": a solve needs a square matrix, not " + std::to_string(rows.partition.rows()) + " x " +
                                                  std::to_string(rows.global_cols));

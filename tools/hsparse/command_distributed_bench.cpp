@@ -220,7 +220,7 @@ Json bench_source(const Communicator& c, const DistributedBenchOptions& o, const
   run.source = source;
   run.backend = o.backend;
   const ExecutorPtr ex = distributed::rank_executor(c, run.backend);
-  const RankRows<double> rows = load_rows<double>(c, run);
+  const RankRows<double> rows = load_rows<double>(c, run, ex);
   if (rows.global_cols != rows.partition.rows()) throw Error(ErrorCode::invalid_argument, source + ": the distributed bench takes square matrices");
   double nnz = static_cast<double>(rows.rows.nnz());
   c.allreduce_sum(&nnz, 1);

@@ -18,7 +18,7 @@ struct DistributedRun {
   std::string backend = "auto";  // each rank's executor; on GPUs, one rank per GPU (the node-local rank picks it)
   std::string format = "csr";    // both parts' format ("auto": the advisor per part and rank)
   std::string kernel;
-  std::string cut = "nonzeros";  // a file's rows cut by equal rows or equal nonzeros
+  std::string cut = "nonzeros";  // a file's rows cut by equal rows or nonzeros, or (speed) by the ranks' measured speeds
   std::string transport = "automatic";  // GPU ranks' halo: automatic, host, device-mpi, nccl
   bool single = false;
 };

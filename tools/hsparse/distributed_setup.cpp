@@ -8,20 +8,57 @@
 #include "hsparse/core/error.hpp"
 #include "hsparse/generators/generators.hpp"
 #include "hsparse/io/matrix_source.hpp"
+#include "hsparse/distributed/rank_speed.hpp"
+#include <cmath>
 #include "option_checks.hpp"
 
 namespace hsparse::tool {
+
+namespace {
+
+// Rows in proportion to the weights (a generator's rows carry about equal work).
+distributed::RowPartition rows_by_weight(std::int64_t rows, const std::vector<double>& weights) {
+  double total = 0;
+  for (double w : weights) total += w;
+  distributed::RowPartition p;
+  double sum = 0;
+  for (double w : weights) {
+    sum += w;
+    p.offsets.push_back(std::min(rows, static_cast<std::int64_t>(std::llround(static_cast<double>(rows) * sum / total))));
+  }
+  p.offsets.back() = rows;
+  return p;
+}
+
+}  // namespace
 
 using distributed::DistributedSpmv;
 using distributed::RankRows;
 
 template <class V>
-RankRows<V> load_rows(const Communicator& comm, const DistributedRun& run) {
+RankRows<V> load_rows(const Communicator& comm, const DistributedRun& run, const ExecutorPtr& ex) {
+  // --cut speed: each rank's share in proportion to its measured SpMV speed
+  // (GHOST's heterogeneous mode), by nonzeros for a file and by rows for a
+  // generator (whose rows are generated where they are cut).
+  std::vector<double> weights;
+  if (run.cut == "speed") {
+    weights = distributed::rank_speeds(comm, ex, part_options(run, 1000).local);
+    if (comm.rank() == 0) {
+      std::printf("cut by measured speed:");
+      for (std::size_t r = 0; r < weights.size(); ++r) std::printf(" rank %zu %.2f G nonzeros/s", r, weights[r] * 1e-9);
+      std::printf("\n");
+    }
+  }
   RankRows<V> out;
   if (generators::is_generator_spec(run.source)) {
     on_every_rank(comm, [&] {
-      auto g = generators::generate_rows<V>(run.source, comm.size(), comm.rank());
-      out.partition = distributed::contiguous_rows(g.global_rows, comm.size());
+      const int me = comm.rank();
+      auto g = weights.empty() ? generators::generate_rows<V>(run.source, comm.size(), me)
+                               : generators::generate_rows<V>(run.source, [&](std::int64_t rows) {
+                                   const distributed::RowPartition p = rows_by_weight(rows, weights);
+                                   return std::make_pair(p.begin(me), p.begin(me) + p.size(me));
+                                 });
+      out.partition = weights.empty() ? distributed::contiguous_rows(g.global_rows, comm.size()) : rows_by_weight(g.global_rows, weights);
       out.global_cols = g.rows.cols;
       out.rows = std::move(g.rows);
     });
@@ -31,7 +68,7 @@ RankRows<V> load_rows(const Communicator& comm, const DistributedRun& run) {
   on_every_rank(comm, [&] {
     if (comm.rank() == 0) whole = io::load_matrix<V, std::int64_t>(run.source);
   });
-  return distributed::scatter_rows<V>(comm, whole, run.cut == "rows" ? distributed::RowCut::rows : distributed::RowCut::nonzeros, 0);
+  return distributed::scatter_rows<V>(comm, whole, run.cut == "rows" ? distributed::RowCut::rows : distributed::RowCut::nonzeros, 0, weights);
 }
 
 distributed::DistributedSpmvOptions part_options(const DistributedRun& run, long long products) {
@@ -83,7 +120,7 @@ bool source_is_complex_on_rank0(const Communicator& comm, const std::string& sou
 }
 
 #define HSPARSE_INSTANTIATE(V)                                                             \
-  template RankRows<V> load_rows(const Communicator&, const DistributedRun&);             \
+  template RankRows<V> load_rows(const Communicator&, const DistributedRun&, const ExecutorPtr&);             \
   template void print_layout(const Communicator&, const DistributedSpmv<V, std::int32_t>&, const RankRows<V>&);
 HSPARSE_FOR_EACH_VALUE(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE

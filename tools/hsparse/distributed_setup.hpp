@@ -16,9 +16,10 @@
 namespace hsparse::tool {
 
 // This rank's rows: a generator spec evaluated for its own rows (equal
-// rows per rank), or a file read by rank 0 and scattered (run.cut).
+// rows per rank), or a file read by rank 0 and scattered (run.cut); with
+// run.cut "speed", in proportion to the ranks' speeds measured on `ex`.
 template <class V>
-distributed::RankRows<V> load_rows(const Communicator& comm, const DistributedRun& run);
+distributed::RankRows<V> load_rows(const Communicator& comm, const DistributedRun& run, const ExecutorPtr& ex);
 
 // Both parts with run.format and run.kernel ("auto": for `products`).
 distributed::DistributedSpmvOptions part_options(const DistributedRun& run, long long products);

@@ -6,6 +6,7 @@
 /// reads the file and parses it, so the other ranks never hold the whole
 /// matrix; the root holds it once, while it sends.
 #include <cstdint>
+#include <vector>
 
 #include "hsparse/core/communicator.hpp"
 #include "hsparse/distributed/row_partition.hpp"
@@ -29,9 +30,13 @@ struct RankRows {
 
 /// Collective. `root` passes the whole matrix in `whole` (the other ranks'
 /// `whole` is ignored, pass an empty one); every rank gets its rows under
-/// the cut. The root's failure to cut (an invalid matrix) fails every rank.
-/// Messages are split into pieces of at most 1 GiB (MPI counts are int).
+/// the cut. `weights` (the root's are used; empty: all equal) give rank r a
+/// share of the nonzeros proportional to weights[r] (RowCut::nonzeros only:
+/// a rank's measured speed, rank_speed.hpp). The root's failure to cut (an
+/// invalid matrix, bad weights) fails every rank. Messages are split into
+/// pieces of at most 1 GiB (MPI counts are int).
 template <class V>
-RankRows<V> scatter_rows(const Communicator& comm, const Csr<V, std::int64_t>& whole, RowCut cut, int root = 0);
+RankRows<V> scatter_rows(const Communicator& comm, const Csr<V, std::int64_t>& whole, RowCut cut, int root = 0,
+                         const std::vector<double>& weights = {});
 
 }  // namespace hsparse::distributed

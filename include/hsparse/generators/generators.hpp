@@ -12,6 +12,8 @@
 /// Symmetric structures (stencils, fem, banded, dense) get symmetric values
 /// with a dominant diagonal, so they are SPD and usable by CG.
 #include <cstdint>
+#include <functional>
+#include <utility>
 #include <map>
 #include <string>
 #include <string_view>
@@ -70,6 +72,14 @@ struct GeneratedRows {
 /// whole and cut.) Error(invalid_argument) unless 0 <= rank < ranks.
 template <class V>
 GeneratedRows<V> generate_rows(std::string_view spec, int ranks, int rank);
+
+/// Given the matrix's row count, the block [first, end) to generate.
+using RowBlock = std::function<std::pair<std::int64_t, std::int64_t>(std::int64_t global_rows)>;
+/// The rows [first, end) that `block` names once the spec's row count is
+/// known (a cut by the ranks' measured speeds, say). Error(invalid_argument)
+/// for a block outside the matrix.
+template <class V>
+GeneratedRows<V> generate_rows(std::string_view spec, const RowBlock& block);
 
 /// The individual generators.
 template <class V, class I> Csr<V, I> stencil_2d(std::int64_t nx, std::int64_t ny, int points);
