@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build ccache pkg-config
           libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev
           zlib1g-dev libarchive-dev libhwloc-dev libeigen3-dev librsb-dev libopenblas-dev gnuplot-nox doxygen
-          libopenmpi-dev openmpi-bin petsc-dev
+          libopenmpi-dev openmpi-bin petsc-dev libmetis-dev
           python3-dev python3-venv python3-setuptools python3-wheel pybind11-dev libdlpack-dev python3-numpy python3-scipy python3-pytest python3-mpi4py
           "$@")
 missing=()

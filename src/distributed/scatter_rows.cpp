@@ -2,6 +2,7 @@
 #include "hsparse/distributed/scatter_rows.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <complex>
 #include <string>
 
@@ -24,8 +25,40 @@ void add_pieces(std::vector<CommMessage>& list, int peer, void* data, std::size_
 
 }  // namespace
 
+// The scatter under the cut the root computes (on the root only; its
+// failure fails every rank).
+template <class V>
+RankRows<V> scatter_rows_by(const Communicator& comm, const Csr<V, std::int64_t>& whole, int root, const std::function<RowPartition()>& cut_on_root);
+
 template <class V>
 RankRows<V> scatter_rows(const Communicator& comm, const Csr<V, std::int64_t>& whole, RowCut cut, int root, const std::vector<double>& weights) {
+  // The root's cut, then the one scatter.
+  return scatter_rows_by(comm, whole, root, [&] {
+    if (!weights.empty() && (cut != RowCut::nonzeros || weights.size() != static_cast<std::size_t>(comm.size()))) {
+      throw Error(ErrorCode::invalid_argument, "scatter_rows: " + std::to_string(weights.size()) + " weights for " + std::to_string(comm.size()) +
+                                                   " ranks (weights cut the nonzeros, one per rank)");
+    }
+    return cut == RowCut::rows ? contiguous_rows(whole.rows, comm.size())
+           : weights.empty()   ? weighted_rows(whole.row_ptr, std::vector<double>(static_cast<std::size_t>(comm.size()), 1.0))
+                               : weighted_rows(whole.row_ptr, weights);
+  });
+}
+
+template <class V>
+RankRows<V> scatter_rows(const Communicator& comm, const Csr<V, std::int64_t>& whole, const RowPartition& partition, int root) {
+  return scatter_rows_by(comm, whole, root, [&] {
+    partition.validate();
+    if (partition.ranks() != comm.size() || partition.rows() != whole.rows) {
+      throw Error(ErrorCode::invalid_argument, "scatter_rows: a partition of " + std::to_string(partition.rows()) + " rows over " +
+                                                   std::to_string(partition.ranks()) + " ranks for " + std::to_string(whole.rows) + " rows over " +
+                                                   std::to_string(comm.size()));
+    }
+    return partition;
+  });
+}
+
+template <class V>
+RankRows<V> scatter_rows_by(const Communicator& comm, const Csr<V, std::int64_t>& whole, int root, const std::function<RowPartition()>& cut_on_root) {
   const int ranks = comm.size(), me = comm.rank();
   if (root < 0 || root >= ranks) throw Error(ErrorCode::invalid_argument, "scatter_rows: root " + std::to_string(root) + " is not a rank");
   // The root's sizes, cut and nonzeros per rank, sent to all as maxima
@@ -35,13 +68,7 @@ RankRows<V> scatter_rows(const Communicator& comm, const Csr<V, std::int64_t>& w
   if (me == root) {
     try {
       whole.validate();
-      if (!weights.empty() && (cut != RowCut::nonzeros || weights.size() != static_cast<std::size_t>(ranks))) {
-        throw Error(ErrorCode::invalid_argument, "scatter_rows: " + std::to_string(weights.size()) + " weights for " + std::to_string(ranks) +
-                                                     " ranks (weights cut the nonzeros, one per rank)");
-      }
-      const RowPartition p = cut == RowCut::rows ? contiguous_rows(whole.rows, ranks)
-                             : weights.empty()   ? weighted_rows(whole.row_ptr, std::vector<double>(static_cast<std::size_t>(ranks), 1.0))
-                                                 : weighted_rows(whole.row_ptr, weights);
+      const RowPartition p = cut_on_root();
       head[0] = whole.rows;
       head[1] = whole.cols;
       for (int r = 0; r <= ranks; ++r) head[static_cast<std::size_t>(2 + r)] = p.offsets[static_cast<std::size_t>(r)];
@@ -91,8 +118,9 @@ RankRows<V> scatter_rows(const Communicator& comm, const Csr<V, std::int64_t>& w
   return out;
 }
 
-#define HSPARSE_INSTANTIATE(V) \
-  template RankRows<V> scatter_rows(const Communicator&, const Csr<V, std::int64_t>&, RowCut, int, const std::vector<double>&);
+#define HSPARSE_INSTANTIATE(V)                                                                                                 \
+  template RankRows<V> scatter_rows(const Communicator&, const Csr<V, std::int64_t>&, RowCut, int, const std::vector<double>&); \
+  template RankRows<V> scatter_rows(const Communicator&, const Csr<V, std::int64_t>&, const RowPartition&, int);
 HSPARSE_FOR_EACH_VALUE(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

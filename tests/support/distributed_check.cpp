@@ -157,6 +157,14 @@ void expect_scatter_rows_matches(const CommunicatorPtr& comm) {
   EXPECT_EQ(got.rows.values, distributed::row_block(a, expected.begin(me), expected.begin(me) + expected.size(me)).values) << "weighted, rank " << me;
   EXPECT_THROW(distributed::scatter_rows<double>(*comm, me == 0 ? generators::stencil_3d<double, std::int64_t>(9, 8, 7, 7) : Csr<double, std::int64_t>{}, RowCut::rows, 0, weights),
                Error);  // weights cut nonzeros
+  // A partition the root chose (rank r's rows in proportion to r + 1; the others pass none).
+  RowPartition chosen;
+  for (int r = 0; r < n; ++r) chosen.offsets.push_back(chosen.offsets.back() + (r + 1) * a.rows / (n * (n + 1) / 2));
+  chosen.offsets.back() = a.rows;
+  const auto given = distributed::scatter_rows<std::complex<double>>(*comm, me == 0 ? a : Csr<std::complex<double>, std::int64_t>{},
+                                                                     me == 0 ? chosen : RowPartition{}, 0);
+  EXPECT_EQ(given.partition.offsets, chosen.offsets) << "given partition, rank " << me;
+  EXPECT_EQ(given.rows.col_idx, distributed::row_block(a, chosen.begin(me), chosen.begin(me) + chosen.size(me)).col_idx) << "given partition, rank " << me;
   // The root's matrix is invalid (a column beyond its size): every rank throws.
   Csr<double, std::int64_t> bad;
   bad.rows = bad.cols = 2;

@@ -39,4 +39,10 @@ template <class V>
 RankRows<V> scatter_rows(const Communicator& comm, const Csr<V, std::int64_t>& whole, RowCut cut, int root = 0,
                          const std::vector<double>& weights = {});
 
+/// The same under a partition the root chose (a graph cut's, say; the
+/// other ranks' `partition` is ignored). Error(invalid_argument) on every
+/// rank when it does not cover the root's rows over the communicator's ranks.
+template <class V>
+RankRows<V> scatter_rows(const Communicator& comm, const Csr<V, std::int64_t>& whole, const RowPartition& partition, int root = 0);
+
 }  // namespace hsparse::distributed
