@@ -33,19 +33,22 @@ int spmv_on_ranks(const DistributedRun& run, int repetitions, double min_time_s,
   const CommunicatorPtr comm = world_communicator();
   const Communicator& c = *comm;
   const ExecutorPtr ex = distributed::rank_executor(c, run.backend);
-  const RankRows<V> rows = load_rows<V>(c, run, ex);
+  Renumbering renumbering;
+  const RankRows<V> rows = load_rows<V>(c, run, ex, &renumbering);
   const RowPartition columns = rows.global_cols == rows.partition.rows() ? rows.partition : distributed::contiguous_rows(rows.global_cols, c.size());
   Stopwatch setup;
   DistributedSpmv<V, std::int32_t> d(comm, ex, rows.rows, rows.partition, columns, part_options(run, 1000));
   const double setup_s = setup.seconds();
   const int me = c.rank();
-  const std::vector<V> x = default_x<V>(static_cast<std::size_t>(columns.size(me)), static_cast<std::size_t>(columns.begin(me)));
+  // x in the file's numbering (a graph cut renumbered the rows and, alike, the columns).
+  const std::vector<V> x = default_entries<V>(static_cast<std::size_t>(columns.size(me)), static_cast<std::size_t>(columns.begin(me)), renumbering);
   const Array<V> xv(ex, std::span<const V>(x));
   Array<V> yv(ex, static_cast<std::size_t>(d.rows()));
   if (me == 0) {
     std::printf("%s: %lld x %lld, %s, on %d ranks (%s), rows cut by %s\n", run.source.c_str(), static_cast<long long>(d.global_rows()),
                 static_cast<long long>(d.global_cols()), type_name<V>(), c.size(), c.description().c_str(),
                 generators::is_generator_spec(run.source) ? (run.cut == "speed" ? "speed (each rank generated its own)" : "rows (each rank generated its own)")
+                : run.cut == "graph"                     ? "METIS's graph cut (rank 0 read the file; rows renumbered, x and y in the file's order)"
                                                           : (run.cut + " (rank 0 read the file)").c_str());
   }
   std::printf("%s: %s\n", ex->description().c_str(), d.description().c_str());
@@ -96,19 +99,7 @@ int spmv_on_ranks(const DistributedRun& run, int repetitions, double min_time_s,
   if (check || !out_file.empty()) {
     d.set_profile(false);
     d.apply(V(1), xv, V(0), yv);
-    const std::vector<V> mine = yv.to_host();
-    std::vector<V> y;
-    std::vector<CommMessage> sends, receives;
-    if (me == 0) {
-      y.resize(static_cast<std::size_t>(d.global_rows()));
-      std::copy(mine.begin(), mine.end(), y.begin());
-      for (int r = 1; r < c.size(); ++r) {
-        receives.push_back({r, y.data() + rows.partition.begin(r), static_cast<std::size_t>(rows.partition.size(r)) * sizeof(V)});
-      }
-    } else {
-      sends.push_back({0, const_cast<V*>(mine.data()), mine.size() * sizeof(V)});
-    }
-    c.start_exchange(sends, receives)->wait();
+    const std::vector<V> y = gather_on_root<V>(c, rows.partition, yv.to_host(), renumbering);  // the file's order
     if (me == 0 && check) {
       if (generators::is_generator_spec(run.source)) {
         std::printf("check    skipped: the serial reference needs the whole matrix on one rank; give the matrix as a file (hsparse convert SPEC FILE.hsp)\n");
@@ -134,7 +125,8 @@ int solve_on_ranks(const DistributedRun& run, const SolverOptions& options, cons
   const Communicator& c = *comm;
   const int me = c.rank();
   const ExecutorPtr ex = distributed::rank_executor(c, run.backend);
-  const RankRows<V> rows = load_rows<V>(c, run, ex);
+  Renumbering renumbering;
+  const RankRows<V> rows = load_rows<V>(c, run, ex, &renumbering);
   if (rows.global_cols != rows.partition.rows()) {
     throw Error(ErrorCode::invalid_argument, run.source + ": a solve needs a square matrix, not " + std::to_string(rows.partition.rows()) + " x " +
                                                  std::to_string(rows.global_cols));
@@ -143,7 +135,7 @@ int solve_on_ranks(const DistributedRun& run, const SolverOptions& options, cons
                                      part_options(run, std::max(1, std::min(options.max_iterations, 1000))));
   const std::size_t n = static_cast<std::size_t>(d.rows()), first = static_cast<std::size_t>(rows.partition.begin(me));
   // b = A x*, x* the default vector, so that the error in x is known too.
-  const std::vector<V> xstar = default_x<V>(n, first);
+  const std::vector<V> xstar = default_entries<V>(n, first, renumbering);
   const Array<V> xs(ex, std::span<const V>(xstar));
   Array<V> b(ex, n), x(ex, n);
   d.apply(V(1), xs, V(0), b);
@@ -180,18 +172,7 @@ int solve_on_ranks(const DistributedRun& run, const SolverOptions& options, cons
     std::printf("error       ||x - x*||/||x*|| %.3e (b = A x*)\n", sums[3] > 0 ? std::sqrt(sums[2] / sums[3]) : 0.0);
   }
   if (!out_file.empty()) {
-    std::vector<V> all;
-    std::vector<CommMessage> sends, receives;
-    if (me == 0) {
-      all.resize(static_cast<std::size_t>(d.global_rows()));
-      std::copy(xh.begin(), xh.end(), all.begin());
-      for (int q = 1; q < c.size(); ++q) {
-        receives.push_back({q, all.data() + rows.partition.begin(q), static_cast<std::size_t>(rows.partition.size(q)) * sizeof(V)});
-      }
-    } else {
-      sends.push_back({0, const_cast<V*>(xh.data()), xh.size() * sizeof(V)});
-    }
-    c.start_exchange(sends, receives)->wait();
+    const std::vector<V> all = gather_on_root<V>(c, rows.partition, xh, renumbering);  // the file's order
     if (me == 0) io::write_matrix_market_vector<V>(out_file, all);
   }
   return r.converged() ? 0 : 1;

@@ -15,11 +15,32 @@
 
 namespace hsparse::tool {
 
+// Where a graph cut renumbered the rows (run.cut "graph"): on every rank
+// its rows' indices in the file (`original`), and on rank 0 the whole order
+// (new row i is the file's row order[i]). Empty where the file's order stays.
+struct Renumbering {
+  std::vector<std::int64_t> order, original;
+  bool empty() const { return original.empty(); }
+};
+
 // This rank's rows: a generator spec evaluated for its own rows (equal
 // rows per rank), or a file read by rank 0 and scattered (run.cut); with
-// run.cut "speed", in proportion to the ranks' speeds measured on `ex`.
+// run.cut "speed", in proportion to the ranks' speeds measured on `ex`;
+// with "graph", METIS's parts (rows renumbered: `renumbering`, which must
+// then be given, says how).
 template <class V>
-distributed::RankRows<V> load_rows(const Communicator& comm, const DistributedRun& run, const ExecutorPtr& ex);
+distributed::RankRows<V> load_rows(const Communicator& comm, const DistributedRun& run, const ExecutorPtr& ex, Renumbering* renumbering = nullptr);
+
+// This rank's entries [first, first + n) of the tool's default vector
+// (default_vector.hpp), taken at the file's indices where renumbered.
+template <class V>
+std::vector<V> default_entries(std::size_t n, std::size_t first, const Renumbering& renumbering);
+
+// The ranks' pieces of a vector cut by `partition`, on rank 0 and in the
+// file's order (empty elsewhere). Collective.
+template <class V>
+std::vector<V> gather_on_root(const Communicator& comm, const distributed::RowPartition& partition, const std::vector<V>& mine,
+                              const Renumbering& renumbering);
 
 // Both parts with run.format and run.kernel ("auto": for `products`).
 distributed::DistributedSpmvOptions part_options(const DistributedRun& run, long long products);
