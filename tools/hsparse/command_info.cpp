@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "hsparse/backends/cuda/nccl_halo.hpp"
+#include "hsparse/distributed/graph_partition.hpp"
 #include "format_listing.hpp"
 #include "hsparse/analysis/matrix_analysis.hpp"
 #include "hsparse/backends/cuda/device.hpp"
@@ -98,6 +100,9 @@ void print_system(bool with_gpu) {
   std::printf("archives      %s\n", io::has_libarchive() ? ".tar.gz via libarchive" : "no .tar.gz support (built without libarchive)");
   std::printf("MPI           %s\n", built_with_mpi() ? ("built with MPI; this process: " + world_communicator()->description()).c_str()
                                                       : "not built (MPI was not found at configure time): one rank");
+  std::printf("distributed   halo between GPUs by NCCL: %s; graph cut (METIS): %s\n",
+              cuda::built_with_nccl() ? "built" : "not built (NCCL not found at configure time; host staging only)",
+              distributed::built_with_metis() ? "built" : "not built (libmetis-dev not found at configure time)");
 }
 
 }  // namespace
