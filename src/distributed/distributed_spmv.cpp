@@ -163,16 +163,16 @@ DistributedSpmv<V, I>::DistributedSpmv(CommunicatorPtr comm, ExecutorPtr ex, con
       }
       s.remote_compressed = 2 * nonempty.size() < static_cast<std::size_t>(r.rows);
       if (s.remote_compressed) {
-        Csr<V, I> c;
-        c.rows = static_cast<I>(nonempty.size());
-        c.cols = r.cols;  // row_ptr starts as {0}
+        Csr<V, I> compressed;
+        compressed.rows = static_cast<I>(nonempty.size());
+        compressed.cols = r.cols;  // row_ptr starts as {0}
         for (std::int64_t i : nonempty) {
           const auto b = r.row_ptr[static_cast<std::size_t>(i)], e = r.row_ptr[static_cast<std::size_t>(i) + 1];
-          c.col_idx.insert(c.col_idx.end(), r.col_idx.begin() + b, r.col_idx.begin() + e);
-          c.values.insert(c.values.end(), r.values.begin() + b, r.values.begin() + e);
-          c.row_ptr.push_back(static_cast<I>(c.col_idx.size()));
+          compressed.col_idx.insert(compressed.col_idx.end(), r.col_idx.begin() + b, r.col_idx.begin() + e);
+          compressed.values.insert(compressed.values.end(), r.values.begin() + b, r.values.begin() + e);
+          compressed.row_ptr.push_back(static_cast<I>(compressed.col_idx.size()));
         }
-        s.remote.emplace(s.ex, c, options.remote);
+        s.remote.emplace(s.ex, compressed, options.remote);
         s.remote_rows = Array<std::int64_t>(s.ex, std::span<const std::int64_t>(nonempty));
         s.remote_y = Array<V>(s.ex, nonempty.size());
       } else {
