@@ -35,7 +35,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--n", type=int, default=200, help="grid side (n^2 unknowns)")
     p.add_argument("--device", default="auto", choices=["auto", "cpu", "cuda"])
-    p.add_argument("--method", default="cg", choices=["cg", "pipecg", "gmres"])
+    p.add_argument("--method", default="cg", choices=["cg", "pipecg", "pipecg-gv", "gmres"])
     p.add_argument("--check", action="store_true", help="compare with scipy on rank 0")
     args = p.parse_args(argv)
     comm = MPI.COMM_WORLD

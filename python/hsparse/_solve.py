@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _hsparse
 
-_METHODS = ("cg", "pipecg", "gmres")
+_METHODS = ("cg", "pipecg", "pipecg-gv", "gmres")
 _PRECONDS = (None, "none", "jacobi")
 
 

@@ -113,8 +113,8 @@ class DistributedMatrix:
         """Solves A x = b, b and x this rank's entries; returns (x, SolveInfo),
         the same status and iterations on every rank. As hsparse.solve.
         Collective."""
-        if method not in ("cg", "pipecg", "gmres"):
-            raise ValueError(f"method: expected one of cg, pipecg, gmres, got {method!r}")
+        if method not in ("cg", "pipecg", "pipecg-gv", "gmres"):
+            raise ValueError(f"method: expected one of cg, pipecg, pipecg-gv, gmres, got {method!r}")
         if precond not in (None, "none", "jacobi"):
             raise ValueError(f"precond: expected None or 'jacobi', got {precond!r}")
         if not tol > 0 or maxiter < 1 or restart < 1:

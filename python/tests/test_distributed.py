@@ -22,7 +22,7 @@ def test_one_rank_matches_scipy_and_solves():
     x = np.linspace(-1.0, 2.0, N)
     y = D.matvec(x)
     assert np.all(np.abs(y - A @ x) <= 10 * np.finfo(float).eps * (abs(A) @ np.abs(x)))
-    for method in ("cg", "pipecg", "gmres"):
+    for method in ("cg", "pipecg", "pipecg-gv", "gmres"):
         xs, info = D.solve(A @ x, method=method, precond="jacobi", tol=1e-10, restart=60)
         assert info.converged, (method, info.message)
         assert np.linalg.norm(A @ xs - A @ x) <= 1.01e-10 * np.linalg.norm(A @ x), method

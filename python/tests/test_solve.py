@@ -8,7 +8,7 @@ import hsparse
 from conftest import scipy_cg, shared_matrices
 
 
-@pytest.mark.parametrize("method", ["cg", "pipecg", "gmres"])
+@pytest.mark.parametrize("method", ["cg", "pipecg", "pipecg-gv", "gmres"])
 @pytest.mark.parametrize("precond", [None, "jacobi"])
 def test_solution_matches_scipy_cg(method, precond):
     A = hsparse.generate("stencil3d:n=12,points=7")

@@ -52,6 +52,11 @@ class SelfCommunicator final : public Communicator {
 
 }  // namespace
 
+std::unique_ptr<CommExchange> Communicator::start_allreduce_sum(double* values, std::size_t n) const {
+  allreduce_sum(values, n);
+  return std::make_unique<DoneExchange>();
+}
+
 CommunicatorPtr self_communicator() {
   static const CommunicatorPtr self = std::make_shared<SelfCommunicator>();
   return self;

@@ -12,6 +12,7 @@ const char* to_string(KrylovMethod m) {
   switch (m) {
     case KrylovMethod::cg: return "cg";
     case KrylovMethod::pipelined_cg: return "pipecg";
+    case KrylovMethod::pipelined_cg_gv: return "pipecg-gv";
     case KrylovMethod::gmres: return "gmres";
   }
   return "?";
@@ -32,8 +33,9 @@ const char* to_string(SolverStatus s) {
 KrylovMethod parse_krylov_method(const std::string& name) {
   if (name == "cg") return KrylovMethod::cg;
   if (name == "pipecg" || name == "pipelined-cg") return KrylovMethod::pipelined_cg;
+  if (name == "pipecg-gv") return KrylovMethod::pipelined_cg_gv;
   if (name == "gmres") return KrylovMethod::gmres;
-  throw Error(ErrorCode::invalid_argument, "unknown solver '" + name + "' (known: cg, pipecg, gmres)");
+  throw Error(ErrorCode::invalid_argument, "unknown solver '" + name + "' (known: cg, pipecg, pipecg-gv, gmres)");
 }
 
 int gmres_restart(int restart, std::int64_t unknowns) {

@@ -13,6 +13,7 @@
 //   pipelined_state(), pipelined_history(count)   (krylov_ops.hpp)
 //   mdot(w, basis, out), maxpy_sub(coef, basis, w)
 //   size() (this rank's entries), unknowns() (over all ranks)
+//   start_dots(pairs), finish_dots()   (sums over the ranks, awaited later)
 #include <cmath>
 #include <cstdio>
 #include <span>
@@ -212,6 +213,66 @@ SolverResult krylov_pipelined_cg(Ops& ops, const typename Ops::Vector& b, typena
       break;
     default: m.out_of_iterations();
   }
+  return res;
+}
+
+// Pipelined CG after Ghysels and Vanroose ("Hiding global synchronization
+// latency in the preconditioned Conjugate Gradient algorithm", Parallel
+// Computing 40, 2014, Algorithm 4): the iteration's one reduction, <r, u>,
+// <w, u> and <r, r> (u = M^-1 r, w = A u), starts before the
+// preconditioner and the SpMV and is awaited after them, so that on several
+// ranks the all-reduce travels while each rank computes
+// (Ops::start_dots). Where Rupp's variant above fuses its vector updates,
+// this one hides the reduction's latency: four more vectors and about twice
+// the vector updates, for when the all-reduce, not the bytes, limits an
+// iteration (docs/distributed.md's model). Without a preconditioner u is r,
+// m is w and q is s.
+template <class Ops>
+SolverResult krylov_pipelined_cg_gv(Ops& ops, const typename Ops::Vector& b, typename Ops::Vector& x, const SolverOptions& o) {
+  using V = typename Ops::value_type;
+  using Vector = typename Ops::Vector;
+  SolverResult res;
+  KrylovMonitor m{o, res};
+  Stopwatch watch;
+  const bool pre = ops.preconditioned();
+  Vector r = ops.vector(), w = ops.vector(), n = ops.vector(), z = ops.vector(), s = ops.vector(), p = ops.vector();
+  Vector u = pre ? ops.vector() : Vector{}, mw = pre ? ops.vector() : Vector{}, q = pre ? ops.vector() : Vector{};
+  Vector& ur = pre ? u : r;   // u = M^-1 r
+  Vector& mv = pre ? mw : w;  // m = M^-1 w
+  if (krylov_start(ops, b, x, r, m)) {
+    res.setup_seconds = watch.seconds();
+    return res;
+  }
+  if (pre) ops.precondition(r, u);
+  ops.spmv(ur, w);
+  res.setup_seconds = watch.seconds();
+  watch.restart();
+  double gamma_old = 0, alpha_old = 0;
+  for (int i = 0;; ++i) {
+    ops.start_dots({{&r, &ur}, {&w, &ur}, {&r, &r}});
+    if (pre) ops.precondition(w, mw);
+    ops.spmv(mv, n);  // n = A m, while the sums travel
+    const std::vector<double> d = ops.finish_dots();
+    const double gamma = d[0], delta = d[1];
+    if (i > 0 && m.record(i, std::sqrt(d[2]))) break;  // r_0 was recorded by krylov_start
+    if (i == o.max_iterations) break;
+    const double beta = i > 0 ? gamma / gamma_old : 0.0;
+    const double pap = i > 0 ? delta - beta * gamma / alpha_old : delta;  // <p, A p> in exact arithmetic
+    if (m.bad_curvature(pap, i + 1)) break;
+    const double alpha = gamma / pap;
+    ops.axpby(V(1), n, static_cast<V>(beta), z);  // z = n + beta z (beta 0: z = n)
+    if (pre) ops.axpby(V(1), mw, static_cast<V>(beta), q);
+    ops.axpby(V(1), w, static_cast<V>(beta), s);
+    ops.axpby(V(1), ur, static_cast<V>(beta), p);
+    ops.axpy(static_cast<V>(alpha), p, x);
+    ops.axpy(static_cast<V>(-alpha), s, r);
+    if (pre) ops.axpy(static_cast<V>(-alpha), q, u);
+    ops.axpy(static_cast<V>(-alpha), z, w);
+    gamma_old = gamma;
+    alpha_old = alpha;
+  }
+  m.out_of_iterations();
+  res.seconds = watch.seconds();
   return res;
 }
 

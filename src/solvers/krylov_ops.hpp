@@ -16,6 +16,7 @@
 #include <cmath>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "hsparse/core/array.hpp"
@@ -89,9 +90,22 @@ class KrylovOps {
 
   // ---- the same on pointers to n entries in the executor's memory (the multi-RHS solve's columns) ----
   double dot(const V* a, const V* b) const {
-    double d = cpu_ ? openmp::dot<V>({a, n_}, {b, n_}) : cuda::dot_host<V>(*cex_, n(), a, b, *scratch_);
+    double d = local_dot(a, b);
     sum_over_ranks(std::span<double>(&d, 1));
     return d;
+  }
+  // <a_k, b_k> for each pair, summed over the ranks without waiting: the
+  // sums are ready at finish_dots(), and the rank computes meanwhile
+  // (Ghysels and Vanroose's pipelined CG overlaps them with its SpMV).
+  void start_dots(const std::vector<std::pair<const Vector*, const Vector*>>& pairs) {
+    pending_dots_.clear();
+    for (const auto& [a, b] : pairs) pending_dots_.push_back(local_dot(a->data(), b->data()));
+    if (comm_) pending_sum_ = comm_->start_allreduce_sum(pending_dots_.data(), pending_dots_.size());
+  }
+  std::vector<double> finish_dots() {
+    if (pending_sum_) pending_sum_->wait();
+    pending_sum_.reset();
+    return pending_dots_;
   }
   void axpby(V a, const V* x, V b, V* y) const {
     if (cpu_) return openmp::axpby<V>(a, {x, n_}, b, {y, n_});
@@ -190,6 +204,10 @@ class KrylovOps {
 
  private:
   long long n() const { return static_cast<long long>(n_); }
+  // This rank's <a, b> (a synchronisation on a GPU).
+  double local_dot(const V* a, const V* b) const {
+    return cpu_ ? openmp::dot<V>({a, n_}, {b, n_}) : cuda::dot_host<V>(*cex_, n(), a, b, *scratch_);
+  }
   // A distributed iteration's four local sums (the update's <r, z>, <r, r>,
   // if one is pending, and the SpMV's <p, Ap>, <Ap, M^-1 Ap>), added over
   // the ranks in one all-reduce, then the recurrence's two steps in order.
@@ -232,6 +250,9 @@ class KrylovOps {
   PipelinedCgState host_state_;
   std::vector<double> host_history_;
   Array<double> local_sums_;
+  // start_dots' sums, and their all-reduce in flight.
+  std::vector<double> pending_dots_;
+  std::unique_ptr<CommExchange> pending_sum_;
 };
 
 }  // namespace hsparse::detail

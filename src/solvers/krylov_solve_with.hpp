@@ -30,6 +30,7 @@ SolverResult solve_with(const Op& op, const std::function<std::vector<V>()>& din
   switch (o.method) {
     case KrylovMethod::cg: r = detail::krylov_cg(ops, b, x, o); break;
     case KrylovMethod::pipelined_cg: r = detail::krylov_pipelined_cg(ops, b, x, o); break;
+    case KrylovMethod::pipelined_cg_gv: r = detail::krylov_pipelined_cg_gv(ops, b, x, o); break;
     case KrylovMethod::gmres: r = detail::krylov_gmres(ops, b, x, o); break;
   }
   op.executor()->synchronize();

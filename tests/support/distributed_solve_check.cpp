@@ -24,7 +24,7 @@ void expect_distributed_solves_match(const CommunicatorPtr& comm, const Executor
   csr.local = csr.remote = SpmvOptions{};
   const DistributedSpmv<double, std::int32_t> d(comm, ex, row_block(a, part.begin(me), part.begin(me) + part.size(me)), part, part, csr);
   const SpmvPlan<double, std::int64_t> whole(ex, a, {});
-  for (KrylovMethod method : {KrylovMethod::cg, KrylovMethod::pipelined_cg, KrylovMethod::gmres}) {
+  for (KrylovMethod method : {KrylovMethod::cg, KrylovMethod::pipelined_cg, KrylovMethod::pipelined_cg_gv, KrylovMethod::gmres}) {
     for (Preconditioner pre : {Preconditioner::none, Preconditioner::jacobi}) {
       SolverOptions o;
       o.method = method;

@@ -6,7 +6,7 @@
 
 namespace hsparse::test {
 
-// CG, pipelined CG and GMRES, with and without Jacobi, on a 2D Poisson
+// CG, both pipelined CGs and GMRES, with and without Jacobi, on a 2D Poisson
 // problem cut over comm's ranks, against the one-rank solve of the whole
 // matrix on the same executor: the same status, iterations within one
 // (the dots are summed in another order), and solutions within 2 kappa tol

@@ -187,8 +187,12 @@ Json bench_format(const Communicator& c, const DistributedBenchOptions& o, Distr
   std::string why_cg, why_pipecg;
   const double cg = krylov_iteration_seconds(c, d, KrylovMethod::cg, o.cg_iterations, why_cg);
   const double pipecg = krylov_iteration_seconds(c, d, KrylovMethod::pipelined_cg, o.cg_iterations, why_pipecg);
+  std::string why_gv;
+  const double gv = krylov_iteration_seconds(c, d, KrylovMethod::pipelined_cg_gv, o.cg_iterations, why_gv);
   j["cg_iteration_s"] = cg;
   j["pipelined_cg_iteration_s"] = pipecg;
+  j["pipelined_cg_gv_iteration_s"] = gv;
+  if (!why_gv.empty()) j["pipelined_cg_gv_not_timed"] = why_gv;
   if (!why_cg.empty()) j["cg_not_timed"] = why_cg;
   if (!why_pipecg.empty()) j["pipelined_cg_not_timed"] = why_pipecg;
   if (me == 0) {
@@ -201,7 +205,8 @@ Json bench_format(const Communicator& c, const DistributedBenchOptions& o, Distr
       std::snprintf(b, sizeof b, "%.1f us per iteration", seconds * 1e6);
       return seconds > 0 ? std::string(b) : "not timed (" + why + ")";
     };
-    std::printf("\n         cg %s; pipelined CG %s\n", per_iteration(cg, why_cg).c_str(), per_iteration(pipecg, why_pipecg).c_str());
+    std::printf("\n         cg %s; pipelined CG %s; pipelined CG (Ghysels-Vanroose) %s\n", per_iteration(cg, why_cg).c_str(),
+                per_iteration(pipecg, why_pipecg).c_str(), per_iteration(gv, why_gv).c_str());
     for (const Json& tr : transports) {
       if (tr.contains("skipped")) {
         std::printf("         halo by %-10s not measured: %s\n", tr["transport"].get<std::string>().c_str(), tr["skipped"].get<std::string>().c_str());

@@ -201,7 +201,7 @@ Action add_solve_command(CLI::App& app) {
   auto o = std::make_shared<SolveCliOptions>();
   cmd->add_option("matrix", o->source, "Matrix Market file, .hsp file or generator spec (e.g. stencil2d:n=1000)")->required();
   cmd->add_option("--rhs", o->rhs_file, "b as a Matrix Market vector, or B with several columns (solved by CG in lockstep, one SpMM per iteration; --out writes X) (default: b = A x*, x*[i] = 1 + (i*7919 mod 1000)/1000)");
-  cmd->add_option("--method", o->method, "cg, pipecg or gmres")->check(CLI::IsMember({"cg", "pipecg", "gmres"}))->capture_default_str();
+  cmd->add_option("--method", o->method, "cg, pipecg (Rupp's fused pipelined CG), pipecg-gv (Ghysels and Vanroose's: its reduction overlapped with the SpMV, for many ranks) or gmres")->check(CLI::IsMember({"cg", "pipecg", "pipecg-gv", "gmres"}))->capture_default_str();
   cmd->add_option("--precond", o->precond, "none or jacobi")->check(CLI::IsMember({"none", "jacobi"}))->capture_default_str();
   add_backend_option(cmd, o->backend);
   cmd->add_option("--format", o->format, "The operator's storage format (auto: the advisor's)")

@@ -59,6 +59,12 @@ class Communicator {
   /// lengths, and the messages between one pair arrive in the order posted.
   /// Error(invalid_argument) for a peer outside the ranks.
   virtual std::unique_ptr<CommExchange> start_exchange(const std::vector<CommMessage>& sends, const std::vector<CommMessage>& receives) const = 0;
+  /// Starts the elementwise sum of `values` over every rank, in place: the
+  /// sums are there after the returned exchange's wait(), and `values` must
+  /// not be touched before (MPI_Iallreduce: a pipelined Krylov method's
+  /// reduction travels while the rank multiplies). This default sums at
+  /// once (allreduce_sum) and returns a finished exchange.
+  virtual std::unique_ptr<CommExchange> start_allreduce_sum(double* values, std::size_t n) const;
   /// Whether start_exchange takes GPU device memory (a CUDA-aware MPI, asked
   /// at run time): then a GPU rank's halo can travel without host copies.
   virtual bool takes_device_memory() const { return false; }

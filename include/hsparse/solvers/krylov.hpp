@@ -35,8 +35,11 @@
 
 namespace hsparse {
 
-/// The Krylov method: cg, pipelined_cg (Rupp's fused recurrences) or gmres (restarted, CGS2).
-enum class KrylovMethod { cg, pipelined_cg, gmres };
+/// The Krylov method: cg, pipelined_cg (Rupp's fused recurrences),
+/// pipelined_cg_gv (Ghysels and Vanroose's: its one reduction overlapped
+/// with the preconditioner and the SpMV, for many ranks) or gmres
+/// (restarted, CGS2).
+enum class KrylovMethod { cg, pipelined_cg, gmres, pipelined_cg_gv };
 /// none, or jacobi (the inverse diagonal).
 enum class Preconditioner { none, jacobi };
 /// Why a solve stopped.
@@ -46,13 +49,13 @@ enum class SolverStatus {
   breakdown,       ///< p'Ap <= 0 (CG on a matrix that is not SPD), or GMRES lost its basis
   non_finite,      ///< a NaN or infinity appeared in a scalar
 };
-/// "cg", "pipecg" or "gmres" (what parse_krylov_method takes).
+/// "cg", "pipecg", "pipecg-gv" or "gmres" (what parse_krylov_method takes).
 const char* to_string(KrylovMethod m);
 /// "none" or "jacobi".
 const char* to_string(Preconditioner p);
 /// The status in words, e.g. "converged".
 const char* to_string(SolverStatus s);
-KrylovMethod parse_krylov_method(const std::string& name);  ///< cg, pipecg, gmres
+KrylovMethod parse_krylov_method(const std::string& name);  ///< cg, pipecg, pipecg-gv, gmres
 Preconditioner parse_preconditioner(const std::string& name);  ///< none, jacobi
 
 /// How solve() runs and when it stops.

@@ -95,6 +95,11 @@ class MpiCommunicator final : public Communicator {
     check(MPI_Alltoall(to_each.data(), 1, MPI_INT64_T, from_each.data(), 1, MPI_INT64_T, comm_), "MPI_Alltoall");
     return from_each;
   }
+  std::unique_ptr<CommExchange> start_allreduce_sum(double* values, std::size_t n) const override {
+    MPI_Request request = MPI_REQUEST_NULL;
+    check(MPI_Iallreduce(MPI_IN_PLACE, values, mpi_count(n), MPI_DOUBLE, MPI_SUM, comm_, &request), "MPI_Iallreduce");
+    return std::make_unique<MpiExchange>(std::vector<MPI_Request>{request});
+  }
   // Open MPI answers at run time whether its CUDA support is there (a build
   // with CUDA may run on a library without); other MPIs: not assumed.
   bool takes_device_memory() const override {
