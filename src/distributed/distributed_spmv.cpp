@@ -266,6 +266,10 @@ std::string DistributedSpmv<V, I>::transport_unavailable(HaloTransport t) const 
 template <class V, class I>
 void DistributedSpmv<V, I>::set_transport(HaloTransport t) { s_->halo->use(t); }
 template <class V, class I>
+bool DistributedSpmv<V, I>::reduces_on_device() const { return !s_->cpu && s_->halo->transport() == HaloTransport::nccl; }
+template <class V, class I>
+void DistributedSpmv<V, I>::device_allreduce_sum(double* values, std::size_t n) const { s_->halo->allreduce_sum_on_device(values, n); }
+template <class V, class I>
 void DistributedSpmv<V, I>::set_overlap(bool overlap) { s_->overlap = overlap; }
 template <class V, class I>
 void DistributedSpmv<V, I>::set_profile(bool profile) { s_->profile = profile; }

@@ -135,6 +135,12 @@ void HaloExchange<V>::wait() {
 }
 
 template <class V>
+void HaloExchange<V>::allreduce_sum_on_device(double* values, std::size_t n) {
+  if (transport_ != HaloTransport::nccl || !nccl_) throw Error(ErrorCode::invalid_argument, "a device all-reduce needs the nccl transport in use");
+  nccl_->allreduce_sum(values, n);
+}
+
+template <class V>
 void HaloExchange<V>::unpack() {
   if (!cpu_ && transport_ == HaloTransport::host && ghosts_.size() > 0) {
     ex_->copy_from_host(ghosts_.data(), ghosts_host_.data(), ghosts_.size() * sizeof(V));

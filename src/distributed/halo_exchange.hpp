@@ -39,6 +39,9 @@ class HaloExchange {
   void unpack();
   const V* ghosts() const { return ghosts_.data(); }
   std::size_t ghost_count() const { return ghosts_.size(); }
+  // Sums `values` (device memory) over the ranks on the executor's stream,
+  // through NCCL; only with the nccl transport in use (Error otherwise).
+  void allreduce_sum_on_device(double* values, std::size_t n);
   // Why a transport is missing from available(), in words.
   std::string why_not(HaloTransport t) const;
 

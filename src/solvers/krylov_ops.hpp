@@ -130,8 +130,12 @@ class KrylovOps {
     history_size_ = history_size;
     if (comm_ && !cpu_) {
       // Distributed on GPUs: the fused kernels leave their sums in
-      // local_sums_, the host adds them over the ranks and advances its own
+      // local_sums_. Where the operator sums on the device (NCCL), the sums
+      // and the recurrence stay there (reduce_on_device_), and the host
+      // looks at the state every check_every iterations, as on one GPU.
+      // Otherwise the host adds them over the ranks and advances its own
       // copy of the state, which goes back to the device for the next kernels.
+      if constexpr (requires { op_.reduces_on_device(); }) reduce_on_device_ = op_.reduces_on_device();
       host_state_ = init;
       host_history_.assign(static_cast<std::size_t>(std::max(history_size, 0)), 0.0);
       local_sums_ = Array<double>(ex_, 4);
@@ -155,7 +159,7 @@ class KrylovOps {
       pipelined_cg_after_update(st, d.rz, d.rr, history_.data(), history_size_);
       return;
     }
-    if (comm_ && host_state_.done != pcg_running) return;
+    if (comm_ && !reduce_on_device_ && host_state_.done != pcg_running) return;
     cuda::pipelined_cg_update<V>(*cex_, n(), ap.data(), dinv_.data(), x.data(), r.data(), z.data(), p.data(), device_state(), history_.data(),
                                  history_size_, *scratch_, comm_ ? local_sums_.data() : nullptr);
     update_pending_ = comm_ != nullptr;
@@ -179,6 +183,15 @@ class KrylovOps {
       cuda::pipelined_cg_dots<V>(*cex_, n(), p.data(), ap.data(), dinv_.data(), device_state(), *scratch_);
       return;
     }
+    if (reduce_on_device_) {
+      spmv(p, ap);
+      cuda::pipelined_cg_dots<V>(*cex_, n(), p.data(), ap.data(), dinv_.data(), device_state(), *scratch_, local_sums_.data() + 2);
+      if (!update_pending_) ex_->fill_zero(local_sums_.data(), 2 * sizeof(double));
+      if constexpr (requires { op_.device_allreduce_sum(local_sums_.data(), std::size_t{4}); }) op_.device_allreduce_sum(local_sums_.data(), 4);
+      cuda::pipelined_cg_advance(*cex_, device_state(), local_sums_.data(), update_pending_, history_.data(), history_size_);
+      update_pending_ = false;
+      return;
+    }
     if (host_state_.done != pcg_running) return;
     spmv(p, ap);
     cuda::pipelined_cg_dots<V>(*cex_, n(), p.data(), ap.data(), dinv_.data(), device_state(), *scratch_, local_sums_.data() + 2);
@@ -190,14 +203,14 @@ class KrylovOps {
   }
   // The state as the host sees it (a synchronisation on a GPU).
   PipelinedCgState pipelined_state() const {
-    if (comm_ && !cpu_) return host_state_;
+    if (comm_ && !cpu_ && !reduce_on_device_) return host_state_;
     PipelinedCgState st;
     ex_->copy_to_host(&st, state_.data(), sizeof st);
     return st;
   }
   // ||r_i|| / ||b|| for i = 1..count.
   std::vector<double> pipelined_history(int count) const {
-    std::vector<double> h = comm_ && !cpu_ ? host_history_ : history_.to_host();
+    std::vector<double> h = comm_ && !cpu_ && !reduce_on_device_ ? host_history_ : history_.to_host();
     const int end = std::min(count + 1, history_size_);
     return end > 1 ? std::vector<double>(h.begin() + 1, h.begin() + end) : std::vector<double>{};
   }
@@ -250,6 +263,7 @@ class KrylovOps {
   PipelinedCgState host_state_;
   std::vector<double> host_history_;
   Array<double> local_sums_;
+  bool reduce_on_device_ = false;
   // start_dots' sums, and their all-reduce in flight.
   std::vector<double> pending_dots_;
   std::unique_ptr<CommExchange> pending_sum_;

@@ -130,6 +130,12 @@ class DistributedSpmv {
   /// Switches the transport (one of available_transports()). Collective:
   /// the first switch to NCCL joins every rank to an NCCL communicator.
   void set_transport(HaloTransport t);
+  /// Whether sums over the ranks can stay on the device (GPU ranks with the
+  /// nccl transport), and that sum: `values` (n doubles in the executor's
+  /// memory) in place, ordered on the executor's stream. Collective.
+  /// Error(invalid_argument) where reduces_on_device() is false.
+  bool reduces_on_device() const;
+  void device_allreduce_sum(double* values, std::size_t n) const;
   /// Times the phases of each product from now on (DistributedSpmvOptions::profile).
   void set_profile(bool profile);
   /// The phase times so far, and their reset.

@@ -72,6 +72,15 @@ void NcclHalo::start(const std::vector<CommMessage>& sends, const std::vector<Co
   HSPARSE_CUDA_CHECK(cudaEventRecord(s_->done, s_->stream));
 }
 
+void NcclHalo::allreduce_sum(double* values, std::size_t n) {
+  auto* main = static_cast<cudaStream_t>(s_->ex->stream());
+  HSPARSE_CUDA_CHECK(cudaEventRecord(s_->ready, main));
+  HSPARSE_CUDA_CHECK(cudaStreamWaitEvent(s_->stream, s_->ready, 0));
+  check_nccl(ncclAllReduce(values, values, n, ncclDouble, ncclSum, s_->comm, s_->stream), "ncclAllReduce");
+  HSPARSE_CUDA_CHECK(cudaEventRecord(s_->done, s_->stream));
+  HSPARSE_CUDA_CHECK(cudaStreamWaitEvent(main, s_->done, 0));
+}
+
 void NcclHalo::finish() { HSPARSE_CUDA_CHECK(cudaStreamWaitEvent(static_cast<cudaStream_t>(s_->ex->stream()), s_->done, 0)); }
 
 std::string NcclHalo::version() const {

@@ -157,6 +157,8 @@ HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_ABSENT)
 HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_ABSENT)
 #undef HSPARSE_ABSENT
 
+void pipelined_cg_advance(const Executor&, PipelinedCgState*, const double*, bool, double*, int) { absent("pipelined CG"); }
+
 // The halo's gather and the remote part's scatter (every value type, as the CUDA build).
 #define HSPARSE_ABSENT(V) \
   template <> void gather(const Executor&, long long, const V*, const std::int64_t*, V*) { absent("the halo gather"); } \

@@ -63,7 +63,18 @@ __global__ void dots_kernel(long long n, const V* __restrict__ p, const V* __res
   }
 }
 
+__global__ void advance_kernel(PipelinedCgState* st, const double* sums, bool update_pending, double* history, int history_size) {
+  if (st->done != pcg_running) return;
+  if (update_pending) pipelined_cg_after_update(*st, sums[0], sums[1], history, history_size);
+  if (st->done == pcg_running) pipelined_cg_after_dots(*st, sums[2], sums[3]);
+}
+
 }  // namespace
+
+void pipelined_cg_advance(const Executor& ex, PipelinedCgState* state, const double* sums, bool update_pending, double* history, int history_size) {
+  advance_kernel<<<1, 1, 0, detail::stream_of(ex)>>>(state, sums, update_pending, history, history_size);
+  HSPARSE_CUDA_CHECK(cudaGetLastError());
+}
 
 template <class V>
 void pipelined_cg_update(const Executor& ex, long long n, const V* ap, const V* dinv, V* x, V* r, V* z, V* p, PipelinedCgState* state,

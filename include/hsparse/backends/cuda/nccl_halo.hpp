@@ -32,6 +32,12 @@ class NcclHalo {
   void start(const std::vector<CommMessage>& sends, const std::vector<CommMessage>& receives);
   /// The executor's stream waits for the exchange (on the device).
   void finish();
+  /// `values` (device memory, n doubles) summed over the ranks in place,
+  /// ordered after the executor's stream's work so far and before its next
+  /// (ncclAllReduce on the halo's stream, so that one stream issues every
+  /// NCCL call of the communicator): a Krylov method's dots without a host
+  /// round trip.
+  void allreduce_sum(double* values, std::size_t n);
   /// "NCCL 2.28.3".
   std::string version() const;
 

@@ -77,6 +77,12 @@ void pipelined_cg_update(const Executor& ex, long long n, const V* ap, const V* 
 template <class V>
 void pipelined_cg_dots(const Executor& ex, long long n, const V* p, const V* ap, const V* dinv, PipelinedCgState* state, ReductionScratch& scratch,
                        double* local_sums = nullptr);
+// A distributed iteration's recurrence on the device, once `sums` (the
+// update's <r, z>, <r, r>, then the SpMV's <p, Ap>, <Ap, M^-1 Ap>) were
+// summed over the ranks there: pipelined_cg_after_update (if
+// `update_pending`), then pipelined_cg_after_dots; nothing once the state
+// is not running. One thread.
+void pipelined_cg_advance(const Executor& ex, PipelinedCgState* state, const double* sums, bool update_pending, double* history, int history_size);
 
 // mdot for k vectors as k separate dot launches, and as one cuBLAS gemv on
 // the vectors stored as the columns of an n x k matrix: the two
