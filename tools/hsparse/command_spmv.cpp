@@ -178,12 +178,7 @@ Action add_spmv_command(CLI::App& app) {
   cmd->add_option("--min-time", o->min_time_s, "Seconds of timed runs after a warm-up")->check(real_above_zero())->capture_default_str();
   cmd->add_flag("--single", o->single, "Single precision (complex<float> for complex matrices)");
   cmd->add_flag("--check", o->check, "Compare y with the serial double-precision reference; exit 1 if it fails");
-  cmd->add_option("--cut", o->cut, "Under mpirun with several ranks: cut a file's rows into equal rows or equal nonzeros (generators: equal rows), or in proportion to each rank's measured SpMV speed (speed: CPU and GPU ranks together), or by METIS's graph cut (graph: a file)")
-      ->check(CLI::IsMember({"rows", "nonzeros", "speed", "graph"}))
-      ->capture_default_str();
-  cmd->add_option("--transport", o->transport, "Under mpirun with several GPU ranks: how the halo travels (automatic: the fastest measured at setup)")
-      ->check(CLI::IsMember({"automatic", "host", "device-mpi", "nccl"}))
-      ->capture_default_str();
+  add_rank_options(cmd, o->cut, o->transport);
   return [o]() {
     io::remove_temporaries_on_signal();  // Ctrl-C while --out is written leaves no temporary
     if (several_ranks()) return spmv_on_several_ranks(*o);

@@ -168,6 +168,21 @@ inline CLI::Option* add_backend_option(CLI::App* cmd, std::string& backend) {
   return cmd->add_option("--backend", backend, kBackendHelp)->check(CLI::IsMember({"auto", "cpu", "cuda"}))->capture_default_str();
 }
 
+// Under mpirun with several ranks (hsparse spmv and solve): how the rows
+// are cut and how GPU ranks' halo travels (docs/distributed.md).
+inline void add_rank_options(CLI::App* cmd, std::string& cut, std::string& transport) {
+  cut = "nonzeros";
+  transport = "automatic";
+  cmd->add_option("--cut", cut,
+                  "Under mpirun with several ranks: cut a file's rows into equal rows or equal nonzeros (generators: equal rows), or in proportion "
+                  "to each rank's measured SpMV speed (speed: CPU and GPU ranks together), or by METIS's graph cut (graph: a file)")
+      ->check(CLI::IsMember({"rows", "nonzeros", "speed", "graph"}))
+      ->capture_default_str();
+  cmd->add_option("--transport", transport, "Under mpirun with several GPU ranks: how the halo travels (automatic: the fastest measured at setup)")
+      ->check(CLI::IsMember({"automatic", "host", "device-mpi", "nccl"}))
+      ->capture_default_str();
+}
+
 // --backend resolved by the library's one rule (plans/backend_choice.hpp), as a name.
 inline std::string resolve_backend(const std::string& requested) { return to_string(hsparse::resolve_backend(requested)); }
 
