@@ -220,7 +220,9 @@ Action add_solve_command(CLI::App& app) {
   return [o]() {
     io::remove_temporaries_on_signal();  // Ctrl-C while --out is written leaves no temporary
     if (several_ranks()) return solve_on_several_ranks(*o);
-    if (o->transport != "automatic") throw Error(ErrorCode::invalid_argument, "--transport is for several GPU ranks under mpirun; this is one rank");
+    if (o->transport != "automatic" || o->cut != "nonzeros") {
+      throw Error(ErrorCode::invalid_argument, "--transport and --cut are for several ranks under mpirun; this is one rank");
+    }
     int status = 0;
     with_matrix(o->source, o->single ? Precision::single : Precision::double_, [&](const auto& a) { status = run_solve(*o, a); });
     return status;
