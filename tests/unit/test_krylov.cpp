@@ -250,7 +250,7 @@ TEST_P(Krylov, ReportsBreakdownNonConvergenceAndBadInput) {
   const SpmvPlan<double, std::int32_t> plan(ex, ind, {});
   std::vector<double> b = {1, 1}, x = {0, 0};
   SolverOptions o;
-  for (auto m : {KrylovMethod::cg, KrylovMethod::pipelined_cg}) {
+  for (auto m : {KrylovMethod::cg, KrylovMethod::pipelined_cg, KrylovMethod::pipelined_cg_gv}) {
     o.method = m;
     x = {0, 0};
     const auto r = solve<double, std::int32_t>(ind, plan, b, x, o);
@@ -269,7 +269,7 @@ TEST_P(Krylov, ReportsBreakdownNonConvergenceAndBadInput) {
   const auto a = io::load_matrix<double, std::int32_t>("stencil2d:n=30");
   const SpmvPlan<double, std::int32_t> pa(ex, a, {});
   std::vector<double> ba(static_cast<std::size_t>(a.rows), 1.0), xa(ba.size(), 0.0);
-  for (auto m : {KrylovMethod::cg, KrylovMethod::pipelined_cg, KrylovMethod::gmres}) {
+  for (auto m : {KrylovMethod::cg, KrylovMethod::pipelined_cg, KrylovMethod::pipelined_cg_gv, KrylovMethod::gmres}) {
     SolverOptions few;
     few.method = m;
     few.max_iterations = 3;
@@ -289,7 +289,7 @@ TEST_P(Krylov, ReportsBreakdownNonConvergenceAndBadInput) {
   EXPECT_EQ(xa, zero);
   auto bn = ba;
   bn[5] = std::numeric_limits<double>::quiet_NaN();
-  for (auto m : {KrylovMethod::cg, KrylovMethod::pipelined_cg, KrylovMethod::gmres}) {
+  for (auto m : {KrylovMethod::cg, KrylovMethod::pipelined_cg, KrylovMethod::pipelined_cg_gv, KrylovMethod::gmres}) {
     SolverOptions so;
     so.method = m;
     std::fill(xa.begin(), xa.end(), 0.0);
