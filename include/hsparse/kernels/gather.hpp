@@ -17,22 +17,30 @@
 /// them against the rank's owned range.
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "hsparse/core/error.hpp"
 
 namespace hsparse {
 
+namespace detail {
+// The one length check of gather and scatter_add, both backends.
+inline void require_gather_lengths(std::size_t values, std::size_t indices, const char* what) {
+  if (values != indices) throw Error(ErrorCode::invalid_argument, std::string(what) + ": the values and the index list differ in length");
+}
+}  // namespace detail
+
 namespace reference {
 /// dst[i] = src[indices[i]] for i < indices.size(); dst has indices.size() entries (checked).
 template <class V>
 void gather(std::span<const V> src, std::span<const std::int64_t> indices, std::span<V> dst) {
-  if (dst.size() != indices.size()) throw Error(ErrorCode::invalid_argument, "gather: the output and the index list differ in length");
+  detail::require_gather_lengths(dst.size(), indices.size(), "gather");
   for (std::size_t i = 0; i < indices.size(); ++i) dst[i] = src[static_cast<std::size_t>(indices[i])];
 }
 /// dst[indices[i]] += src[i] for i < indices.size(); src has indices.size() entries (checked).
 template <class V>
 void scatter_add(std::span<const V> src, std::span<const std::int64_t> indices, std::span<V> dst) {
-  if (src.size() != indices.size()) throw Error(ErrorCode::invalid_argument, "scatter_add: the input and the index list differ in length");
+  detail::require_gather_lengths(src.size(), indices.size(), "scatter_add");
   for (std::size_t i = 0; i < indices.size(); ++i) dst[static_cast<std::size_t>(indices[i])] += src[i];
 }
 }  // namespace reference
@@ -41,7 +49,7 @@ namespace openmp {
 /// The reference's result, by OpenMP threads.
 template <class V>
 void gather(std::span<const V> src, std::span<const std::int64_t> indices, std::span<V> dst) {
-  if (dst.size() != indices.size()) throw Error(ErrorCode::invalid_argument, "gather: the output and the index list differ in length");
+  detail::require_gather_lengths(dst.size(), indices.size(), "gather");
   const auto n = static_cast<long long>(indices.size());
   const V* s = src.data();
   const std::int64_t* idx = indices.data();
@@ -52,7 +60,7 @@ void gather(std::span<const V> src, std::span<const std::int64_t> indices, std::
 /// The reference's result, by OpenMP threads (the indices are distinct).
 template <class V>
 void scatter_add(std::span<const V> src, std::span<const std::int64_t> indices, std::span<V> dst) {
-  if (src.size() != indices.size()) throw Error(ErrorCode::invalid_argument, "scatter_add: the input and the index list differ in length");
+  detail::require_gather_lengths(src.size(), indices.size(), "scatter_add");
   const auto n = static_cast<long long>(indices.size());
   const V* s = src.data();
   const std::int64_t* idx = indices.data();
