@@ -65,6 +65,8 @@ struct DistributedSpmv<V, I>::State {
   I rows = 0, cols = 0;
   std::optional<detail::HaloExchange<V>> halo;
   std::vector<std::pair<HaloTransport, double>> measured;
+  bool reduce_on_device = false;
+  std::pair<double, double> reduction_times{0, 0};
   // The remote part, when stored for its non-empty rows only: their rows
   // in y, and its products before they are added there.
   Array<std::int64_t> remote_rows;
@@ -73,13 +75,35 @@ struct DistributedSpmv<V, I>::State {
 
   // Seconds per exchange with the transport in use, the slowest rank's.
   double time_exchange(const V* x) {
-    for (int i = 0; i < 3; ++i) exchange(x);
+    return time_collective([&] { exchange(x); });
+  }
+  // After a switch of transport: with NCCL, a solver's sum of four doubles
+  // timed both ways, the faster kept (reduces_on_device in the header says why).
+  void choose_reduction() {
+    reduce_on_device = false;
+    reduction_times = {0, 0};
+    if (cpu || halo->transport() != HaloTransport::nccl) return;
+    Array<double> sums(ex, 4);
+    std::vector<double> host(4);
+    const double device_s = time_collective([&] { halo->allreduce_sum_on_device(sums.data(), 4); });
+    const double host_s = time_collective([&] {
+      ex->copy_to_host(host.data(), sums.data(), 4 * sizeof(double));
+      comm->allreduce_sum(host.data(), 4);
+      ex->copy_from_host(sums.data(), host.data(), 4 * sizeof(double));
+    });
+    reduction_times = {device_s, host_s};
+    reduce_on_device = device_s < host_s;
+  }
+  // Seconds per call of a collective `step`, the slowest rank's.
+  template <class Step>
+  double time_collective(const Step& step) {
+    for (int i = 0; i < 3; ++i) step();
     ex->synchronize();
     std::int64_t barrier = 0;
     comm->allreduce_max(&barrier, 1);
-    constexpr int kTimes = 10;
+    constexpr int kTimes = 20;
     Stopwatch w;
-    for (int i = 0; i < kTimes; ++i) exchange(x);
+    for (int i = 0; i < kTimes; ++i) step();
     ex->synchronize();
     std::int64_t ns = static_cast<std::int64_t>(w.seconds() * 1e9);
     comm->allreduce_max(&ns, 1);
@@ -191,6 +215,7 @@ DistributedSpmv<V, I>::DistributedSpmv(CommunicatorPtr comm, ExecutorPtr ex, con
   s.halo.emplace(s.comm, s.ex, s.pattern, static_cast<std::size_t>(s.cols));
   if (options.transport != HaloTransport::automatic) {
     on_every_rank(c, [&] { s.halo->use(options.transport); });
+    s.choose_reduction();
   } else if (s.halo->available().size() > 1) {
     // Each transport every rank has, timed on this pattern; the fastest stays.
     Array<V> x(s.ex, static_cast<std::size_t>(s.cols));
@@ -201,6 +226,7 @@ DistributedSpmv<V, I>::DistributedSpmv(CommunicatorPtr comm, ExecutorPtr ex, con
     auto best = s.measured.front();
     for (const auto& m : s.measured) best = m.second < best.second ? m : best;
     s.halo->use(best.first);
+    s.choose_reduction();
   }
 }
 
@@ -264,9 +290,21 @@ const std::vector<std::pair<HaloTransport, double>>& DistributedSpmv<V, I>::meas
 template <class V, class I>
 std::string DistributedSpmv<V, I>::transport_unavailable(HaloTransport t) const { return s_->halo->why_not(t); }
 template <class V, class I>
-void DistributedSpmv<V, I>::set_transport(HaloTransport t) { s_->halo->use(t); }
+void DistributedSpmv<V, I>::set_transport(HaloTransport t) {
+  s_->halo->use(t);
+  s_->choose_reduction();
+}
 template <class V, class I>
-bool DistributedSpmv<V, I>::reduces_on_device() const { return !s_->cpu && s_->halo->transport() == HaloTransport::nccl; }
+bool DistributedSpmv<V, I>::reduces_on_device() const { return s_->reduce_on_device; }
+template <class V, class I>
+void DistributedSpmv<V, I>::set_reduces_on_device(bool on_device) {
+  if (on_device && (s_->cpu || s_->halo->transport() != HaloTransport::nccl)) {
+    throw Error(ErrorCode::invalid_argument, "set_reduces_on_device: sums stay on the device only on GPU ranks with the nccl transport");
+  }
+  s_->reduce_on_device = on_device;
+}
+template <class V, class I>
+std::pair<double, double> DistributedSpmv<V, I>::reduction_times() const { return s_->reduction_times; }
 template <class V, class I>
 void DistributedSpmv<V, I>::device_allreduce_sum(double* values, std::size_t n) const { s_->halo->allreduce_sum_on_device(values, n); }
 template <class V, class I>
@@ -315,6 +353,7 @@ std::string DistributedSpmv<V, I>::description() const {
   d += ", halo: sends " + std::to_string(s.pattern.send_volume()) + " entries to " + std::to_string(s.pattern.send_ranks.size()) + " ranks, receives " +
        std::to_string(s.pattern.recv_volume()) + " from " + std::to_string(s.pattern.recv_ranks.size());
   if (!s.cpu) d += std::string(", transport ") + to_string(s.halo->transport());
+  if (!s.cpu && s.halo->transport() == HaloTransport::nccl) d += s.reduce_on_device ? ", sums on the device" : ", sums through the host";
   return d + (s.overlap ? ", overlapped" : ", sequential");
 }
 

@@ -189,6 +189,23 @@ Json bench_format(const Communicator& c, const DistributedBenchOptions& o, Distr
   const double pipecg = krylov_iteration_seconds(c, d, KrylovMethod::pipelined_cg, o.cg_iterations, why_pipecg);
   std::string why_gv;
   const double gv = krylov_iteration_seconds(c, d, KrylovMethod::pipelined_cg_gv, o.cg_iterations, why_gv);
+  // GPU ranks with NCCL: pipelined CG with its sums on the device and through
+  // the host, beside the setup's choice between them.
+  Json reductions;
+  if (ex->backend() != Backend::cpu && d.transport() == distributed::HaloTransport::nccl && pipecg > 0) {
+    const bool chosen = d.reduces_on_device();
+    d.set_reduces_on_device(!chosen);
+    std::string why_other;
+    const double other = krylov_iteration_seconds(c, d, KrylovMethod::pipelined_cg, o.cg_iterations, why_other);
+    d.set_reduces_on_device(chosen);
+    const auto [device_sum, host_sum] = d.reduction_times();
+    reductions = {{"chosen", chosen ? "device" : "host"},
+                  {"pipelined_cg_device_sums_iteration_s", chosen ? pipecg : other},
+                  {"pipelined_cg_host_sums_iteration_s", chosen ? other : pipecg},
+                  {"setup_device_sum_s", device_sum},
+                  {"setup_host_sum_s", host_sum}};
+    j["pipelined_cg_sums"] = reductions;
+  }
   j["cg_iteration_s"] = cg;
   j["pipelined_cg_iteration_s"] = pipecg;
   j["pipelined_cg_gv_iteration_s"] = gv;
@@ -207,6 +224,12 @@ Json bench_format(const Communicator& c, const DistributedBenchOptions& o, Distr
     };
     std::printf("\n         cg %s; pipelined CG %s; pipelined CG (Ghysels-Vanroose) %s\n", per_iteration(cg, why_cg).c_str(),
                 per_iteration(pipecg, why_pipecg).c_str(), per_iteration(gv, why_gv).c_str());
+    if (!reductions.is_null()) {
+      std::printf("         pipelined CG with its sums on the device %.1f us, through the host %.1f us per iteration (setup's sum %.1f / %.1f us: %s chosen)\n",
+                  reductions["pipelined_cg_device_sums_iteration_s"].get<double>() * 1e6, reductions["pipelined_cg_host_sums_iteration_s"].get<double>() * 1e6,
+                  reductions["setup_device_sum_s"].get<double>() * 1e6, reductions["setup_host_sum_s"].get<double>() * 1e6,
+                  reductions["chosen"].get<std::string>().c_str());
+    }
     for (const Json& tr : transports) {
       if (tr.contains("skipped")) {
         std::printf("         halo by %-10s not measured: %s\n", tr["transport"].get<std::string>().c_str(), tr["skipped"].get<std::string>().c_str());

@@ -130,12 +130,23 @@ class DistributedSpmv {
   /// Switches the transport (one of available_transports()). Collective:
   /// the first switch to NCCL joins every rank to an NCCL communicator.
   void set_transport(HaloTransport t);
-  /// Whether sums over the ranks can stay on the device (GPU ranks with the
-  /// nccl transport), and that sum: `values` (n doubles in the executor's
-  /// memory) in place, ordered on the executor's stream. Collective.
-  /// Error(invalid_argument) where reduces_on_device() is false.
+  /// Whether a solver's sums over the ranks stay on the device (NCCL's
+  /// all-reduce on GPU ranks with the nccl transport) rather than going
+  /// through the host (a copy each way around an MPI all-reduce), and that
+  /// sum: `values` (n doubles in the executor's memory) in place, ordered on
+  /// the executor's stream. Collective. device_allreduce_sum throws
+  /// Error(invalid_argument) where the transport is not nccl.
+  /// Neither path wins everywhere (docs/results/2026-11-28-distributed-h200x4:
+  /// on 2 H200s the device's sum made pipelined CG faster, on 4 slower), so
+  /// each switch to NCCL times both, the slowest rank's, and keeps the faster.
   bool reduces_on_device() const;
   void device_allreduce_sum(double* values, std::size_t n) const;
+  /// Chooses the path (true: on the device; needs the nccl transport, else
+  /// Error(invalid_argument)). Not collective, but every rank must agree.
+  void set_reduces_on_device(bool on_device);
+  /// Seconds per sum of four doubles measured at the last switch to NCCL:
+  /// {on the device, through the host}; {0, 0} where not measured.
+  std::pair<double, double> reduction_times() const;
   /// Times the phases of each product from now on (DistributedSpmvOptions::profile).
   void set_profile(bool profile);
   /// The phase times so far, and their reset.
