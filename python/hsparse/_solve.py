@@ -1,4 +1,4 @@
-"""hsparse.solve: Krylov solvers (CG, pipelined CG, GMRES) on an hsparse SpMV plan."""
+"""hsparse.solve: Krylov solvers (CG, pipelined CG, GMRES, BiCGStab) on an hsparse SpMV plan."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -8,8 +8,8 @@ import numpy as np
 
 from . import _hsparse
 
-_METHODS = ("cg", "pipecg", "pipecg-gv", "gmres")
-_PRECONDS = (None, "none", "jacobi")
+_METHODS = ("cg", "pipecg", "pipecg-gv", "gmres", "bicgstab")
+_PRECONDS = (None, "none", "jacobi", "block-jacobi", "chebyshev", "ilu0", "ic0")
 
 
 @dataclass
@@ -24,15 +24,21 @@ class SolveInfo:
     setup_seconds: float = 0.0       #: preconditioner, workspace, first residual
     total_seconds: float = 0.0       #: everything, the plan's conversion included
     message: str = ""                #: why it stopped, in words
+    preconditioner: str = ""         #: what M^-1 was, in words (Chebyshev's eigenvalue bounds, block Jacobi's blocks); "" without one
 
 
 def solve(A: Any, b: Any, method: str = "cg", precond: Optional[str] = None, tol: float = 1e-8, maxiter: int = 10000,
           restart: int = 30, x0: Optional[Any] = None, device: str = "auto", format: str = "csr",
-          callback: Optional[Callable[[int, float], None]] = None) -> Tuple[np.ndarray, SolveInfo]:
+          callback: Optional[Callable[[int, float], None]] = None, block_size: int = 0,
+          chebyshev_degree: int = 4) -> Tuple[np.ndarray, SolveInfo]:
     """Solves A x = b; returns (x, SolveInfo).
 
-    ``method``: "cg" or "pipecg" (symmetric positive definite A) or "gmres"
-    (restarted every ``restart`` iterations). ``precond``: None or "jacobi".
+    ``method``: "cg", "pipecg" or "pipecg-gv" (symmetric positive definite
+    A), "gmres" (restarted every ``restart`` iterations) or "bicgstab"
+    (nonsymmetric A, no basis to store). ``precond``: None, "jacobi",
+    "block-jacobi" (diagonal blocks of ``block_size`` rows inverted; 0:
+    detected), "chebyshev" (a polynomial of ``chebyshev_degree`` in D^-1 A,
+    SpMVs only), "ilu0" or "ic0"; "pipecg" takes None or "jacobi" only.
     Stops at ||r|| / ||b|| <= ``tol``, after ``maxiter`` iterations, or at a
     breakdown (never reporting a NaN as converged). ``device`` as for
     SpmvPlan; ``format`` the operator's format ("auto": the advisor's).
@@ -44,7 +50,7 @@ def solve(A: Any, b: Any, method: str = "cg", precond: Optional[str] = None, tol
     if method not in _METHODS:
         raise ValueError(f"method: expected one of {', '.join(_METHODS)}, got {method!r}")
     if precond not in _PRECONDS:
-        raise ValueError(f"precond: expected None or 'jacobi', got {precond!r}")
+        raise ValueError(f"precond: expected one of {', '.join(str(p) for p in _PRECONDS)}, got {precond!r}")
     if callback is not None and not callable(callback):
         raise TypeError("callback: expected a callable(iteration, residual)")
     if device not in ("auto", "cpu", "cuda"):
@@ -61,5 +67,5 @@ def solve(A: Any, b: Any, method: str = "cg", precond: Optional[str] = None, tol
     if x.shape != (cols,):
         raise ValueError(f"x0: expected shape ({cols},), got {x.shape}")
     report = _hsparse._solve(M._m, np.ascontiguousarray(b, dtype=M.dtype), x, method, precond or "none", float(tol), int(maxiter),
-                             int(restart), device, format, callback)
+                             int(restart), device, format, callback, int(block_size), int(chebyshev_degree))
     return x, SolveInfo(**report)

@@ -22,6 +22,42 @@ def test_solution_matches_scipy_cg(method, precond):
     assert len(info.history) == info.iterations + 1 and info.history[-1] <= 1e-10
 
 
+@pytest.mark.parametrize("method", ["cg", "pipecg-gv", "gmres", "bicgstab"])
+@pytest.mark.parametrize("precond", ["block-jacobi", "chebyshev"])
+def test_preconditioners_match_scipy(method, precond):
+    A = hsparse.generate("stencil3d:n=12,points=7")
+    S = A.to_scipy()
+    b = np.random.default_rng(3).uniform(-1, 1, A.shape[0])
+    x, info = hsparse.solve(A, b, method=method, precond=precond, tol=1e-10, device="cpu", restart=60)
+    ref, status = scipy_cg(S, b, 1e-12)
+    assert status == 0 and info.converged, info.message
+    assert np.linalg.norm(x - ref) <= 1e-7 * np.linalg.norm(ref)
+    assert info.preconditioner.startswith("block Jacobi" if precond == "block-jacobi" else "Chebyshev of degree 4")
+
+
+def test_bicgstab_on_a_nonsymmetric_system_like_scipy():
+    A = hsparse.generate("convdiff2d:n=40,peclet=100")
+    S = A.to_scipy()
+    b = np.random.default_rng(4).uniform(-1, 1, A.shape[0])
+    x, info = hsparse.solve(A, b, method="bicgstab", tol=1e-10, device="cpu")
+    assert info.converged, info.message
+    assert np.linalg.norm(S @ x - b) <= 1e-9 * np.linalg.norm(b)
+    ref, status = spla.bicgstab(S, b, rtol=1e-10, atol=0.0, maxiter=10000) if "rtol" in spla.bicgstab.__code__.co_varnames \
+        else spla.bicgstab(S, b, tol=1e-10, atol=0.0, maxiter=10000)
+    assert status == 0 and np.linalg.norm(x - ref) <= 1e-6 * np.linalg.norm(ref)
+
+
+def test_bad_preconditioner_options_are_errors():
+    A = hsparse.generate("stencil2d:n=10")
+    b = np.ones(A.shape[0])
+    with pytest.raises(ValueError, match="precond"):
+        hsparse.solve(A, b, precond="ilu")
+    with pytest.raises(ValueError, match="block_size"):
+        hsparse.solve(A, b, precond="block-jacobi", block_size=40)
+    with pytest.raises(Exception, match="pipecg-gv, gmres or bicgstab"):
+        hsparse.solve(A, b, method="pipecg", precond="chebyshev", device="cpu")
+
+
 def test_x0_and_callback():
     A = hsparse.generate("stencil2d:n=40")
     b = np.ones(A.shape[0])

@@ -18,6 +18,7 @@ namespace hsparse::generators {
 const std::vector<GeneratorInfo>& generator_catalog() {
   static const std::vector<GeneratorInfo> catalog = {
       {"stencil2d", "2D Laplacian on an nx x ny grid, 5 or 9 points", {{"n", "1000"}, {"nx", "n"}, {"ny", "n"}, {"points", "5"}}},
+      {"convdiff2d", "2D convection-diffusion, central differences, nonsymmetric (peclet: |w| on the unit square)", {{"n", "1000"}, {"nx", "n"}, {"ny", "n"}, {"peclet", "1000"}}},
       {"stencil3d", "3D Laplacian on an nx x ny x nz grid, 7 or 27 points", {{"n", "100"}, {"nx", "n"}, {"ny", "n"}, {"nz", "n"}, {"points", "27"}}},
       {"fem", "FEM-like: 27-point node coupling on a 3D mesh, dense block x block blocks", {{"n", "20"}, {"nx", "n"}, {"ny", "n"}, {"nz", "n"}, {"block", "3"}, {"seed", "1"}}},
       {"powerlaw", "webbase-like: Pareto row lengths plus a few very long rows", {{"rows", "1000000"}, {"min", "1"}, {"exponent", "1.5"}, {"long_rows", "2"}, {"long_fraction", "0.05"}, {"seed", "1"}}},
@@ -184,6 +185,10 @@ Csr<V, I> generate_checked(std::string_view text) {
   if (name == "stencil2d") {
     const auto n = p.integer("n", 1000, 0);
     return stencil_2d<V, I>(p.integer("nx", n, 0), p.integer("ny", n, 0), p.choice("points", 5, {5, 9}));
+  }
+  if (name == "convdiff2d") {
+    const auto n = p.integer("n", 1000, 0);
+    return convection_diffusion_2d<V, I>(p.integer("nx", n, 0), p.integer("ny", n, 0), p.real("peclet", 1000, 0, kInf));
   }
   if (name == "stencil3d" || name == "fem") {
     const auto n = p.integer("n", name == "fem" ? 20 : 100, 0);

@@ -51,6 +51,24 @@ Csr<V, I> stencil_2d(std::int64_t nx, std::int64_t ny, int points) {
 }
 
 template <class V, class I>
+Csr<V, I> convection_diffusion_2d(std::int64_t nx, std::int64_t ny, double peclet) {
+  check_positive(nx, "nx");
+  check_positive(ny, "ny");
+  if (!(peclet >= 0) || !std::isfinite(peclet)) throw Error(ErrorCode::invalid_argument, "convdiff2d: peclet must be finite and >= 0");
+  const std::int64_t n = checked_product({nx, ny}, "convdiff2d: nx * ny");
+  // Central differences, times h^2: (w_x h / 2) on the x neighbours, likewise y.
+  const double cx = peclet * std::sqrt(0.5) / (2.0 * static_cast<double>(nx + 1)), cy = peclet * std::sqrt(0.5) / (2.0 * static_cast<double>(ny + 1));
+  return build_rows<V, I>(n, n, checked_product({n, 5}, "convdiff2d: rows * 5"), [=](std::int64_t r, RowEntries& e) {
+    const std::int64_t x = r % nx, y = r / nx;
+    if (y > 0) e.emplace_back(r - nx, -1.0 - cy);
+    if (x > 0) e.emplace_back(r - 1, -1.0 - cx);
+    e.emplace_back(r, 4.0);
+    if (x + 1 < nx) e.emplace_back(r + 1, -1.0 + cx);
+    if (y + 1 < ny) e.emplace_back(r + nx, -1.0 + cy);
+  });
+}
+
+template <class V, class I>
 Csr<V, I> stencil_3d(std::int64_t nx, std::int64_t ny, std::int64_t nz, int points) {
   check_positive(nx, "nx");
   check_positive(ny, "ny");
@@ -128,6 +146,7 @@ Csr<V, I> dense(std::int64_t rows, std::int64_t cols, std::uint64_t seed) {
 
 #define HSPARSE_INSTANTIATE(V, I)                                                                \
   template Csr<V, I> stencil_2d<V, I>(std::int64_t, std::int64_t, int);                          \
+  template Csr<V, I> convection_diffusion_2d<V, I>(std::int64_t, std::int64_t, double);          \
   template Csr<V, I> stencil_3d<V, I>(std::int64_t, std::int64_t, std::int64_t, int);            \
   template Csr<V, I> fem_blocks<V, I>(std::int64_t, std::int64_t, std::int64_t, int, std::uint64_t); \
   template Csr<V, I> banded<V, I>(std::int64_t, std::int64_t, std::uint64_t);                    \

@@ -26,7 +26,8 @@ SolverResult solve(const distributed::DistributedSpmv<V, I>& op, const Array<V>&
     }
   }
   std::vector<V> dinv;
-  if (problem.empty() && o.preconditioner == Preconditioner::jacobi) {
+  const bool diagonal = o.preconditioner == Preconditioner::jacobi || o.preconditioner == Preconditioner::chebyshev;
+  if (problem.empty() && diagonal) {
     const std::int64_t first = op.row_partition().begin(comm.rank());
     for (std::size_t i = 0; i < op.diagonal().size() && problem.empty(); ++i) {
       if (op.diagonal()[i] == V(0)) problem = "Jacobi: row " + std::to_string(first + static_cast<std::int64_t>(i)) + " has no nonzero diagonal entry";
@@ -34,7 +35,11 @@ SolverResult solve(const distributed::DistributedSpmv<V, I>& op, const Array<V>&
     }
   }
   agree_on_failure(comm, problem);
-  return detail::solve_with(op, o.preconditioner == Preconditioner::jacobi ? [&] { return dinv; } : std::function<std::vector<V>()>(), b, x, o);
+  // Block Jacobi, ILU(0) and IC(0) on the ranks' local blocks (PETSc's
+  // bjacobi) are not built here yet: without from_matrix, solve_with says so.
+  detail::PreconditionerSource<V> source;
+  source.inverse_diagonal = [&] { return dinv; };
+  return detail::solve_with(op, source, b, x, o);
 }
 
 #define HSPARSE_INSTANTIATE(V, I) \

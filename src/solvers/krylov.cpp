@@ -14,11 +14,22 @@ const char* to_string(KrylovMethod m) {
     case KrylovMethod::pipelined_cg: return "pipecg";
     case KrylovMethod::pipelined_cg_gv: return "pipecg-gv";
     case KrylovMethod::gmres: return "gmres";
+    case KrylovMethod::bicgstab: return "bicgstab";
   }
   return "?";
 }
 
-const char* to_string(Preconditioner p) { return p == Preconditioner::jacobi ? "jacobi" : "none"; }
+const char* to_string(Preconditioner p) {
+  switch (p) {
+    case Preconditioner::none: return "none";
+    case Preconditioner::jacobi: return "jacobi";
+    case Preconditioner::block_jacobi: return "block-jacobi";
+    case Preconditioner::chebyshev: return "chebyshev";
+    case Preconditioner::ilu0: return "ilu0";
+    case Preconditioner::ic0: return "ic0";
+  }
+  return "?";
+}
 
 const char* to_string(SolverStatus s) {
   switch (s) {
@@ -35,7 +46,8 @@ KrylovMethod parse_krylov_method(const std::string& name) {
   if (name == "pipecg" || name == "pipelined-cg") return KrylovMethod::pipelined_cg;
   if (name == "pipecg-gv") return KrylovMethod::pipelined_cg_gv;
   if (name == "gmres") return KrylovMethod::gmres;
-  throw Error(ErrorCode::invalid_argument, "unknown solver '" + name + "' (known: cg, pipecg, pipecg-gv, gmres)");
+  if (name == "bicgstab") return KrylovMethod::bicgstab;
+  throw Error(ErrorCode::invalid_argument, "unknown solver '" + name + "' (known: cg, pipecg, pipecg-gv, gmres, bicgstab)");
 }
 
 int gmres_restart(int restart, std::int64_t unknowns) {
@@ -43,9 +55,30 @@ int gmres_restart(int restart, std::int64_t unknowns) {
 }
 
 Preconditioner parse_preconditioner(const std::string& name) {
-  if (name == "none") return Preconditioner::none;
-  if (name == "jacobi") return Preconditioner::jacobi;
-  throw Error(ErrorCode::invalid_argument, "unknown preconditioner '" + name + "' (known: none, jacobi)");
+  for (Preconditioner p : {Preconditioner::none, Preconditioner::jacobi, Preconditioner::block_jacobi, Preconditioner::chebyshev, Preconditioner::ilu0,
+                           Preconditioner::ic0}) {
+    if (name == to_string(p)) return p;
+  }
+  throw Error(ErrorCode::invalid_argument, "unknown preconditioner '" + name + "' (known: none, jacobi, block-jacobi, chebyshev, ilu0, ic0)");
+}
+
+template <class V, class I>
+int block_jacobi_size(const Csr<V, I>& a) {
+  const auto n = static_cast<std::int64_t>(a.rows);
+  auto same_pattern = [&](std::int64_t r, std::int64_t q) {
+    const auto* rp = a.row_ptr.data();
+    const auto len = rp[r + 1] - rp[r];
+    return len == rp[q + 1] - rp[q] && std::equal(a.col_idx.begin() + rp[r], a.col_idx.begin() + rp[r + 1], a.col_idx.begin() + rp[q]);
+  };
+  for (int b = 32; b >= 2; --b) {
+    if (n < b || n % b != 0) continue;
+    bool blocked = true;
+    for (std::int64_t first = 0; first < n && blocked; first += b) {
+      for (std::int64_t r = first + 1; r < first + b && blocked; ++r) blocked = same_pattern(first, r);
+    }
+    if (blocked) return b;
+  }
+  return 4;
 }
 
 template <class V, class I>
@@ -67,7 +100,9 @@ std::vector<V> inverse_diagonal(const Csr<V, I>& a) {
   return d;
 }
 
-#define HSPARSE_INSTANTIATE(V, I) template std::vector<V> inverse_diagonal(const Csr<V, I>&);
+#define HSPARSE_INSTANTIATE(V, I) \
+  template std::vector<V> inverse_diagonal(const Csr<V, I>&); \
+  template int block_jacobi_size(const Csr<V, I>&);
 HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

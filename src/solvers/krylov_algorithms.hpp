@@ -276,6 +276,96 @@ SolverResult krylov_pipelined_cg_gv(Ops& ops, const typename Ops::Vector& b, typ
   return res;
 }
 
+// BiCGStab (van der Vorst, "Bi-CGSTAB: a fast and smoothly converging
+// variant of Bi-CG", SIAM J. Sci. Stat. Comput. 13, 1992), right-
+// preconditioned (Saad, Iterative Methods, 2nd ed., Algorithm 7.7 with M^-1
+// applied to p and s), so that the residual it reports, r = b - A x, is the
+// true one's recurrence. Two SpMVs, two preconditioner applications and four
+// inner products per iteration, no basis to store (GMRES's m vectors). Its
+// breakdowns are named: rho = <r0, r> = 0 (the shadow residual became
+// orthogonal: restart from the current x, or use GMRES), <r0, v> = 0, and
+// omega = 0 (the stabilising step stalled: <t, s> = 0).
+template <class Ops>
+SolverResult krylov_bicgstab(Ops& ops, const typename Ops::Vector& b, typename Ops::Vector& x, const SolverOptions& o) {
+  using V = typename Ops::value_type;
+  using Vector = typename Ops::Vector;
+  SolverResult res;
+  KrylovMonitor m{o, res};
+  Stopwatch watch;
+  const bool pre = ops.preconditioned();
+  Vector r = ops.vector(), r0 = ops.vector(), p = ops.vector(), v = ops.vector(), t = ops.vector();
+  Vector ph = pre ? ops.vector() : Vector{}, sh = pre ? ops.vector() : Vector{};
+  Vector& phat = pre ? ph : p;  // M^-1 p
+  if (krylov_start(ops, b, x, r, m)) {
+    res.setup_seconds = watch.seconds();
+    return res;
+  }
+  ops.copy(r, r0);
+  res.setup_seconds = watch.seconds();
+  watch.restart();
+  double rho = 1, alpha = 1, omega = 1;
+  auto broke = [&](const std::string& what, int k) {
+    return m.stop(SolverStatus::breakdown, what + " " + KrylovMonitor::in_iteration(k) + ": BiCGStab broke down; try gmres, or another preconditioner");
+  };
+  for (int k = 1; k <= o.max_iterations; ++k) {
+    const double rho_new = ops.dot(r0, r);
+    if (!std::isfinite(rho_new)) {
+      m.stop(SolverStatus::non_finite, "<r0, r> = " + std::to_string(rho_new) + " " + KrylovMonitor::in_iteration(k));
+      break;
+    }
+    if (rho_new == 0) {
+      broke("rho = <r0, r> = 0", k);
+      break;
+    }
+    if (k == 1) {
+      ops.copy(r, p);
+    } else {
+      const double beta = (rho_new / rho) * (alpha / omega);
+      ops.axpy(static_cast<V>(-omega), v, p);          // p = r + beta (p - omega v)
+      ops.axpby(V(1), r, static_cast<V>(beta), p);
+    }
+    if (pre) ops.precondition(p, ph);
+    ops.spmv(phat, v);
+    const double r0v = ops.dot(r0, v);
+    if (r0v == 0 || !std::isfinite(r0v)) {
+      if (r0v == 0) {
+        broke("<r0, A M^-1 p> = 0", k);
+      } else {
+        m.stop(SolverStatus::non_finite, "<r0, A M^-1 p> = " + std::to_string(r0v) + " " + KrylovMonitor::in_iteration(k));
+      }
+      break;
+    }
+    alpha = rho_new / r0v;
+    ops.axpy(static_cast<V>(alpha), phat, x);  // x += alpha M^-1 p; s = r - alpha v, kept in r
+    ops.axpy(static_cast<V>(-alpha), v, r);
+    const double snorm = ops.norm(r);
+    if (snorm / m.bnorm <= o.tolerance || !std::isfinite(snorm)) {  // converged at the half step
+      m.record(k, snorm);
+      break;
+    }
+    Vector& shat = pre ? sh : r;
+    if (pre) ops.precondition(r, sh);
+    ops.spmv(shat, t);
+    const double tt = ops.dot(t, t), ts = ops.dot(t, r);
+    if (!std::isfinite(tt) || !std::isfinite(ts)) {
+      m.stop(SolverStatus::non_finite, "<t, t> = " + std::to_string(tt) + ", <t, s> = " + std::to_string(ts) + " " + KrylovMonitor::in_iteration(k));
+      break;
+    }
+    omega = tt > 0 ? ts / tt : 0.0;
+    if (omega == 0) {
+      broke("omega = <t, s> / <t, t> = 0", k);
+      break;
+    }
+    ops.axpy(static_cast<V>(omega), shat, x);  // x += omega M^-1 s; r = s - omega t
+    ops.axpy(static_cast<V>(-omega), t, r);
+    if (m.record(k, ops.norm(r))) break;
+    rho = rho_new;
+  }
+  m.out_of_iterations();
+  res.seconds = watch.seconds();
+  return res;
+}
+
 // GMRES(m), right-preconditioned (A M^-1 u = b, x = M^-1 u, so the
 // residual it minimises is the true one), Arnoldi by classical Gram-Schmidt
 // done twice (CGS2: mdot for the m projections at once, maxpy to subtract

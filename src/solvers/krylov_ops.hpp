@@ -16,6 +16,7 @@
 #include <cmath>
 #include <memory>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -26,6 +27,8 @@
 #include "hsparse/kernels/vector_ops.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
 #include "hsparse/backends/cuda/vector_ops.hpp"
+#include "chebyshev.hpp"
+#include "preconditioner_op.hpp"
 
 namespace hsparse::detail {
 
@@ -36,9 +39,11 @@ class KrylovOps {
   using value_type = V;
   using Vector = Array<V>;
 
-  // dinv: Jacobi's inverse diagonal on the host (empty: no preconditioner).
-  KrylovOps(const Op& op, std::size_t n, const std::vector<V>& dinv)
-      : op_(op), ex_(op.executor()), n_(n), cpu_(ex_->backend() == Backend::cpu) {
+  // dinv: Jacobi's inverse diagonal on the host (empty: none), M^-1 itself
+  // unless `general` is given (block Jacobi, ILU(0), IC(0)) or
+  // use_chebyshev() makes it Chebyshev's scaling.
+  KrylovOps(const Op& op, std::size_t n, const std::vector<V>& dinv, PreconditionerPtr<V> general = nullptr)
+      : op_(op), ex_(op.executor()), n_(n), cpu_(ex_->backend() == Backend::cpu), general_(std::move(general)) {
     if (!dinv.empty()) dinv_ = Array<V>(ex_, std::span<const V>(dinv));
     if (!cpu_) {
       cex_ = &cuda_executor(*ex_, "a GPU solve");
@@ -57,6 +62,8 @@ class KrylovOps {
     return v;
   }
   void spmv(const Vector& in, Vector& out) const { op_.apply(V(1), in.data(), V(0), out.data()); }
+  void spmv_ptr(const V* in, V* out) const { op_.apply(V(1), in, V(0), out); }
+  void upload(const std::vector<V>& host, Vector& v) const { ex_->copy_from_host(v.data(), host.data(), n_ * sizeof(V)); }
   void residual(const Vector& b, const Vector& x, Vector& r) const {
     copy(b, r);
     op_.apply(V(-1), x.data(), V(1), r.data());
@@ -67,7 +74,25 @@ class KrylovOps {
   void axpby(V a, const Vector& x, V b, Vector& y) const { axpby(a, x.data(), b, y.data()); }
   void copy(const Vector& src, Vector& dst) const { ex_->copy(dst.data(), src.data(), n_ * sizeof(V)); }
   void zero(Vector& x) const { ex_->fill_zero(x.data(), n_ * sizeof(V)); }
-  bool preconditioned() const { return dinv_.size() > 0; }
+  bool preconditioned() const { return dinv_.size() > 0 || general_; }
+  // M^-1 is the diagonal dinv itself (what pipelined CG's fused kernels apply), or there is none.
+  bool diagonal_or_none() const { return !general_ && !chebyshev_; }
+  // Makes M^-1 Chebyshev's polynomial in D^-1 A (chebyshev.hpp), its bounds
+  // estimated now by `lanczos_steps` steps; dinv must have been given.
+  void use_chebyshev(int degree, int lanczos_steps) {
+    cheb_bounds_ = chebyshev_bounds(*this, lanczos_steps);
+    chebyshev_ = true;
+    cheb_degree_ = degree;
+    cheb_res_ = vector();
+    cheb_d_ = vector();
+    cheb_t_ = vector();
+  }
+  // What M^-1 is, in words (empty: none).
+  std::string preconditioner_description() const {
+    if (general_) return general_->description();
+    if (chebyshev_) return describe_chebyshev(cheb_bounds_, cheb_degree_);
+    return dinv_.size() > 0 ? "Jacobi (the inverse diagonal)" : "";
+  }
   std::size_t size() const { return n_; }
   // The unknowns over all ranks (size() on one).
   std::int64_t unknowns() const {
@@ -112,6 +137,12 @@ class KrylovOps {
     cuda::axpby<V>(*cex_, n(), a, x, b, y);
   }
   void precondition(const V* r, V* z) const {
+    if (general_) return general_->apply(r, z);
+    if (chebyshev_) return chebyshev_apply(*this, cheb_bounds_, cheb_degree_, r, z, cheb_res_, cheb_d_, cheb_t_);
+    scale_diagonal(r, z);
+  }
+  // z = dinv .* r.
+  void scale_diagonal(const V* r, V* z) const {
     if (cpu_) {
       const V* d = dinv_.data();
       const auto nn = n();
@@ -237,7 +268,7 @@ class KrylovOps {
   }
   std::span<const V> in(const Vector& v) const { return {v.data(), n_}; }
   std::span<V> out(Vector& v) const { return {v.data(), n_}; }
-  std::span<const V> dinv_span() const { return preconditioned() ? std::span<const V>(dinv_.data(), n_) : std::span<const V>{}; }
+  std::span<const V> dinv_span() const { return dinv_.size() > 0 ? std::span<const V>(dinv_.data(), n_) : std::span<const V>{}; }
   PipelinedCgState& host_state() { return *reinterpret_cast<PipelinedCgState*>(state_.data()); }
   PipelinedCgState* device_state() { return reinterpret_cast<PipelinedCgState*>(state_.data()); }
   static std::vector<const V*> pointers(const std::vector<const Vector*>& basis) {
@@ -264,6 +295,12 @@ class KrylovOps {
   std::vector<double> host_history_;
   Array<double> local_sums_;
   bool reduce_on_device_ = false;
+  // A preconditioner other than a diagonal; Chebyshev's bounds, degree and work vectors.
+  PreconditionerPtr<V> general_;
+  bool chebyshev_ = false;
+  ChebyshevBounds cheb_bounds_;
+  int cheb_degree_ = 0;
+  mutable Vector cheb_res_, cheb_d_, cheb_t_;
   // start_dots' sums, and their all-reduce in flight.
   std::vector<double> pending_dots_;
   std::unique_ptr<CommExchange> pending_sum_;

@@ -11,6 +11,7 @@
 #include "hsparse/solvers/krylov.hpp"
 #include "krylov_ops.hpp"
 #include "krylov_solve_with.hpp"
+#include "preconditioner_op.hpp"
 
 namespace hsparse {
 
@@ -31,7 +32,10 @@ SolverResult solve(const Csr<V, I>& a, const SpmvPlan<V, I>& op, const Array<V>&
                                                    v->executor()->description());
     }
   }
-  return detail::solve_with(op, o.preconditioner == Preconditioner::jacobi ? [&] { return inverse_diagonal(a); } : std::function<std::vector<V>()>(), b, x, o);
+  detail::PreconditionerSource<V> source;
+  source.inverse_diagonal = [&] { return inverse_diagonal(a); };
+  source.from_matrix = [&](const SolverOptions& so) { return detail::make_from_matrix(op.executor(), a, so); };
+  return detail::solve_with(op, source, b, x, o);
 }
 
 template <class V>
@@ -47,11 +51,14 @@ SolverResult solve(const LinearOperator<V>& op, const std::vector<V>& inverse_di
                                                    v->executor()->description());
     }
   }
-  if (o.preconditioner == Preconditioner::jacobi && inverse_diagonal.size() != n) {
-    throw Error(ErrorCode::invalid_argument, "solve: Jacobi needs the operator's inverse diagonal (" + std::to_string(n) + " values), given " +
-                                                 std::to_string(inverse_diagonal.size()));
+  const bool diagonal = o.preconditioner == Preconditioner::jacobi || o.preconditioner == Preconditioner::chebyshev;
+  if (diagonal && inverse_diagonal.size() != n) {
+    throw Error(ErrorCode::invalid_argument, std::string("solve: ") + to_string(o.preconditioner) + " needs the operator's inverse diagonal (" +
+                                                 std::to_string(n) + " values), given " + std::to_string(inverse_diagonal.size()));
   }
-  return detail::solve_with(op, o.preconditioner == Preconditioner::jacobi ? [&] { return inverse_diagonal; } : std::function<std::vector<V>()>(), b, x, o);
+  detail::PreconditionerSource<V> source;
+  source.inverse_diagonal = [&] { return inverse_diagonal; };
+  return detail::solve_with(op, source, b, x, o);
 }
 
 template <class V, class I>

@@ -17,24 +17,59 @@ namespace hsparse {
 
 namespace detail {
 
+// Where a solve's M^-1 comes from: the operator's inverse diagonal (Jacobi,
+// and Chebyshev's scaling; empty: the operator has none) and, for the
+// preconditioners built from the assembled matrix (block Jacobi, ILU(0),
+// IC(0)), a builder (empty: the operator is not a matrix).
+template <class V>
+struct PreconditionerSource {
+  std::function<std::vector<V>()> inverse_diagonal;
+  std::function<PreconditionerPtr<V>(const SolverOptions&)> from_matrix;
+};
+
+// Lanczos steps for Chebyshev's eigenvalue bounds (chebyshev.hpp): PETSc's
+// default for its estimate is 10.
+constexpr int kChebyshevLanczosSteps = 10;
+
 // The solve (see the file's comment).
 template <class V, class Op>
-SolverResult solve_with(const Op& op, const std::function<std::vector<V>()>& dinv, const Array<V>& b, Array<V>& x, const SolverOptions& o) {
+SolverResult solve_with(const Op& op, const PreconditionerSource<V>& source, const Array<V>& b, Array<V>& x, const SolverOptions& o) {
   if (o.tolerance < 0 || o.max_iterations < 0 || o.restart < 1) {
     throw Error(ErrorCode::invalid_argument, "solver options: tolerance and max_iterations must be >= 0, restart >= 1");
   }
+  if (o.block_size < 0 || o.block_size > 32) {
+    throw Error(ErrorCode::invalid_argument, "solver options: block_size " + std::to_string(o.block_size) + " is outside 0..32 (0: detected)");
+  }
+  if (o.chebyshev_degree < 1 || o.chebyshev_degree > 64) {
+    throw Error(ErrorCode::invalid_argument, "solver options: chebyshev_degree " + std::to_string(o.chebyshev_degree) + " is outside 1..64");
+  }
+  const Preconditioner pre = o.preconditioner;
+  const bool diagonal = pre == Preconditioner::jacobi || pre == Preconditioner::chebyshev;
+  const bool matrix = pre == Preconditioner::block_jacobi || pre == Preconditioner::ilu0 || pre == Preconditioner::ic0;
+  if ((diagonal && !source.inverse_diagonal) || (matrix && !source.from_matrix)) {
+    throw Error(ErrorCode::invalid_argument, std::string("the preconditioner ") + to_string(pre) + " needs " +
+                                                 (matrix ? "the assembled matrix" : "the operator's diagonal") + ", which this operator (" +
+                                                 op.executor()->description() + ") does not give; use " + (source.inverse_diagonal ? "none, jacobi or chebyshev" : "none"));
+  }
+  if (o.method == KrylovMethod::pipelined_cg && pre != Preconditioner::none && pre != Preconditioner::jacobi) {
+    throw Error(ErrorCode::invalid_argument, std::string("pipecg fuses a diagonal M^-1 into its vector update, so it takes none or jacobi, not ") +
+                                                 to_string(pre) + "; with " + to_string(pre) + " use cg, pipecg-gv, gmres or bicgstab");
+  }
   Stopwatch setup;
-  detail::KrylovOps<V, Op> ops(op, x.size(), dinv ? dinv() : std::vector<V>{});
-  const double jacobi_s = setup.seconds();
+  detail::KrylovOps<V, Op> ops(op, x.size(), diagonal ? source.inverse_diagonal() : std::vector<V>{}, matrix ? source.from_matrix(o) : nullptr);
+  if (pre == Preconditioner::chebyshev) ops.use_chebyshev(o.chebyshev_degree, kChebyshevLanczosSteps);
+  const double preconditioner_s = setup.seconds();
   SolverResult r;
   switch (o.method) {
     case KrylovMethod::cg: r = detail::krylov_cg(ops, b, x, o); break;
     case KrylovMethod::pipelined_cg: r = detail::krylov_pipelined_cg(ops, b, x, o); break;
     case KrylovMethod::pipelined_cg_gv: r = detail::krylov_pipelined_cg_gv(ops, b, x, o); break;
     case KrylovMethod::gmres: r = detail::krylov_gmres(ops, b, x, o); break;
+    case KrylovMethod::bicgstab: r = detail::krylov_bicgstab(ops, b, x, o); break;
   }
   op.executor()->synchronize();
-  r.setup_seconds += jacobi_s;
+  r.setup_seconds += preconditioner_s;
+  r.preconditioner = ops.preconditioner_description();
   return r;
 }
 

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <iomanip>
 
+#include <nlohmann/json.hpp>
+
 #include "commands.hpp"
 #include "distributed_cli.hpp"
 #include "hsparse/analysis/matrix_analysis.hpp"
@@ -31,10 +33,10 @@ namespace {
 
 struct SolveCliOptions {
   std::string source;
-  std::string rhs_file, out_file, history_file;
+  std::string rhs_file, out_file, history_file, json_file;
   std::string method = "cg", precond = "none", backend = "auto", format = "csr", kernel;
   double tolerance = 1e-8;
-  int max_iterations = 10000, restart = 30, check_every = 16;
+  int max_iterations = 10000, restart = 30, check_every = 16, block_size = 0, chebyshev_degree = 4;
   bool single = false, skip_symmetry_check = false;
   std::string cut = "nonzeros";  // several ranks: how a file's rows are cut
   std::string transport = "automatic";  // several GPU ranks: how the halo travels
@@ -104,6 +106,8 @@ SolverOptions solver_options(const SolveCliOptions& c) {
   o.max_iterations = c.max_iterations;
   o.restart = c.restart;
   o.check_every = c.check_every;
+  o.block_size = c.block_size;
+  o.chebyshev_degree = c.chebyshev_degree;
   o.progress = terminal_progress();
   return o;
 }
@@ -119,6 +123,27 @@ int solve_on_several_ranks(const SolveCliOptions& c) {
   }
   const DistributedRun run = distributed_run(c);
   return distributed_solve(run, solver_options(c), c.out_file);
+}
+
+// --json: the result as a script reads it (written atomically).
+void write_solve_json(const SolveCliOptions& c, const SolverResult& r, const SolverOptions& o, const std::string& operator_name, double true_residual) {
+  const nlohmann::json j = {{"matrix", c.source},
+                            {"method", to_string(o.method)},
+                            {"preconditioner", to_string(o.preconditioner)},
+                            {"preconditioner_detail", r.preconditioner},
+                            {"operator", operator_name},
+                            {"status", to_string(r.status)},
+                            {"message", r.message},
+                            {"iterations", r.iterations},
+                            {"tolerance", o.tolerance},
+                            {"relative_residual", r.relative_residual},
+                            {"true_relative_residual", true_residual},
+                            {"setup_seconds", r.setup_seconds},
+                            {"solve_seconds", r.seconds},
+                            {"residual_history", r.history}};
+  io::AtomicOutputFile f(c.json_file);
+  f.stream() << j.dump(1) << "\n";
+  f.commit();
 }
 
 template <class V, class I>
@@ -169,6 +194,7 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
     const double true_res = true_relative_residual<V, I>(a, b, x);
     std::printf("%s: %lld x %lld, %zu nonzeros, %s\n", c.source.c_str(), static_cast<long long>(a.rows), static_cast<long long>(a.cols), a.nnz(), type_name<V>());
     std::printf("solver      %s, preconditioner %s, operator %s\n", to_string(o.method), to_string(o.preconditioner), operator_name.c_str());
+    if (!r.preconditioner.empty()) std::printf("M^-1        %s\n", r.preconditioner.c_str());
     std::printf("status      %s: %s\n", to_string(r.status), r.message.c_str());
     std::printf("iterations  %d\n", r.iterations);
     std::printf("time        setup %.3f ms, iterations %.3f ms, %.2f us per iteration\n", r.setup_seconds * 1e3, r.seconds * 1e3,
@@ -184,6 +210,7 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
     }
     if (!plan.choice().empty()) std::printf("format auto %s (%s, chosen in %.3f s)\n", plan.description().c_str(), plan.choice().c_str(), plan.choice_seconds());
     if (!c.out_file.empty()) io::write_matrix_market_vector<V>(c.out_file, x);
+    if (!c.json_file.empty()) write_solve_json(c, r, o, operator_name, true_res);
     if (!c.history_file.empty()) {
       io::AtomicOutputFile f(c.history_file);
       f.stream() << "iteration,relative_residual\n" << std::scientific << std::setprecision(6);
@@ -197,12 +224,15 @@ int run_solve(const SolveCliOptions& c, const Csr<V, I>& a) {
 }  // namespace
 
 Action add_solve_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("solve", "Solve A x = b by CG, pipelined CG or GMRES(m) (Jacobi optional) on the CPU or GPU");
+  auto* cmd = app.add_subcommand("solve", "Solve A x = b by CG, pipelined CG, GMRES(m) or BiCGStab, preconditioned or not, on the CPU or GPU");
   auto o = std::make_shared<SolveCliOptions>();
   cmd->add_option("matrix", o->source, "Matrix Market file, .hsp file or generator spec (e.g. stencil2d:n=1000)")->required();
   cmd->add_option("--rhs", o->rhs_file, "b as a Matrix Market vector, or B with several columns (solved by CG in lockstep, one SpMM per iteration; --out writes X) (default: b = A x*, x*[i] = 1 + (i*7919 mod 1000)/1000)");
-  cmd->add_option("--method", o->method, "cg, pipecg (Rupp's fused pipelined CG), pipecg-gv (Ghysels and Vanroose's: its reduction overlapped with the SpMV, for many ranks) or gmres")->check(CLI::IsMember({"cg", "pipecg", "pipecg-gv", "gmres"}))->capture_default_str();
-  cmd->add_option("--precond", o->precond, "none or jacobi")->check(CLI::IsMember({"none", "jacobi"}))->capture_default_str();
+  cmd->add_option("--method", o->method, "cg, pipecg (Rupp's fused pipelined CG), pipecg-gv (Ghysels and Vanroose's: its reduction overlapped with the SpMV, for many ranks), gmres or bicgstab (nonsymmetric systems)")->check(CLI::IsMember({"cg", "pipecg", "pipecg-gv", "gmres", "bicgstab"}))->capture_default_str();
+  cmd->add_option("--precond", o->precond, "none, jacobi, block-jacobi (--block-size), chebyshev (--chebyshev-degree; needs D^-1 A positive definite), ilu0 or ic0 (pipecg: none or jacobi)")->check(CLI::IsMember({"none", "jacobi", "block-jacobi", "chebyshev", "ilu0", "ic0"}))->capture_default_str();
+  cmd->add_option("--block-size", o->block_size, "block-jacobi: rows per diagonal block (0: detected from the matrix's pattern, else 4)")->check(integer_in(0, 32))->capture_default_str();
+  cmd->add_option("--chebyshev-degree", o->chebyshev_degree, "chebyshev: the polynomial's degree (degree - 1 SpMVs per application)")->check(integer_in(1, 64))->capture_default_str();
+  cmd->add_option("--json", o->json_file, "Write the result here as JSON: method, preconditioner, iterations, residual history, setup and solve times, true residual");
   add_backend_option(cmd, o->backend);
   cmd->add_option("--format", o->format, "The operator's storage format (auto: the advisor's)")
       ->check(CLI::IsMember(format_choices()))

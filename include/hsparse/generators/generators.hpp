@@ -83,6 +83,15 @@ GeneratedRows<V> generate_rows(std::string_view spec, const RowBlock& block);
 
 /// The individual generators.
 template <class V, class I> Csr<V, I> stencil_2d(std::int64_t nx, std::int64_t ny, int points);
+/// Convection-diffusion -Laplace(u) + w . grad(u) on the unit square's
+/// nx x ny interior grid, Dirichlet boundary, central differences for both
+/// terms (scaled by h^2: diagonal 4, neighbours -1 -+ c), w at 45 degrees
+/// with |w| = peclet, the global Peclet number. Nonsymmetric for peclet > 0;
+/// once the cell Peclet number peclet h / 2 passes 1 the diagonal no longer
+/// dominates and the system grows hard for Krylov methods (Saad, Iterative
+/// Methods, 2nd ed., section 2.2.5's model problem), the tunable test of
+/// BiCGStab and ILU(0).
+template <class V, class I> Csr<V, I> convection_diffusion_2d(std::int64_t nx, std::int64_t ny, double peclet);
 /// The nx x ny x nz grid's 7- or 27-point Laplacian-like stencil (SPD).
 template <class V, class I> Csr<V, I> stencil_3d(std::int64_t nx, std::int64_t ny, std::int64_t nz, int points);
 /// A 3-D grid with `block` unknowns per node, 27-point node coupling in dense blocks (SPD).

@@ -37,11 +37,19 @@ namespace hsparse {
 
 /// The Krylov method: cg, pipelined_cg (Rupp's fused recurrences),
 /// pipelined_cg_gv (Ghysels and Vanroose's: its one reduction overlapped
-/// with the preconditioner and the SpMV, for many ranks) or gmres
-/// (restarted, CGS2).
-enum class KrylovMethod { cg, pipelined_cg, gmres, pipelined_cg_gv };
-/// none, or jacobi (the inverse diagonal).
-enum class Preconditioner { none, jacobi };
+/// with the preconditioner and the SpMV, for many ranks), gmres
+/// (restarted, CGS2) or bicgstab (van der Vorst's BiCGStab, right-
+/// preconditioned: for nonsymmetric systems without GMRES's basis).
+enum class KrylovMethod { cg, pipelined_cg, gmres, pipelined_cg_gv, bicgstab };
+/// M^-1, applied to a vector as z = M^-1 r:
+///   none;
+///   jacobi: the inverse diagonal;
+///   block_jacobi: the inverses of the diagonal blocks (SolverOptions::block_size);
+///   chebyshev: a polynomial in D^-1 A of SolverOptions::chebyshev_degree,
+///     needing SpMVs only, on eigenvalue bounds from a few Lanczos steps;
+///   ilu0, ic0: incomplete LU / Cholesky on A's pattern, applied by two
+///     sparse triangular solves.
+enum class Preconditioner { none, jacobi, block_jacobi, chebyshev, ilu0, ic0 };
 /// Why a solve stopped.
 enum class SolverStatus {
   converged,       ///< ||r|| / ||b|| <= tolerance
@@ -49,14 +57,14 @@ enum class SolverStatus {
   breakdown,       ///< p'Ap <= 0 (CG on a matrix that is not SPD), or GMRES lost its basis
   non_finite,      ///< a NaN or infinity appeared in a scalar
 };
-/// "cg", "pipecg", "pipecg-gv" or "gmres" (what parse_krylov_method takes).
+/// "cg", "pipecg", "pipecg-gv", "gmres" or "bicgstab" (what parse_krylov_method takes).
 const char* to_string(KrylovMethod m);
-/// "none" or "jacobi".
+/// "none", "jacobi", "block-jacobi", "chebyshev", "ilu0" or "ic0".
 const char* to_string(Preconditioner p);
 /// The status in words, e.g. "converged".
 const char* to_string(SolverStatus s);
-KrylovMethod parse_krylov_method(const std::string& name);  ///< cg, pipecg, pipecg-gv, gmres
-Preconditioner parse_preconditioner(const std::string& name);  ///< none, jacobi
+KrylovMethod parse_krylov_method(const std::string& name);  ///< cg, pipecg, pipecg-gv, gmres, bicgstab
+Preconditioner parse_preconditioner(const std::string& name);  ///< none, jacobi, block-jacobi, chebyshev, ilu0, ic0
 
 /// How solve() runs and when it stops.
 struct SolverOptions {
@@ -65,6 +73,10 @@ struct SolverOptions {
   double tolerance = 1e-8;   ///< on ||r|| / ||b||
   int max_iterations = 10000;  ///< the iteration limit
   int restart = 30;          ///< GMRES(m): m, capped at the number of unknowns (gmres_restart())
+  /// Block Jacobi's block size, 1..32; 0: detected (block_jacobi_size()).
+  int block_size = 0;
+  /// Chebyshev's polynomial degree (SpMVs per application: degree - 1), 1..64.
+  int chebyshev_degree = 4;
   bool record_history = true;  ///< keep ||r||/||b|| of every iteration in SolverResult::history
   /// GPU pipelined CG keeps its scalars on the device and the host looks at
   /// them every `check_every` iterations (one synchronisation per check);
@@ -93,9 +105,19 @@ struct SolverResult {
   double seconds = 0;             ///< the iterations (setup excluded)
   double setup_seconds = 0;       ///< preconditioner, workspace, first residual
   std::string message;            ///< why it stopped, in words
+  std::string preconditioner;     ///< what M^-1 was, in words (e.g. Chebyshev's eigenvalue bounds); empty without one
   /// status == converged.
   bool converged() const { return status == SolverStatus::converged; }
 };
+
+/// Block Jacobi's block size for `a` where none is given: the largest b in
+/// 2..32 dividing the rows such that each aligned group of b rows shares one
+/// column pattern (the unknowns per node of a finite-element or BCSR-born
+/// matrix); without such groups, 4: an inverted 4 x 4 block stores 4 values
+/// per row, so one application costs about what a 7-point stencil's SpMV
+/// does, while coupling neighbouring unknowns that Jacobi leaves apart.
+template <class V, class I>
+int block_jacobi_size(const Csr<V, I>& a);
 
 /// Jacobi's M^-1: the inverse of A's diagonal. Error(invalid_matrix) naming
 /// the first row whose diagonal entry is missing or zero; the matrix must be square.
