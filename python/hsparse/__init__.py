@@ -40,7 +40,7 @@ from ._errors import (CommunicationError, CorruptFileError, CudaError, Error, Fi
 __version__: str = _hsparse.__version__
 
 __all__ = [
-    "Matrix", "read", "write", "generate", "from_scipy", "to_scipy", "info", "advise", "SpmvPlan", "solve", "SolveInfo", "as_linear_operator", "tridiagonal", "bench",
+    "Matrix", "read", "write", "generate", "from_scipy", "to_scipy", "info", "advise", "SpmvPlan", "solve", "SolveInfo", "preconditioner", "as_linear_operator", "tridiagonal", "bench",
     "formats", "built_with_cuda", "cuda_available", "Error", "ParseError", "FileError", "CorruptFileError", "IndexOverflowError",
     "InvalidMatrixError", "InvalidArgumentError", "OutOfMemoryError", "CudaError", "UnsupportedError", "CommunicationError", "InternalError",
 ]
@@ -240,6 +240,6 @@ def _as_matrix(A: Any) -> Matrix:
 
 
 from ._plan import SpmvPlan, as_linear_operator  # noqa: E402  (uses the names above)
-from ._solve import SolveInfo, solve  # noqa: E402
+from ._solve import SolveInfo, preconditioner, solve  # noqa: E402
 from . import tridiagonal  # noqa: E402
 from ._bench import bench  # noqa: E402

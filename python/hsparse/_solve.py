@@ -69,3 +69,36 @@ def solve(A: Any, b: Any, method: str = "cg", precond: Optional[str] = None, tol
     report = _hsparse._solve(M._m, np.ascontiguousarray(b, dtype=M.dtype), x, method, precond or "none", float(tol), int(maxiter),
                              int(restart), device, format, callback, int(block_size), int(chebyshev_degree))
     return x, SolveInfo(**report)
+
+
+def preconditioner(A: Any, kind: str, device: str = "cpu", block_size: int = 0, chebyshev_degree: int = 4):
+    """M^-1 of A as a ``scipy.sparse.linalg.LinearOperator`` (``M=`` of
+    scipy's cg, gmres, bicgstab, ...), built once by hsparse: ``kind`` is
+    "jacobi", "block-jacobi", "chebyshev", "ilu0" or "ic0" (the
+    preconditioners of :func:`solve`, with its ``block_size`` and
+    ``chebyshev_degree``), on ``device`` ("cpu", "cuda" or "auto"; the
+    vectors travel to it and back on each application). Its
+    ``description`` attribute says what M^-1 is. Errors as :func:`solve`'s:
+    a zero pivot names its row, a singular block its rows."""
+    from scipy.sparse.linalg import LinearOperator
+    from . import _as_matrix
+    M = _as_matrix(A)
+    if kind not in _PRECONDS or kind in (None, "none"):
+        raise ValueError(f"kind: expected one of jacobi, block-jacobi, chebyshev, ilu0, ic0, got {kind!r}")
+    if device not in ("auto", "cpu", "cuda"):
+        raise ValueError(f"device: expected one of auto, cpu, cuda, got {device!r}")
+    if not 0 <= int(block_size) <= 32:
+        raise ValueError(f"block_size: must be in 0..32 (0: detected), got {block_size}")
+    if not 1 <= int(chebyshev_degree) <= 64:
+        raise ValueError(f"chebyshev_degree: must be in 1..64, got {chebyshev_degree}")
+    p = _hsparse._preconditioner(M._m, kind, device, int(block_size), int(chebyshev_degree))
+
+    def matvec(r):
+        r = np.ascontiguousarray(np.ravel(r), dtype=M.dtype)
+        z = np.empty_like(r)
+        p.apply(r, z)
+        return z
+
+    op = LinearOperator(M.shape, matvec=matvec, dtype=M.dtype)
+    op.description = p.description
+    return op

@@ -54,6 +54,7 @@ void register_matrix(py::module_& m);
 void register_device_arrays(py::module_& m);
 void register_plan(py::module_& m);
 void register_solvers(py::module_& m);
+void register_preconditioners(py::module_& m);
 void register_tridiagonal(py::module_& m);
 void register_bench(py::module_& m);
 void register_distributed(py::module_& m);

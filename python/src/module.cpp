@@ -25,6 +25,7 @@ PYBIND11_MODULE(_hsparse, m) {
   hp::register_device_arrays(m);
   hp::register_plan(m);
   hp::register_solvers(m);
+  hp::register_preconditioners(m);
   hp::register_tridiagonal(m);
   hp::register_bench(m);
   hp::register_distributed(m);

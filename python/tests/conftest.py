@@ -52,10 +52,10 @@ def assert_product_close(A_scipy, y, x, dtype, rounding=0.0):
     assert np.all(err <= bound), f"row {worst}: error {err[worst]:.3e} above its bound {bound[worst]:.3e}"
 
 
-def scipy_cg(A, b, rtol):
+def scipy_cg(A, b, rtol, **kwargs):
     """scipy.sparse.linalg.cg with a relative tolerance: `rtol` from scipy
     1.12 on (where `tol` is gone), `tol` before (Debian 12's 1.10)."""
     import inspect
     import scipy.sparse.linalg as spla
     key = "rtol" if "rtol" in inspect.signature(spla.cg).parameters else "tol"
-    return spla.cg(A, b, atol=0, **{key: rtol})
+    return spla.cg(A, b, atol=0, **{key: rtol}, **kwargs)

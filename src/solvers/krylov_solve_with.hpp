@@ -31,18 +31,23 @@ struct PreconditionerSource {
 // default for its estimate is 10.
 constexpr int kChebyshevLanczosSteps = 10;
 
-// The solve (see the file's comment).
-template <class V, class Op>
-SolverResult solve_with(const Op& op, const PreconditionerSource<V>& source, const Array<V>& b, Array<V>& x, const SolverOptions& o) {
-  if (o.tolerance < 0 || o.max_iterations < 0 || o.restart < 1) {
-    throw Error(ErrorCode::invalid_argument, "solver options: tolerance and max_iterations must be >= 0, restart >= 1");
-  }
+// The preconditioner's own options, within their ranges.
+inline void check_preconditioner_options(const SolverOptions& o) {
   if (o.block_size < 0 || o.block_size > 32) {
     throw Error(ErrorCode::invalid_argument, "solver options: block_size " + std::to_string(o.block_size) + " is outside 0..32 (0: detected)");
   }
   if (o.chebyshev_degree < 1 || o.chebyshev_degree > 64) {
     throw Error(ErrorCode::invalid_argument, "solver options: chebyshev_degree " + std::to_string(o.chebyshev_degree) + " is outside 1..64");
   }
+}
+
+// The solve (see the file's comment).
+template <class V, class Op>
+SolverResult solve_with(const Op& op, const PreconditionerSource<V>& source, const Array<V>& b, Array<V>& x, const SolverOptions& o) {
+  if (o.tolerance < 0 || o.max_iterations < 0 || o.restart < 1) {
+    throw Error(ErrorCode::invalid_argument, "solver options: tolerance and max_iterations must be >= 0, restart >= 1");
+  }
+  check_preconditioner_options(o);
   const Preconditioner pre = o.preconditioner;
   const bool diagonal = pre == Preconditioner::jacobi || pre == Preconditioner::chebyshev;
   const bool matrix = pre == Preconditioner::block_jacobi || pre == Preconditioner::ilu0 || pre == Preconditioner::ic0;
