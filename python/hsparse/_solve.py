@@ -44,7 +44,10 @@ def solve(A: Any, b: Any, method: str = "cg", precond: Optional[str] = None, tol
     SpmvPlan; ``format`` the operator's format ("auto": the advisor's).
     ``callback(iteration, relative_residual)`` is called as it goes (every
     iteration on the CPU; at every host check of the GPU's pipelined CG).
-    Real matrices (float32, float64). The GIL is released while solving."""
+    Real matrices (float32, float64) on either device; complex ones
+    (complex64, complex128) on the CPU with "cg" (Hermitian positive
+    definite A), "gmres" or "bicgstab", and None, "jacobi", "ilu0" or
+    "ic0". The GIL is released while solving."""
     from . import _as_matrix
     M = _as_matrix(A)
     if method not in _METHODS:

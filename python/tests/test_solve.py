@@ -134,8 +134,52 @@ def test_errors():
     with pytest.raises(TypeError):
         hsparse.solve(A, np.ones(100), callback=3)
     C = sp.identity(10, dtype=np.complex128, format="csr")
-    with pytest.raises(hsparse.UnsupportedError):
-        hsparse.solve(C, np.ones(10, dtype=np.complex128), device="cpu")
+    with pytest.raises(hsparse.UnsupportedError, match="real so far"):
+        hsparse.solve(C, np.ones(10, dtype=np.complex128), method="pipecg", device="cpu")
     singular = sp.csr_matrix(([1.0, 1.0], ([0, 1], [1, 0])), shape=(2, 2))
     with pytest.raises(hsparse.InvalidMatrixError):
         hsparse.solve(singular, np.ones(2), precond="jacobi", device="cpu")  # no diagonal entry: named, not divided by
+
+
+@pytest.mark.parametrize("name", ["qc324", "dwg961a", "mhd1280a"])
+def test_complex_shared_matrices_against_scipy(name):
+    """GMRES with ILU(0) where it factorises, else without: converges where
+    scipy's GMRES does, to the same solution."""
+    paths = dict(shared_matrices())
+    if name not in paths:
+        pytest.skip(f"skipped: the shared matrices (with {name}) are absent")
+    path = paths[name]
+    A = hsparse.read(path)
+    S = A.to_scipy().tocsr()
+    b = S @ np.linspace(1, 2, S.shape[0]).astype(complex)
+    import inspect
+    key = "rtol" if "rtol" in inspect.signature(spla.gmres).parameters else "tol"
+    ref, status = spla.gmres(S, b, atol=0.0, restart=50, maxiter=200, **{key: 1e-8})
+    solved = None
+    for precond in ("ilu0", None):
+        try:
+            x, info = hsparse.solve(A, b, method="gmres", precond=precond, tol=1e-8, restart=50, maxiter=10000, device="cpu")
+        except hsparse.Error:
+            continue  # a zero pivot: the next preconditioner
+        if info.converged:
+            solved = x
+            break
+    if status == 0:
+        assert solved is not None, f"{name}: scipy's GMRES converged, hsparse's did not"
+    if solved is not None:
+        assert np.linalg.norm(S @ solved - b) <= 1e-7 * np.linalg.norm(b)
+
+
+def test_complex_hermitian_cg():
+    A = hsparse.generate("stencil2d:n=20")
+    S = A.to_scipy().astype(complex).tolil()
+    S.setdiag(5.0)  # diagonally dominant with the imaginary couplings: positive definite
+    for i in range(S.shape[0] - 1):
+        if S[i, i + 1] != 0:
+            S[i, i + 1] += 0.3j
+            S[i + 1, i] -= 0.3j
+    S = S.tocsr()
+    b = np.ones(S.shape[0]) * (1 + 2j)
+    x, info = hsparse.solve(hsparse.from_scipy(S), b, method="cg", precond="jacobi", tol=1e-10, device="cpu")
+    assert info.converged, info.message
+    assert np.linalg.norm(S @ x - b) <= 1e-9 * np.linalg.norm(b)

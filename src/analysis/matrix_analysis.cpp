@@ -39,9 +39,9 @@ std::string classify_symmetry(const Csr<V, I>& a) {
 }  // namespace
 
 template <class V, class I>
-SymmetryDefect symmetry_defect(const Csr<V, I>& a) {
+SymmetryDefect symmetry_defect(const Csr<V, I>& a, bool hermitian) {
   if (a.rows != a.cols) throw Error(ErrorCode::invalid_argument, "symmetry_defect: a non-square matrix is not symmetric");
-  const Csr<V, I> t = transpose(a, false);
+  const Csr<V, I> t = transpose(a, hermitian);
   SymmetryDefect d;
   double diff2 = 0, norm2 = 0, worst = -1;
   auto note = [&](I r, I c, V x, V y) {  // x = a_rc, y = a_cr
@@ -111,7 +111,7 @@ MatrixAnalysis analyze_matrix(const Csr<V, I>& a) {
 
 #define HSPARSE_INSTANTIATE(V, I)                                \
   template MatrixAnalysis analyze_matrix(const Csr<V, I>&);      \
-  template SymmetryDefect symmetry_defect(const Csr<V, I>&);
+  template SymmetryDefect symmetry_defect(const Csr<V, I>&, bool);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 

@@ -117,16 +117,24 @@ PreconditionerPtr<V> make_block_jacobi(const ExecutorPtr& ex, const Csr<V, I>& a
 template <class V, class I>
 PreconditionerPtr<V> make_from_matrix(const ExecutorPtr& ex, const Csr<V, I>& a, const SolverOptions& options) {
   switch (options.preconditioner) {
-    case Preconditioner::block_jacobi: return make_block_jacobi(ex, a, options.block_size);
+    case Preconditioner::block_jacobi:
+      if constexpr (is_complex_v<V>) {
+        throw Error(ErrorCode::unsupported, "block Jacobi: real values only so far (it applies its inverse blocks with BCSR, whose kernels are real); use jacobi, ilu0 or ic0");
+      } else {
+        return make_block_jacobi(ex, a, options.block_size);
+      }
+    case Preconditioner::ilu0:
+    case Preconditioner::ic0: return make_incomplete(ex, a, options.preconditioner);
     default: break;
   }
   throw Error(ErrorCode::invalid_argument, std::string("the preconditioner ") + to_string(options.preconditioner) + " is not built from the matrix here");
 }
 
-#define HSPARSE_INSTANTIATE(V, I)                                                                  \
-  template PreconditionerPtr<V> make_block_jacobi(const ExecutorPtr&, const Csr<V, I>&, int); \
-  template PreconditionerPtr<V> make_from_matrix(const ExecutorPtr&, const Csr<V, I>&, const SolverOptions&);
+#define HSPARSE_INSTANTIATE(V, I) template PreconditionerPtr<V> make_block_jacobi(const ExecutorPtr&, const Csr<V, I>&, int);
 HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
+#undef HSPARSE_INSTANTIATE
+#define HSPARSE_INSTANTIATE(V, I) template PreconditionerPtr<V> make_from_matrix(const ExecutorPtr&, const Csr<V, I>&, const SolverOptions&);
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse::detail

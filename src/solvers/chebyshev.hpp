@@ -86,12 +86,12 @@ ChebyshevBounds chebyshev_bounds(const Ops& ops, int steps) {
   ops.upload(start, r);
   ops.scale_diagonal(r.data(), z.data());
   ops.axpby(V(1), z.data(), V(0), p.data());
-  double rz = ops.dot(r.data(), z.data());
+  double rz = std::real(ops.dot(r.data(), z.data()));
   std::vector<double> diag, off;
   double alpha_old = 0, beta_old = 0;
   for (int j = 0; j < steps && rz > 0; ++j) {
     ops.spmv_ptr(p.data(), ap.data());
-    const double pap = ops.dot(p.data(), ap.data());
+    const double pap = std::real(ops.dot(p.data(), ap.data()));
     if (!(pap > 0) || !std::isfinite(pap)) {
       throw Error(ErrorCode::invalid_matrix, "Chebyshev: its eigenvalue estimate met p'Ap = " + std::to_string(pap) + " in Lanczos step " +
                                                  std::to_string(j + 1) + ": D^-1 A is not positive definite, which the polynomial needs; try ilu0 or block-jacobi");
@@ -100,7 +100,7 @@ ChebyshevBounds chebyshev_bounds(const Ops& ops, int steps) {
     diag.push_back(1.0 / alpha + (j > 0 ? beta_old / alpha_old : 0.0));
     ops.axpby(static_cast<V>(-alpha), ap.data(), V(1), r.data());
     ops.scale_diagonal(r.data(), z.data());
-    const double rz_new = ops.dot(r.data(), z.data());
+    const double rz_new = std::real(ops.dot(r.data(), z.data()));
     const double beta = rz_new / rz;
     if (j + 1 < steps && rz_new > 0) off.push_back(std::sqrt(beta) / alpha);
     ops.axpby(V(1), z.data(), static_cast<V>(beta), p.data());

@@ -103,7 +103,7 @@ std::vector<V> inverse_diagonal(const Csr<V, I>& a) {
 #define HSPARSE_INSTANTIATE(V, I) \
   template std::vector<V> inverse_diagonal(const Csr<V, I>&); \
   template int block_jacobi_size(const Csr<V, I>&);
-HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
+HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
 }  // namespace hsparse

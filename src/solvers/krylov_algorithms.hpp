@@ -108,7 +108,7 @@ struct CgVectors {
     if (krylov_start(ops, b, x, r, m)) return true;
     if (ops.preconditioned()) ops.precondition(r, z);
     ops.copy(zr(), p);
-    rz = ops.dot(r, zr());
+    rz = std::real(ops.dot(r, zr()));  // real for a Hermitian positive definite M^-1
     return false;
   }
 };
@@ -129,7 +129,7 @@ SolverResult krylov_cg(Ops& ops, const typename Ops::Vector& b, typename Ops::Ve
   watch.restart();
   for (int k = 1; k <= o.max_iterations; ++k) {
     ops.spmv(v.p, v.ap);
-    const double pap = ops.dot(v.p, v.ap);
+    const double pap = std::real(ops.dot(v.p, v.ap));  // real for Hermitian A
     if (m.bad_curvature(pap, k)) break;
     const double alpha = v.rz / pap;
     ops.axpy(static_cast<V>(alpha), v.p, x);
@@ -139,7 +139,7 @@ SolverResult krylov_cg(Ops& ops, const typename Ops::Vector& b, typename Ops::Ve
     double rz_new = rnorm * rnorm;
     if (ops.preconditioned()) {
       ops.precondition(v.r, v.z);
-      rz_new = ops.dot(v.r, v.z);
+      rz_new = std::real(ops.dot(v.r, v.z));
     }
     const double beta = rz_new / v.rz;
     v.rz = rz_new;
@@ -289,6 +289,7 @@ template <class Ops>
 SolverResult krylov_bicgstab(Ops& ops, const typename Ops::Vector& b, typename Ops::Vector& x, const SolverOptions& o) {
   using V = typename Ops::value_type;
   using Vector = typename Ops::Vector;
+  using S = typename Ops::Scalar;  // complex for complex V
   SolverResult res;
   KrylovMonitor m{o, res};
   Stopwatch watch;
@@ -303,35 +304,42 @@ SolverResult krylov_bicgstab(Ops& ops, const typename Ops::Vector& b, typename O
   ops.copy(r, r0);
   res.setup_seconds = watch.seconds();
   watch.restart();
-  double rho = 1, alpha = 1, omega = 1;
+  S rho = 1, alpha = 1, omega = 1;
+  auto text = [](S v) {
+    if constexpr (std::is_same_v<S, double>) {
+      return std::to_string(v);
+    } else {
+      return "(" + std::to_string(v.real()) + ", " + std::to_string(v.imag()) + ")";
+    }
+  };
   auto broke = [&](const std::string& what, int k) {
     return m.stop(SolverStatus::breakdown, what + " " + KrylovMonitor::in_iteration(k) + ": BiCGStab broke down; try gmres, or another preconditioner");
   };
   for (int k = 1; k <= o.max_iterations; ++k) {
-    const double rho_new = ops.dot(r0, r);
-    if (!std::isfinite(rho_new)) {
-      m.stop(SolverStatus::non_finite, "<r0, r> = " + std::to_string(rho_new) + " " + KrylovMonitor::in_iteration(k));
+    const S rho_new = ops.dot(r0, r);
+    if (!std::isfinite(std::abs(rho_new))) {
+      m.stop(SolverStatus::non_finite, "<r0, r> = " + text(rho_new) + " " + KrylovMonitor::in_iteration(k));
       break;
     }
-    if (rho_new == 0) {
+    if (rho_new == S(0)) {
       broke("rho = <r0, r> = 0", k);
       break;
     }
     if (k == 1) {
       ops.copy(r, p);
     } else {
-      const double beta = (rho_new / rho) * (alpha / omega);
+      const S beta = (rho_new / rho) * (alpha / omega);
       ops.axpy(static_cast<V>(-omega), v, p);          // p = r + beta (p - omega v)
       ops.axpby(V(1), r, static_cast<V>(beta), p);
     }
     if (pre) ops.precondition(p, ph);
     ops.spmv(phat, v);
-    const double r0v = ops.dot(r0, v);
-    if (r0v == 0 || !std::isfinite(r0v)) {
-      if (r0v == 0) {
+    const S r0v = ops.dot(r0, v);
+    if (r0v == S(0) || !std::isfinite(std::abs(r0v))) {
+      if (r0v == S(0)) {
         broke("<r0, A M^-1 p> = 0", k);
       } else {
-        m.stop(SolverStatus::non_finite, "<r0, A M^-1 p> = " + std::to_string(r0v) + " " + KrylovMonitor::in_iteration(k));
+        m.stop(SolverStatus::non_finite, "<r0, A M^-1 p> = " + text(r0v) + " " + KrylovMonitor::in_iteration(k));
       }
       break;
     }
@@ -346,13 +354,14 @@ SolverResult krylov_bicgstab(Ops& ops, const typename Ops::Vector& b, typename O
     Vector& shat = pre ? sh : r;
     if (pre) ops.precondition(r, sh);
     ops.spmv(shat, t);
-    const double tt = ops.dot(t, t), ts = ops.dot(t, r);
-    if (!std::isfinite(tt) || !std::isfinite(ts)) {
-      m.stop(SolverStatus::non_finite, "<t, t> = " + std::to_string(tt) + ", <t, s> = " + std::to_string(ts) + " " + KrylovMonitor::in_iteration(k));
+    const double tt = std::real(ops.dot(t, t));
+    const S ts = ops.dot(t, r);
+    if (!std::isfinite(tt) || !std::isfinite(std::abs(ts))) {
+      m.stop(SolverStatus::non_finite, "<t, t> = " + std::to_string(tt) + ", <t, s> = " + text(ts) + " " + KrylovMonitor::in_iteration(k));
       break;
     }
-    omega = tt > 0 ? ts / tt : 0.0;
-    if (omega == 0) {
+    omega = tt > 0 ? ts / tt : S(0);
+    if (omega == S(0)) {
       broke("omega = <t, s> / <t, t> = 0", k);
       break;
     }
@@ -376,6 +385,7 @@ template <class Ops>
 SolverResult krylov_gmres(Ops& ops, const typename Ops::Vector& b, typename Ops::Vector& x, const SolverOptions& o) {
   using V = typename Ops::value_type;
   using Vector = typename Ops::Vector;
+  using S = typename Ops::Scalar;  // the Hessenberg matrix's type: complex for complex V
   SolverResult res;
   KrylovMonitor m{o, res};
   Stopwatch watch;
@@ -391,15 +401,16 @@ SolverResult krylov_gmres(Ops& ops, const typename Ops::Vector& b, typename Ops:
   }
   res.setup_seconds = watch.seconds();
   watch.restart();
-  std::vector<double> h(static_cast<std::size_t>((mm + 1) * mm)), cs(static_cast<std::size_t>(mm)), sn(static_cast<std::size_t>(mm)),
-      g(static_cast<std::size_t>(mm + 1)), proj(static_cast<std::size_t>(mm + 1)), proj2(proj.size());
-  auto H = [&](int i, int j) -> double& { return h[static_cast<std::size_t>(i * mm + j)]; };
+  std::vector<S> h(static_cast<std::size_t>((mm + 1) * mm)), sn(static_cast<std::size_t>(mm)), g(static_cast<std::size_t>(mm + 1)),
+      proj(static_cast<std::size_t>(mm + 1)), proj2(proj.size());
+  std::vector<double> cs(static_cast<std::size_t>(mm));
+  auto H = [&](int i, int j) -> S& { return h[static_cast<std::size_t>(i * mm + j)]; };
   double beta = res.relative_residual * m.bnorm;
   int total = 0;
   bool done = false;
   while (!done && total < o.max_iterations) {
     ops.axpby(static_cast<V>(1.0 / beta), r, V(0), basis[0]);
-    std::fill(g.begin(), g.end(), 0.0);
+    std::fill(g.begin(), g.end(), S(0));
     g[0] = beta;
     int used = 0;
     bool lucky = false;
@@ -412,20 +423,21 @@ SolverResult krylov_gmres(Ops& ops, const typename Ops::Vector& b, typename Ops:
       }
       std::vector<const Vector*> q;
       for (int i = 0; i <= j; ++i) q.push_back(&basis[static_cast<std::size_t>(i)]);
-      const std::span<double> c1(proj.data(), q.size()), c2(proj2.data(), q.size());
+      const std::span<S> c1(proj.data(), q.size()), c2(proj2.data(), q.size());
       ops.mdot(w, q, c1);
       ops.maxpy_sub(c1, q, w);
       ops.mdot(w, q, c2);
       ops.maxpy_sub(c2, q, w);
       for (int i = 0; i <= j; ++i) H(i, j) = c1[static_cast<std::size_t>(i)] + c2[static_cast<std::size_t>(i)];
       const double hnext = ops.norm(w);
-      // Earlier rotations on the new column, then one to zero H(j+1, j).
+      // Earlier rotations on the new column, then one to zero H(j+1, j):
+      // G = [c, s; -conj(s), c] with c real (for real values the textbook's).
       for (int i = 0; i < j; ++i) {
-        const double t = cs[i] * H(i, j) + sn[i] * H(i + 1, j);
-        H(i + 1, j) = -sn[i] * H(i, j) + cs[i] * H(i + 1, j);
+        const S t = cs[i] * H(i, j) + sn[i] * H(i + 1, j);
+        H(i + 1, j) = -conj_value(sn[i]) * H(i, j) + cs[i] * H(i + 1, j);
         H(i, j) = t;
       }
-      const double rho = std::hypot(H(j, j), hnext);
+      const double rho = std::hypot(std::abs(H(j, j)), hnext);
       if (!std::isfinite(rho)) {
         m.stop(SolverStatus::non_finite, "the Arnoldi step produced " + std::to_string(rho) + " " + KrylovMonitor::in_iteration(total + 1));
         done = true;
@@ -436,10 +448,18 @@ SolverResult krylov_gmres(Ops& ops, const typename Ops::Vector& b, typename Ops:
         done = true;
         break;
       }
-      cs[j] = H(j, j) / rho;
-      sn[j] = hnext / rho;
-      H(j, j) = rho;
-      g[j + 1] = -sn[j] * g[j];
+      if constexpr (std::is_same_v<S, double>) {
+        cs[j] = H(j, j) / rho;
+        sn[j] = hnext / rho;
+        H(j, j) = rho;
+      } else {  // c = |a| / rho, s = (a / |a|) hnext / rho: G [a; hnext] = [(a / |a|) rho; 0]
+        const double a = std::abs(H(j, j));
+        const S phase = a > 0 ? H(j, j) / a : S(1);
+        cs[j] = a / rho;
+        sn[j] = phase * (hnext / rho);
+        H(j, j) = phase * rho;
+      }
+      g[j + 1] = -conj_value(sn[j]) * g[j];
       g[j] = cs[j] * g[j];
       ++total;
       used = j + 1;
@@ -452,17 +472,17 @@ SolverResult krylov_gmres(Ops& ops, const typename Ops::Vector& b, typename Ops:
     }
     if (res.status == SolverStatus::non_finite || res.status == SolverStatus::breakdown) break;
     // y = H^-1 g (upper triangular), x += M^-1 (V y).
-    std::vector<double> y(static_cast<std::size_t>(used));
+    std::vector<S> y(static_cast<std::size_t>(used));
     for (int i = used - 1; i >= 0; --i) {
-      double s = g[static_cast<std::size_t>(i)];
-      for (int k = i + 1; k < used; ++k) s -= H(i, k) * y[static_cast<std::size_t>(k)];
-      y[static_cast<std::size_t>(i)] = s / H(i, i);
+      S t = g[static_cast<std::size_t>(i)];
+      for (int k = i + 1; k < used; ++k) t -= H(i, k) * y[static_cast<std::size_t>(k)];
+      y[static_cast<std::size_t>(i)] = t / H(i, i);
     }
-    for (double& v : y) v = -v;  // maxpy subtracts
+    for (S& v : y) v = -v;  // maxpy subtracts
     std::vector<const Vector*> q;
     for (int i = 0; i < used; ++i) q.push_back(&basis[static_cast<std::size_t>(i)]);
     ops.zero(u);
-    if (used > 0) ops.maxpy_sub(std::span<const double>(y.data(), y.size()), q, u);
+    if (used > 0) ops.maxpy_sub(std::span<const S>(y.data(), y.size()), q, u);
     if (ops.preconditioned()) {
       ops.precondition(u, z);
       ops.axpy(V(1), z, x);

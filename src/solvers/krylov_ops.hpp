@@ -38,6 +38,8 @@ class KrylovOps {
  public:
   using value_type = V;
   using Vector = Array<V>;
+  // An inner product's type: double, or std::complex<double> for complex V.
+  using Scalar = dot_t<V>;
 
   // dinv: Jacobi's inverse diagonal on the host (empty: none), M^-1 itself
   // unless `general` is given (block Jacobi, ILU(0), IC(0)) or
@@ -45,6 +47,9 @@ class KrylovOps {
   KrylovOps(const Op& op, std::size_t n, const std::vector<V>& dinv, PreconditionerPtr<V> general = nullptr)
       : op_(op), ex_(op.executor()), n_(n), cpu_(ex_->backend() == Backend::cpu), general_(std::move(general)) {
     if (!dinv.empty()) dinv_ = Array<V>(ex_, std::span<const V>(dinv));
+    if constexpr (is_complex_v<V>) {
+      if (!cpu_) throw Error(ErrorCode::unsupported, "complex Krylov solves run on the CPU so far (--backend cpu); the GPU's vector kernels are real");
+    }
     if (!cpu_) {
       cex_ = &cuda_executor(*ex_, "a GPU solve");
       scratch_ = std::make_unique<cuda::ReductionScratch>();
@@ -68,8 +73,8 @@ class KrylovOps {
     copy(b, r);
     op_.apply(V(-1), x.data(), V(1), r.data());
   }
-  double dot(const Vector& a, const Vector& b) const { return dot(a.data(), b.data()); }
-  double norm(const Vector& a) const { return cpu_ && !comm_ ? openmp::norm2<V>(in(a)) : std::sqrt(dot(a, a)); }
+  Scalar dot(const Vector& a, const Vector& b) const { return dot(a.data(), b.data()); }
+  double norm(const Vector& a) const { return cpu_ && !comm_ ? openmp::norm2<V>(in(a)) : std::sqrt(std::real(dot(a, a))); }
   void axpy(V a, const Vector& x, Vector& y) const { axpby(a, x, V(1), y); }
   void axpby(V a, const Vector& x, V b, Vector& y) const { axpby(a, x.data(), b, y.data()); }
   void copy(const Vector& src, Vector& dst) const { ex_->copy(dst.data(), src.data(), n_ * sizeof(V)); }
@@ -100,23 +105,23 @@ class KrylovOps {
     return static_cast<std::int64_t>(n_);
   }
   void precondition(const Vector& r, Vector& z) const { precondition(r.data(), z.data()); }
-  void mdot(const Vector& w, const std::vector<const Vector*>& basis, std::span<double> result) const {
+  void mdot(const Vector& w, const std::vector<const Vector*>& basis, std::span<Scalar> result) const {
     if (cpu_) {
       openmp::mdot<V>(in(w), pointers(basis), result);
-    } else {
+    } else if constexpr (!is_complex_v<V>) {
       cuda::mdot_host<V>(*cex_, n(), w.data(), pointers(basis), result, *scratch_);
     }
     sum_over_ranks(result);
   }
-  void maxpy_sub(std::span<const double> coef, const std::vector<const Vector*>& basis, Vector& w) const {
+  void maxpy_sub(std::span<const Scalar> coef, const std::vector<const Vector*>& basis, Vector& w) const {
     if (cpu_) return openmp::maxpy_sub<V>(coef, pointers(basis), out(w));
-    cuda::maxpy_sub<V>(*cex_, n(), coef, pointers(basis), w.data());
+    if constexpr (!is_complex_v<V>) cuda::maxpy_sub<V>(*cex_, n(), coef, pointers(basis), w.data());
   }
 
   // ---- the same on pointers to n entries in the executor's memory (the multi-RHS solve's columns) ----
-  double dot(const V* a, const V* b) const {
-    double d = local_dot(a, b);
-    sum_over_ranks(std::span<double>(&d, 1));
+  Scalar dot(const V* a, const V* b) const {
+    Scalar d = local_dot(a, b);
+    sum_over_ranks(std::span<Scalar>(&d, 1));
     return d;
   }
   // <a_k, b_k> for each pair, summed over the ranks without waiting: the
@@ -134,7 +139,7 @@ class KrylovOps {
   }
   void axpby(V a, const V* x, V b, V* y) const {
     if (cpu_) return openmp::axpby<V>(a, {x, n_}, b, {y, n_});
-    cuda::axpby<V>(*cex_, n(), a, x, b, y);
+    if constexpr (!is_complex_v<V>) cuda::axpby<V>(*cex_, n(), a, x, b, y);
   }
   void precondition(const V* r, V* z) const {
     if (general_) return general_->apply(r, z);
@@ -150,7 +155,7 @@ class KrylovOps {
       for (long long i = 0; i < nn; ++i) z[i] = d[i] * r[i];
       return;
     }
-    cuda::scale_by<V>(*cex_, n(), dinv_.data(), r, z);
+    if constexpr (!is_complex_v<V>) cuda::scale_by<V>(*cex_, n(), dinv_.data(), r, z);
   }
 
   // ---- pipelined CG: the state (kernels/pipelined_cg_step.hpp) in the executor's memory ----
@@ -249,8 +254,9 @@ class KrylovOps {
  private:
   long long n() const { return static_cast<long long>(n_); }
   // This rank's <a, b> (a synchronisation on a GPU).
-  double local_dot(const V* a, const V* b) const {
-    return cpu_ ? openmp::dot<V>({a, n_}, {b, n_}) : cuda::dot_host<V>(*cex_, n(), a, b, *scratch_);
+  Scalar local_dot(const V* a, const V* b) const {
+    if constexpr (is_complex_v<V>) return openmp::dot<V>({a, n_}, {b, n_});  // complex runs on the CPU (the constructor says so)
+    else return cpu_ ? openmp::dot<V>({a, n_}, {b, n_}) : cuda::dot_host<V>(*cex_, n(), a, b, *scratch_);
   }
   // A distributed iteration's four local sums (the update's <r, z>, <r, r>,
   // if one is pending, and the SpMV's <p, Ap>, <Ap, M^-1 Ap>), added over
@@ -263,8 +269,9 @@ class KrylovOps {
     if (st.done == pcg_running) pipelined_cg_after_dots(st, sums[2], sums[3]);
   }
   // Local sums to global ones (nothing on one rank).
-  void sum_over_ranks(std::span<double> values) const {
-    if (comm_ && !values.empty()) comm_->allreduce_sum(values.data(), values.size());
+  void sum_over_ranks(std::span<Scalar> values) const {
+    // A complex sum is the sums of its two parts (std::complex's layout is two doubles).
+    if (comm_ && !values.empty()) comm_->allreduce_sum(reinterpret_cast<double*>(values.data()), values.size() * sizeof(Scalar) / sizeof(double));
   }
   std::span<const V> in(const Vector& v) const { return {v.data(), n_}; }
   std::span<V> out(Vector& v) const { return {v.data(), n_}; }

@@ -8,6 +8,7 @@
 #include "hsparse/core/error.hpp"
 #include "hsparse/core/types.hpp"
 #include "hsparse/kernels/csr_spmv.hpp"
+#include "hsparse/kernels/vector_ops.hpp"
 #include "hsparse/solvers/krylov.hpp"
 #include "krylov_ops.hpp"
 #include "krylov_solve_with.hpp"
@@ -179,15 +180,16 @@ std::vector<SolverResult> solve_many(const Csr<V, I>& a, const SpmvPlan<V, I>& o
 template <class V, class I>
 double true_relative_residual(const Csr<V, I>& a, std::span<const V> b, std::span<const V> x) {
   check_spmv_sizes(a, x.size(), b.size());
+  using S = dot_t<V>;  // double, or complex<double>
   double rr = 0, bb = 0;
   for (I i = 0; i < a.rows; ++i) {
-    double s = 0;
+    S s = 0;
     for (auto k = a.row_ptr[static_cast<std::size_t>(i)]; k < a.row_ptr[static_cast<std::size_t>(i) + 1]; ++k) {
-      s += static_cast<double>(a.values[static_cast<std::size_t>(k)]) * static_cast<double>(x[static_cast<std::size_t>(a.col_idx[static_cast<std::size_t>(k)])]);
+      s += static_cast<S>(a.values[static_cast<std::size_t>(k)]) * static_cast<S>(x[static_cast<std::size_t>(a.col_idx[static_cast<std::size_t>(k)])]);
     }
-    const double bi = b[static_cast<std::size_t>(i)];
-    rr += (bi - s) * (bi - s);
-    bb += bi * bi;
+    const S bi = static_cast<S>(b[static_cast<std::size_t>(i)]);
+    rr += std::norm(bi - s);
+    bb += std::norm(bi);
   }
   return bb == 0 ? std::sqrt(rr) : std::sqrt(rr / bb);
 }
@@ -199,6 +201,13 @@ double true_relative_residual(const Csr<V, I>& a, std::span<const V> b, std::spa
   template std::vector<SolverResult> solve_many(const Csr<V, I>&, const SpmvPlan<V, I>&, const DenseMatrix<V>&, DenseMatrix<V>&, const SolverOptions&);
 HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
+// Complex systems: CG (Hermitian positive definite), GMRES and BiCGStab, on the CPU.
+#define HSPARSE_INSTANTIATE_COMPLEX(V, I)                                                                                    \
+  template SolverResult solve(const Csr<V, I>&, const SpmvPlan<V, I>&, const Array<V>&, Array<V>&, const SolverOptions&); \
+  template SolverResult solve(const Csr<V, I>&, const SpmvPlan<V, I>&, std::span<const V>, std::span<V>, const SolverOptions&); \
+  template double true_relative_residual(const Csr<V, I>&, std::span<const V>, std::span<const V>);
+HSPARSE_FOR_EACH_COMPLEX_VALUE_INDEX(HSPARSE_INSTANTIATE_COMPLEX)
+#undef HSPARSE_INSTANTIATE_COMPLEX
 template SolverResult solve(const LinearOperator<float>&, const std::vector<float>&, const Array<float>&, Array<float>&, const SolverOptions&);
 template SolverResult solve(const LinearOperator<double>&, const std::vector<double>&, const Array<double>&, Array<double>&, const SolverOptions&);
 

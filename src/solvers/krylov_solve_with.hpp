@@ -56,6 +56,10 @@ SolverResult solve_with(const Op& op, const PreconditionerSource<V>& source, con
                                                  (matrix ? "the assembled matrix" : "the operator's diagonal") + ", which this operator (" +
                                                  op.executor()->description() + ") does not give; use " + (source.inverse_diagonal ? "none, jacobi or chebyshev" : "none"));
   }
+  if (is_complex_v<V> && (o.method == KrylovMethod::pipelined_cg || o.method == KrylovMethod::pipelined_cg_gv)) {
+    throw Error(ErrorCode::unsupported, std::string("the pipelined CG methods are real so far; a complex Hermitian system takes cg, a general one gmres or bicgstab, not ") +
+                                            to_string(o.method));
+  }
   if (o.method == KrylovMethod::pipelined_cg && pre != Preconditioner::none && pre != Preconditioner::jacobi) {
     throw Error(ErrorCode::invalid_argument, std::string("pipecg fuses a diagonal M^-1 into its vector update, so it takes none or jacobi, not ") +
                                                  to_string(pre) + "; with " + to_string(pre) + " use cg, pipecg-gv, gmres or bicgstab");
@@ -67,8 +71,12 @@ SolverResult solve_with(const Op& op, const PreconditionerSource<V>& source, con
   SolverResult r;
   switch (o.method) {
     case KrylovMethod::cg: r = detail::krylov_cg(ops, b, x, o); break;
-    case KrylovMethod::pipelined_cg: r = detail::krylov_pipelined_cg(ops, b, x, o); break;
-    case KrylovMethod::pipelined_cg_gv: r = detail::krylov_pipelined_cg_gv(ops, b, x, o); break;
+    case KrylovMethod::pipelined_cg:
+      if constexpr (!is_complex_v<V>) r = detail::krylov_pipelined_cg(ops, b, x, o);
+      break;
+    case KrylovMethod::pipelined_cg_gv:
+      if constexpr (!is_complex_v<V>) r = detail::krylov_pipelined_cg_gv(ops, b, x, o);
+      break;
     case KrylovMethod::gmres: r = detail::krylov_gmres(ops, b, x, o); break;
     case KrylovMethod::bicgstab: r = detail::krylov_bicgstab(ops, b, x, o); break;
   }

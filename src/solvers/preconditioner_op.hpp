@@ -34,6 +34,11 @@ using PreconditionerPtr = std::unique_ptr<const PreconditionerOp<V>>;
 template <class V, class I>
 PreconditionerPtr<V> make_block_jacobi(const ExecutorPtr& ex, const Csr<V, I>& a, int block_size);
 
+// ILU(0) or IC(0) of `a` on `ex` (incomplete_lu.cpp): the factorisation's
+// Error names the row of a zero or non-positive pivot.
+template <class V, class I>
+PreconditionerPtr<V> make_incomplete(const ExecutorPtr& ex, const Csr<V, I>& a, Preconditioner kind);
+
 // M^-1 from the assembled matrix for options.preconditioner: block Jacobi,
 // ILU(0) or IC(0) (Error(invalid_argument) for another).
 template <class V, class I>

@@ -92,7 +92,7 @@ Action add_bench_command(CLI::App& app) {
   cmd->add_flag("--dry-run", c->options.dry_run, "Print the planned suite and its estimated memory, then stop");
   cmd->add_flag("--peer-suite", c->peer_suite, "The six matrices DASP was measured on (H200, back to back): compared with DASP's figures in the report");
   cmd->add_option("--compare", c->compare, "OLD.json NEW.json: per-matrix and per-kernel GFLOP/s ratios")->expected(2);
-  cmd->add_flag("--solvers", c->solvers, "Instead of SpMV: CG / pipelined CG / baseline time per iteration on Poisson 1e4..1e7, and mdot");
+  cmd->add_flag("--solvers", c->solvers, "Instead of SpMV: CG / pipelined CG / baseline time per iteration on Poisson 1e4..1e7, mdot, and preconditioned solvers' time to solution and triangular solves against cuSPARSE");
   cmd->add_flag("--tridiag", c->tridiag, "Instead of SpMV: batched tridiagonal solvers vs cuSPARSE gtsv over (size x count)");
   cmd->add_flag("--fem", c->fem, "Instead of SpMV: finite-element CG iterations/s against the degree (Q1-Q4) for CSR, ELL, SELL and LMA vs cuSPARSE CG");
   cmd->add_flag("--dense", c->dense, "Instead of SpMV: GEMM (untiled, tiled, register, tensor cores), tall-skinny V^T W / V S and SpMM vs cuBLAS / cuSPARSE or Eigen / OpenBLAS");

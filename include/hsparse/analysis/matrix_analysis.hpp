@@ -42,18 +42,19 @@ struct MatrixAnalysis {
 };
 
 /// How far a square matrix is from symmetric, in values and not only in
-/// structure: ||A - A^T||_F / ||A||_F (0 when symmetric; an entry missing on
-/// one side counts as its value against zero), and the worst pair.
+/// structure: ||A - A^T||_F / ||A||_F (with `hermitian`, ||A - A^H||_F /
+/// ||A||_F; 0 when symmetric; an entry missing on one side counts as its
+/// value against zero), and the worst pair.
 struct SymmetryDefect {
-  double relative = 0;  ///< ||A - A^T||_F / ||A||_F
+  double relative = 0;  ///< ||A - A^T||_F / ||A||_F (A^H for a Hermitian check)
   std::int64_t row = -1;  ///< row of the pair with the largest |a_ij - a_ji| (-1: none)
   std::int64_t col = -1;  ///< its column
   double a_ij = 0;        ///< real part of a_ij
   double a_ji = 0;        ///< real part of a_ji
 };
 template <class V, class I>
-/// The symmetry defect of square `a`; Error(invalid_argument) for a non-square matrix.
-SymmetryDefect symmetry_defect(const Csr<V, I>& a);
+/// The symmetry defect of square `a` (against A^H with `hermitian`); Error(invalid_argument) for a non-square matrix.
+SymmetryDefect symmetry_defect(const Csr<V, I>& a, bool hermitian = false);
 
 template <class V, class I>
 /// Analyses `a` on the host (a few passes over the matrix).

@@ -97,6 +97,14 @@ template <class I> constexpr bool fits_index(std::uint64_t v) {
   X(std::complex<float>)          \
   X(std::complex<double>)
 
+// Complex value types only (the solvers' complex instantiations).
+/// X(V, I) for the complex value types.
+#define HSPARSE_FOR_EACH_COMPLEX_VALUE_INDEX(X) \
+  X(std::complex<float>, std::int32_t)          \
+  X(std::complex<float>, std::int64_t)          \
+  X(std::complex<double>, std::int32_t)         \
+  X(std::complex<double>, std::int64_t)
+
 // Real value types only: the formats whose kernels are float/double (ELL,
 // HYB, DIA, BCSR, SELL-C-sigma); COO and CSR take every value type.
 /// X(V, I) for the real value types (the formats without complex kernels).

@@ -2,7 +2,10 @@
 // Vector kernels of the Krylov solvers (Rupp's lecture, ../shared/seeds/
 // cg-kernel-fusion-rupp.md): dot, norm, axpy, axpby, the multiple dot
 // product mdot and its update counterpart maxpy, and the fused kernels of
-// pipelined CG. Real value types (float, double); sums accumulate in double.
+// pipelined CG. Sums accumulate in double: dot_t<V>, double for float and
+// double, std::complex<double> for the complex types, whose inner product
+// conjugates its first argument (<a, b> = sum conj(a_i) b_i). The pipelined
+// CG kernels are real only.
 //
 // One declaration, one implementation per backend:
 //   hsparse::reference::*  src/backends/reference/vector_ops.cpp  serial, the definition
@@ -10,10 +13,18 @@
 //   hsparse::cuda::*       backends/cuda/vector_ops.hpp           on device data
 // Sizes are checked: every vector must have the same length, else
 // Error(invalid_argument).
+#include <complex>
 #include <span>
+#include <type_traits>
 #include <vector>
 
+#include "hsparse/core/types.hpp"
+
 namespace hsparse {
+
+/// What an inner product of V vectors accumulates and returns.
+template <class V>
+using dot_t = std::conditional_t<is_complex_v<V>, std::complex<double>, double>;
 
 // The scalars pipelined CG's fused update kernel returns: <r, z> and <r, r>.
 struct PipelinedCgUpdateDots {
@@ -25,8 +36,9 @@ struct PipelinedCgSpmvDots {
 };
 
 #define HSPARSE_DECLARE_VECTOR_OPS                                                                                           \
+  /* <a, b> = sum conj(a_i) b_i */                                                                                           \
   template <class V>                                                                                                         \
-  double dot(std::span<const V> a, std::span<const V> b);                                                                    \
+  dot_t<V> dot(std::span<const V> a, std::span<const V> b);                                                                  \
   template <class V>                                                                                                         \
   double norm2(std::span<const V> a);                                                                                        \
   /* y = alpha*x + y */                                                                                                      \
@@ -35,12 +47,12 @@ struct PipelinedCgSpmvDots {
   /* y = alpha*x + beta*y (beta == 0: y not read) */                                                                         \
   template <class V>                                                                                                         \
   void axpby(V alpha, std::span<const V> x, V beta, std::span<V> y);                                                         \
-  /* out[i] = <w, v_i> for every v_i, w read once per batch of 8, 4, 3, 2 or 1 vectors (Rupp: batches of 1, 2, 3, 4, 8) */  \
+  /* out[i] = <v_i, w> for every v_i, w read once per batch of 8, 4, 3, 2 or 1 vectors (Rupp: batches of 1, 2, 3, 4, 8) */  \
   template <class V>                                                                                                         \
-  void mdot(std::span<const V> w, const std::vector<const V*>& vs, std::span<double> out);                                   \
+  void mdot(std::span<const V> w, const std::vector<const V*>& vs, std::span<dot_t<V>> out);                                 \
   /* y -= sum_i coef[i] * v_i, y read and written once per batch */                                                          \
   template <class V>                                                                                                         \
-  void maxpy_sub(std::span<const double> coef, const std::vector<const V*>& vs, std::span<V> y);                             \
+  void maxpy_sub(std::span<const dot_t<V>> coef, const std::vector<const V*>& vs, std::span<V> y);                           \
   /* Pipelined CG's fused update: x += alpha p; r -= alpha Ap; z = dinv .* r (dinv empty: z = r); p = z + beta p; */        \
   /* returns <r, z> and <r, r> of the new r. z may alias r when dinv is empty. */                                            \
   template <class V>                                                                                                         \

@@ -29,13 +29,17 @@ void check_batch(const char* kernel, const std::vector<const V*>& vs, std::size_
 }  // namespace hsparse::detail
 
 // Every backend instantiates the same set (float, double).
+// The kernels every value type has (complex too).
+#define HSPARSE_INSTANTIATE_BASIC_VECTOR_OPS(V)                                                    \
+  template dot_t<V> dot(std::span<const V>, std::span<const V>);                                  \
+  template double norm2(std::span<const V>);                                                      \
+  template void axpy(V, std::span<const V>, std::span<V>);                                        \
+  template void axpby(V, std::span<const V>, V, std::span<V>);                                    \
+  template void mdot(std::span<const V>, const std::vector<const V*>&, std::span<dot_t<V>>);      \
+  template void maxpy_sub(std::span<const dot_t<V>>, const std::vector<const V*>&, std::span<V>);
+// Those and pipelined CG's (real types).
 #define HSPARSE_INSTANTIATE_VECTOR_OPS(V)                                                                                       \
-  template double dot(std::span<const V>, std::span<const V>);                                                                  \
-  template double norm2(std::span<const V>);                                                                                    \
-  template void axpy(V, std::span<const V>, std::span<V>);                                                                      \
-  template void axpby(V, std::span<const V>, V, std::span<V>);                                                                  \
-  template void mdot(std::span<const V>, const std::vector<const V*>&, std::span<double>);                                      \
-  template void maxpy_sub(std::span<const double>, const std::vector<const V*>&, std::span<V>);                                 \
+  HSPARSE_INSTANTIATE_BASIC_VECTOR_OPS(V)                                                                                       \
   template PipelinedCgUpdateDots pipelined_cg_update(V, V, std::span<const V>, std::span<const V>, std::span<V>, std::span<V>, \
                                                      std::span<V>, std::span<V>);                                               \
   template PipelinedCgSpmvDots pipelined_cg_dots(std::span<const V>, std::span<const V>, std::span<const V>);

@@ -5,6 +5,7 @@
 #include "tall_skinny.hpp"
 
 #include <cmath>
+#include <complex>
 
 #include "../common/batches.hpp"
 #include "../common/vector_checks.hpp"
@@ -16,7 +17,7 @@ using Index = long long;
 
 // y -= sum_k c_k v_k, y loaded and stored once per batch.
 template <int B, class V>
-void maxpy_batch(const double* c, const V* const* v, Index n, V* y) {
+void maxpy_batch(const dot_t<V>* c, const V* const* v, Index n, V* y) {
   V cv[B];
   for (int k = 0; k < B; ++k) cv[k] = static_cast<V>(c[k]);
 #pragma omp parallel for simd schedule(static)
@@ -30,20 +31,31 @@ void maxpy_batch(const double* c, const V* const* v, Index n, V* y) {
 }  // namespace
 
 template <class V>
-double dot(std::span<const V> a, std::span<const V> b) {
+dot_t<V> dot(std::span<const V> a, std::span<const V> b) {
   detail::check_same_length("dot", a.size(), b.size());
   const Index n = static_cast<Index>(a.size());
   const V* x = a.data();
   const V* y = b.data();
-  double s = 0;
+  if constexpr (is_complex_v<V>) {  // conj(x) y, its two parts reduced apart (OpenMP reduces arithmetic types)
+    double re = 0, im = 0;
+#pragma omp parallel for schedule(static) reduction(+ : re, im)
+    for (Index i = 0; i < n; ++i) {
+      const std::complex<double> p = std::conj(std::complex<double>(x[i])) * std::complex<double>(y[i]);
+      re += p.real();
+      im += p.imag();
+    }
+    return {re, im};
+  } else {
+    double s = 0;
 #pragma omp parallel for simd schedule(static) reduction(+ : s)
-  for (Index i = 0; i < n; ++i) s += static_cast<double>(x[i]) * static_cast<double>(y[i]);
-  return s;
+    for (Index i = 0; i < n; ++i) s += static_cast<double>(x[i]) * static_cast<double>(y[i]);
+    return s;
+  }
 }
 
 template <class V>
 double norm2(std::span<const V> a) {
-  return std::sqrt(dot<V>(a, a));
+  return std::sqrt(std::real(dot<V>(a, a)));
 }
 
 template <class V>
@@ -72,17 +84,21 @@ void axpby(V alpha, std::span<const V> x, V beta, std::span<V> y) {
 }
 
 template <class V>
-void mdot(std::span<const V> w, const std::vector<const V*>& vs, std::span<double> out) {
+void mdot(std::span<const V> w, const std::vector<const V*>& vs, std::span<dot_t<V>> out) {
   detail::check_batch("mdot", vs, out.size(), w.size());
-  // V^T w with V's columns given as pointers: the tall-skinny product's
-  // kernel (tall_skinny.cpp), which reads w and each v once per row block
-  // and adds the thread partials in order.
-  const V* wp = w.data();
-  block_dots<V, double>(vs.data(), static_cast<long long>(vs.size()), &wp, 1, static_cast<long long>(w.size()), out.data());
+  if constexpr (is_complex_v<V>) {  // the tall-skinny kernel is real: one conjugated dot per vector
+    for (std::size_t k = 0; k < vs.size(); ++k) out[k] = dot<V>(std::span<const V>(vs[k], w.size()), w);
+  } else {
+    // V^T w with V's columns given as pointers: the tall-skinny product's
+    // kernel (tall_skinny.cpp), which reads w and each v once per row block
+    // and adds the thread partials in order.
+    const V* wp = w.data();
+    block_dots<V, double>(vs.data(), static_cast<long long>(vs.size()), &wp, 1, static_cast<long long>(w.size()), out.data());
+  }
 }
 
 template <class V>
-void maxpy_sub(std::span<const double> coef, const std::vector<const V*>& vs, std::span<V> y) {
+void maxpy_sub(std::span<const dot_t<V>> coef, const std::vector<const V*>& vs, std::span<V> y) {
   detail::check_batch("maxpy", vs, coef.size(), y.size());
   const Index n = static_cast<Index>(y.size());
   detail::for_each_batch(vs.size(), [&](std::size_t k, int b) {
@@ -145,5 +161,7 @@ PipelinedCgSpmvDots pipelined_cg_dots(std::span<const V> p, std::span<const V> a
 
 HSPARSE_INSTANTIATE_VECTOR_OPS(float)
 HSPARSE_INSTANTIATE_VECTOR_OPS(double)
+HSPARSE_INSTANTIATE_BASIC_VECTOR_OPS(std::complex<float>)
+HSPARSE_INSTANTIATE_BASIC_VECTOR_OPS(std::complex<double>)
 
 }  // namespace hsparse::openmp

@@ -10,16 +10,17 @@
 namespace hsparse::reference {
 
 template <class V>
-double dot(std::span<const V> a, std::span<const V> b) {
+dot_t<V> dot(std::span<const V> a, std::span<const V> b) {
   detail::check_same_length("dot", a.size(), b.size());
-  double s = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) s += static_cast<double>(a[i]) * static_cast<double>(b[i]);
+  using S = dot_t<V>;
+  S s = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) s += conj_value(static_cast<S>(a[i])) * static_cast<S>(b[i]);
   return s;
 }
 
 template <class V>
 double norm2(std::span<const V> a) {
-  return std::sqrt(dot<V>(a, a));
+  return std::sqrt(std::real(dot<V>(a, a)));
 }
 
 template <class V>
@@ -35,13 +36,13 @@ void axpby(V alpha, std::span<const V> x, V beta, std::span<V> y) {
 }
 
 template <class V>
-void mdot(std::span<const V> w, const std::vector<const V*>& vs, std::span<double> out) {
+void mdot(std::span<const V> w, const std::vector<const V*>& vs, std::span<dot_t<V>> out) {
   detail::check_batch("mdot", vs, out.size(), w.size());
-  for (std::size_t k = 0; k < vs.size(); ++k) out[k] = dot<V>(w, std::span<const V>(vs[k], w.size()));
+  for (std::size_t k = 0; k < vs.size(); ++k) out[k] = dot<V>(std::span<const V>(vs[k], w.size()), w);
 }
 
 template <class V>
-void maxpy_sub(std::span<const double> coef, const std::vector<const V*>& vs, std::span<V> y) {
+void maxpy_sub(std::span<const dot_t<V>> coef, const std::vector<const V*>& vs, std::span<V> y) {
   detail::check_batch("maxpy", vs, coef.size(), y.size());
   for (std::size_t k = 0; k < vs.size(); ++k) {
     for (std::size_t i = 0; i < y.size(); ++i) y[i] -= static_cast<V>(coef[k]) * vs[k][i];
@@ -81,5 +82,7 @@ PipelinedCgSpmvDots pipelined_cg_dots(std::span<const V> p, std::span<const V> a
 
 HSPARSE_INSTANTIATE_VECTOR_OPS(float)
 HSPARSE_INSTANTIATE_VECTOR_OPS(double)
+HSPARSE_INSTANTIATE_BASIC_VECTOR_OPS(std::complex<float>)
+HSPARSE_INSTANTIATE_BASIC_VECTOR_OPS(std::complex<double>)
 
 }  // namespace hsparse::reference

@@ -1,6 +1,7 @@
 #pragma once
-// The cuSPARSE + cuBLAS CG baseline (backends/cuda/cublas_cg.hpp) as the
-// solvers report: a SolverResult, so the bench times it like its own solvers.
+// The NVIDIA-library solver baselines (backends/cuda/cublas_cg.hpp and
+// cusparse_baselines.hpp) as the solvers report: a SolverResult, so the
+// bench times them like its own solvers.
 #include <cstdint>
 
 #include "hsparse/backends/cuda/cublas_cg.hpp"
@@ -8,9 +9,8 @@
 
 namespace hsparse::bench {
 
-template <class V>
-SolverResult cusparse_cublas_cg(const Executor& ex, const Csr<V, std::int32_t>& a, const V* b, V* x, const SolverOptions& o) {
-  const auto r = cuda::cusparse_cublas_cg<V>(cuda_executor(ex, "the cuSPARSE + cuBLAS CG"), a, b, x, o.tolerance, o.max_iterations, o.record_history);
+// A baseline's result (every baseline reports in BaselineCgResult) as a SolverResult.
+inline SolverResult to_solver_result(const cuda::BaselineCgResult& r) {
   using Stop = cuda::BaselineCgResult::Stop;
   SolverResult s;
   s.status = r.stop == Stop::converged        ? SolverStatus::converged
@@ -24,6 +24,12 @@ SolverResult cusparse_cublas_cg(const Executor& ex, const Csr<V, std::int32_t>& 
   s.setup_seconds = r.setup_seconds;
   s.message = r.message;
   return s;
+}
+
+template <class V>
+SolverResult cusparse_cublas_cg(const Executor& ex, const Csr<V, std::int32_t>& a, const V* b, V* x, const SolverOptions& o) {
+  return to_solver_result(
+      cuda::cusparse_cublas_cg<V>(cuda_executor(ex, "the cuSPARSE + cuBLAS CG"), a, b, x, o.tolerance, o.max_iterations, o.record_history));
 }
 
 }  // namespace hsparse::bench

@@ -1,9 +1,8 @@
 // hsparse bench --solvers (solver_bench.hpp).
 #include "solver_bench.hpp"
 
-#include "default_vector.hpp"
+#include "right_hand_side.hpp"
 #include "hsparse/io/atomic_file.hpp"
-#include "hsparse/kernels/csr_spmv.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -25,6 +24,7 @@
 #include "hsparse/backends/cuda/timing.hpp"
 #include "hsparse/backends/cuda/vector_ops.hpp"
 #include "baseline_cg.hpp"
+#include "solution_bench.hpp"
 
 namespace hsparse::bench {
 
@@ -47,14 +47,6 @@ struct MdotRow {
   std::string variant;  // mdot, dots, gemv
   double seconds = 0, gbytes_per_s = 0, percent_bw = 0;
 };
-
-// b = A x* (x* the tool's default vector), so CG does not converge within the timed iterations.
-std::vector<V> right_hand_side(const Csr<V, I>& a) {
-  const auto xs = tool::default_x<V>(static_cast<std::size_t>(a.cols));
-  std::vector<V> b(static_cast<std::size_t>(a.rows));
-  reference::csr_spmv<V, I>(V(1), a, std::span<const V>(xs), V(0), std::span<V>(b));
-  return b;
-}
 
 // Median us per iteration of `repetitions` solves of o.max_iterations iterations.
 SolverRow time_solves(long long unknowns, const std::string& variant, int repetitions, const std::function<SolverResult()>& solve_once) {
@@ -92,7 +84,7 @@ int run_solver_benchmark(const SolverBenchOptions& opt, const std::atomic<bool>&
     const long long side = std::llround(std::sqrt(static_cast<double>(n)));
     const std::string spec = "stencil2d:n=" + std::to_string(side);
     const auto a = io::load_matrix<V, I>(spec);
-    const auto b = right_hand_side(a);
+    const auto b = right_hand_side(a);  // b = A x*, so CG does not converge within the timed iterations
     std::printf("%s: %d unknowns, %zu nonzeros\n", spec.c_str(), a.rows, a.nnz());
     const ExecutorPtr ex = make_executor(gpu ? Backend::cuda : Backend::cpu);
     const Array<V> db(ex, std::span<const V>(b));
@@ -227,6 +219,8 @@ int run_solver_benchmark(const SolverBenchOptions& opt, const std::atomic<bool>&
   }
   md_file.commit();
   std::printf("\nreport: %s/solvers.md (data: solvers.json)\n", opt.out_dir.c_str());
+  // The time-to-solution part writes its own solutions.md and solutions.json beside these.
+  if (!stop) status = std::max(status, run_solution_benchmark({opt.backend, opt.out_dir, opt.quick}, stop));
   return status;
 }
 

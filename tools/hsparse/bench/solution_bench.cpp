@@ -1,0 +1,193 @@
+// hsparse bench --solvers, time to solution (solution_bench.hpp): every
+// solver and preconditioner of a problem from x = 0 to the tolerance, timed
+// once after an untimed warm-up solve; on a GPU, then, the triangular
+// comparison (triangular_compare.cpp) on the same matrix.
+#include "solution_bench.hpp"
+
+#include <cstdio>
+#include <exception>
+#include <span>
+
+#include "baseline_cg.hpp"
+#include "hsparse/backends/cuda/cusparse_baselines.hpp"
+#include "hsparse/backends/cuda/device.hpp"
+#include "hsparse/core/array.hpp"
+#include "hsparse/io/matrix_source.hpp"
+#include "hsparse/plans/spmv_plan.hpp"
+#include "hsparse/solvers/krylov.hpp"
+#include "option_checks.hpp"
+#include "right_hand_side.hpp"
+#include "solution_parts.hpp"
+
+namespace hsparse::bench {
+
+namespace {
+
+using V = double;
+using I = std::int32_t;
+
+struct Problem {
+  std::string spec;
+  bool spd = false;  // CG's problem; else BiCGStab's and GMRES's
+};
+
+// The GPU's sizes: 10^6 and 10^7 unknowns of 3D Poisson (the 10^7 one holds
+// the goals), 10^6 of convection-diffusion. The CPU's: what a 2-core machine
+// solves with every variant within minutes.
+std::vector<Problem> problems(bool gpu, bool quick) {
+  std::vector<Problem> p = {{gpu ? "stencil3d:n=100,points=7" : "stencil3d:n=60,points=7", true}};
+  if (gpu && !quick) p.push_back({"stencil3d:n=215,points=7", true});
+  p.push_back({gpu && !quick ? "convdiff2d:n=1000,peclet=100" : "convdiff2d:n=300,peclet=100", false});
+  return p;
+}
+
+struct Variant {
+  KrylovMethod method = KrylovMethod::cg;
+  Preconditioner preconditioner = Preconditioner::none;
+  bool baseline = false;  // cuSPARSE + cuBLAS: PCG for method cg, BiCGStab for bicgstab
+};
+
+// Every preconditioner that suits the problem on hsparse's own solvers, and
+// NVIDIA's solvers without and with their incomplete factorisation.
+std::vector<Variant> variants(bool spd, bool gpu) {
+  using M = KrylovMethod;
+  using P = Preconditioner;
+  std::vector<Variant> v;
+  if (spd) {
+    for (P p : {P::none, P::jacobi, P::chebyshev, P::block_jacobi, P::ic0, P::ilu0}) v.push_back({M::cg, p});
+    v.push_back({M::pipelined_cg, P::jacobi});
+  } else {
+    for (P p : {P::none, P::jacobi, P::block_jacobi, P::ilu0}) v.push_back({M::bicgstab, p});
+    v.push_back({M::gmres, P::ilu0});
+  }
+  if (gpu) {
+    for (P p : {P::none, spd ? P::ic0 : P::ilu0}) v.push_back({spd ? M::cg : M::bicgstab, p, true});
+  }
+  return v;
+}
+
+std::string solver_name(const Variant& v) {
+  if (v.baseline) return v.method == KrylovMethod::cg ? "cuSPARSE PCG" : "cuSPARSE BiCGStab";
+  if (v.method == KrylovMethod::gmres) return "gmres(" + std::to_string(SolverOptions{}.restart) + ")";
+  return to_string(v.method);
+}
+
+// A problem's matrix, right-hand side and operator, made once for all its variants.
+struct LoadedProblem {
+  Problem problem;
+  ExecutorPtr ex;
+  Csr<V, I> a;
+  std::vector<V> b;
+  Array<V> db, x;
+  // CSR, the operator cuSPARSE's solvers use too: the rows differ in the
+  // solver and preconditioner only. Its setup (upload, preprocessing) is
+  // counted in every hsparse row, as the baselines count theirs.
+  SpmvPlan<V, I> plan;
+  LoadedProblem(const Problem& p, ExecutorPtr e)
+      : problem(p), ex(std::move(e)), a(io::load_matrix<V, I>(p.spec)), b(right_hand_side(a)), db(ex, std::span<const V>(b)),
+        x(ex, b.size()), plan(after_warm_up([&] { return SpmvPlan<V, I>(ex, a); })) {}
+};
+
+SolverResult baseline_solve(const LoadedProblem& p, const Variant& v, V* x) {
+  const cuda::Executor& cex = cuda_executor(*p.ex, "the cuSPARSE baselines");
+  const auto pre = v.preconditioner == Preconditioner::ic0    ? cuda::BaselinePreconditioner::ic0
+                   : v.preconditioner == Preconditioner::ilu0 ? cuda::BaselinePreconditioner::ilu0
+                                                              : cuda::BaselinePreconditioner::none;
+  const auto solve = v.method == KrylovMethod::cg ? cuda::cusparse_cublas_pcg<V> : cuda::cusparse_cublas_bicgstab<V>;
+  SolverResult r = to_solver_result(solve(cex, p.a, pre, p.db.data(), x, kSolutionTolerance, kSolutionMaxIterations, false, nullptr));
+  if (pre != cuda::BaselinePreconditioner::none) r.preconditioner = std::string("cuSPARSE ") + cuda::preconditioner_name(pre);
+  return r;
+}
+
+// One solve from x = 0; hsparse's setup gains the operator's.
+SolverResult solve_from_zero(LoadedProblem& p, const Variant& v) {
+  p.ex->fill_zero(p.x.data(), p.x.size() * sizeof(V));
+  if (v.baseline) return baseline_solve(p, v, p.x.data());
+  SolverOptions o;
+  o.method = v.method;
+  o.preconditioner = v.preconditioner;
+  o.tolerance = kSolutionTolerance;
+  o.max_iterations = kSolutionMaxIterations;
+  o.record_history = false;
+  SolverResult r = solve<V, I>(p.a, p.plan, p.db, p.x, o);
+  r.setup_seconds += p.plan.setup_seconds();
+  return r;
+}
+
+SolveRow time_to_solution(LoadedProblem& p, const Variant& v) {
+  SolveRow row;
+  row.problem = p.problem.spec;
+  row.unknowns = p.a.rows;
+  row.nonzeros = static_cast<long long>(p.a.nnz());
+  row.solver = solver_name(v);
+  row.preconditioner = to_string(v.preconditioner);
+  row.baseline = v.baseline;
+  try {
+    const SolverResult r = after_warm_up([&] { return solve_from_zero(p, v); });
+    row.setup_s = r.setup_seconds;
+    row.solve_s = r.seconds;
+    row.iterations = r.iterations;
+    row.status = to_string(r.status);
+    row.description = r.preconditioner;
+    const std::vector<V> x = p.x.to_host();
+    row.true_residual = true_relative_residual<V, I>(p.a, std::span<const V>(p.b), std::span<const V>(x));
+  } catch (const std::exception& e) {  // a breakdown in setup, a zero pivot: a finding, not the end of the bench
+    row.status = std::string("error: ") + e.what();
+  }
+  return row;
+}
+
+void print_solve_row(const SolveRow& r) {
+  std::printf("  %-18s %-13s setup %8.3f s  solve %8.3f s  %5d iterations  true residual %8.1e  %s\n", r.solver.c_str(),
+              r.preconditioner.c_str(), r.setup_s, r.solve_s, r.iterations, r.true_residual, r.status.c_str());
+  std::fflush(stdout);
+}
+
+// One problem: every variant, then (GPU) the triangular comparison on its matrix.
+void run_problem(const Problem& problem, SolutionResults& results, const std::atomic<bool>& stop) {
+  LoadedProblem p(problem, make_executor(results.gpu ? Backend::cuda : Backend::cpu));
+  std::printf("%s: %d unknowns, %zu nonzeros, %s\n", problem.spec.c_str(), p.a.rows, p.a.nnz(), problem.spd ? "SPD" : "nonsymmetric");
+  for (const Variant& v : variants(problem.spd, results.gpu)) {
+    if (stop) return;
+    results.solves.push_back(time_to_solution(p, v));
+    print_solve_row(results.solves.back());
+  }
+  if (results.gpu && !stop) results.triangular.push_back(compare_triangular(p.ex, p.a, problem.spec));
+}
+
+// A solve that says it converged must have: its true residual within 100x the tolerance.
+int check_claimed_convergence(const std::vector<SolveRow>& rows) {
+  int status = 0;
+  for (const auto& r : rows) {
+    if (r.converged() && !(r.true_residual <= 100 * kSolutionTolerance)) {
+      std::fprintf(stderr, "hsparse bench --solvers: %s %s on %s reported convergence, but its true relative residual is %.2e\n", r.solver.c_str(),
+                   r.preconditioner.c_str(), r.problem.c_str(), r.true_residual);
+      status = 1;
+    }
+  }
+  return status;
+}
+
+}  // namespace
+
+int run_solution_benchmark(const SolutionBenchOptions& opt, const std::atomic<bool>& stop) {
+  SolutionResults results;
+  results.gpu = tool::resolve_backend(opt.backend) == "cuda";
+  results.quick = opt.quick;
+  results.device = results.gpu ? cuda::device_description() : "CPU (OpenMP)";
+  std::printf("\nTime to solution (relative residual %.0e, from x = 0)\n", kSolutionTolerance);
+  for (const Problem& problem : problems(results.gpu, opt.quick)) {
+    if (stop) break;
+    run_problem(problem, results, stop);
+  }
+  if (!results.gpu) {
+    results.triangular_note = "The triangular-solve comparison against cuSPARSE runs on a GPU only.";
+  } else if (!stop) {
+    compare_shared_matrices(make_executor(Backend::cuda), results, stop);
+  }
+  write_solution_report(results, opt.out_dir);
+  std::printf("\nreport: %s/solutions.md (data: solutions.json)\n", opt.out_dir.c_str());
+  return check_claimed_convergence(results.solves);
+}
+
+}  // namespace hsparse::bench
