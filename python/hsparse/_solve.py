@@ -8,14 +8,14 @@ import numpy as np
 
 from . import _hsparse
 
-_METHODS = ("cg", "pipecg", "pipecg-gv", "gmres", "bicgstab")
+_METHODS = ("cg", "pipecg", "pipecg-gv", "gmres", "bicgstab", "pipebicgstab")
 _PRECONDS = (None, "none", "jacobi", "block-jacobi", "chebyshev", "ilu0", "ic0")
 
 
 @dataclass
 class SolveInfo:
     """What a solve did."""
-    status: str                      #: "converged", "max iterations", "breakdown", ...
+    status: str                      #: "converged", "max-iterations", "breakdown", "non-finite" or "diverged"
     converged: bool                  #: status is converged
     iterations: int                  #: iterations completed
     residual: float                  #: the solver's ||r|| / ||b|| at the end
@@ -34,8 +34,9 @@ def solve(A: Any, b: Any, method: str = "cg", precond: Optional[str] = None, tol
     """Solves A x = b; returns (x, SolveInfo).
 
     ``method``: "cg", "pipecg" or "pipecg-gv" (symmetric positive definite
-    A), "gmres" (restarted every ``restart`` iterations) or "bicgstab"
-    (nonsymmetric A, no basis to store). ``precond``: None, "jacobi",
+    A), "gmres" (restarted every ``restart`` iterations), "bicgstab"
+    (nonsymmetric A, no basis to store) or "pipebicgstab" (its reductions
+    overlapped with the preconditioner and the SpMV). ``precond``: None, "jacobi",
     "block-jacobi" (diagonal blocks of ``block_size`` rows inverted; 0:
     detected), "chebyshev" (a polynomial of ``chebyshev_degree`` in D^-1 A,
     SpMVs only), "ilu0" or "ic0"; "pipecg" takes None or "jacobi" only.

@@ -15,6 +15,7 @@ const char* to_string(KrylovMethod m) {
     case KrylovMethod::pipelined_cg_gv: return "pipecg-gv";
     case KrylovMethod::gmres: return "gmres";
     case KrylovMethod::bicgstab: return "bicgstab";
+    case KrylovMethod::pipelined_bicgstab: return "pipebicgstab";
   }
   return "?";
 }
@@ -37,6 +38,7 @@ const char* to_string(SolverStatus s) {
     case SolverStatus::max_iterations: return "max-iterations";
     case SolverStatus::breakdown: return "breakdown";
     case SolverStatus::non_finite: return "non-finite";
+    case SolverStatus::diverged: return "diverged";
   }
   return "?";
 }
@@ -47,7 +49,8 @@ KrylovMethod parse_krylov_method(const std::string& name) {
   if (name == "pipecg-gv") return KrylovMethod::pipelined_cg_gv;
   if (name == "gmres") return KrylovMethod::gmres;
   if (name == "bicgstab") return KrylovMethod::bicgstab;
-  throw Error(ErrorCode::invalid_argument, "unknown solver '" + name + "' (known: cg, pipecg, pipecg-gv, gmres, bicgstab)");
+  if (name == "pipebicgstab") return KrylovMethod::pipelined_bicgstab;
+  throw Error(ErrorCode::invalid_argument, "unknown solver '" + name + "' (known: cg, pipecg, pipecg-gv, gmres, bicgstab, pipebicgstab)");
 }
 
 int gmres_restart(int restart, std::int64_t unknowns) {

@@ -26,7 +26,9 @@
 #include "hsparse/kernels/pipelined_cg_step.hpp"
 #include "hsparse/kernels/vector_ops.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
+#include "hsparse/backends/cuda/pipelined_bicgstab.hpp"
 #include "hsparse/backends/cuda/vector_ops.hpp"
+#include "hsparse/kernels/pipelined_bicgstab.hpp"
 #include "chebyshev.hpp"
 #include "preconditioner_op.hpp"
 
@@ -128,11 +130,39 @@ class KrylovOps {
   // sums are ready at finish_dots(), and the rank computes meanwhile
   // (Ghysels and Vanroose's pipelined CG overlaps them with its SpMV).
   void start_dots(const std::vector<std::pair<const Vector*, const Vector*>>& pairs) {
-    pending_dots_.clear();
-    for (const auto& [a, b] : pairs) pending_dots_.push_back(local_dot(a->data(), b->data()));
-    if (comm_) pending_sum_ = comm_->start_allreduce_sum(pending_dots_.data(), pending_dots_.size());
+    std::vector<Scalar> local;
+    for (const auto& [a, b] : pairs) local.push_back(local_dot(a->data(), b->data()));
+    start_sums(std::move(local));
   }
-  std::vector<double> finish_dots() {
+  // Local sums given, their sum over the ranks started (finish_dots() awaits it).
+  void start_sums(std::vector<Scalar> local) {
+    pending_dots_ = std::move(local);
+    if (comm_) pending_sum_ = comm_->start_allreduce_sum(reinterpret_cast<double*>(pending_dots_.data()), pending_dots_.size() * sizeof(Scalar) / sizeof(double));
+  }
+  // Pipelined BiCGStab's fused kernels (kernels/pipelined_bicgstab.hpp), their sums started as start_sums.
+  void pipelined_bicgstab_directions(bool first, Scalar alpha, Scalar beta, Scalar omega, const PipelinedBicgstabVectors<V>& v) {
+    const V a = static_cast<V>(alpha), b = static_cast<V>(beta), w = static_cast<V>(omega);
+    if (cpu_) {
+      const auto d = openmp::pipelined_bicgstab_directions<V>(first, a, b, w, v);
+      return start_sums({d.begin(), d.end()});
+    }
+    if constexpr (!is_complex_v<V>) {
+      const auto d = cuda::pipelined_bicgstab_directions<V>(*cex_, first, a, b, w, v, *scratch_);
+      start_sums({d.begin(), d.end()});
+    }
+  }
+  void pipelined_bicgstab_residuals(Scalar alpha, Scalar omega, const PipelinedBicgstabVectors<V>& v) {
+    const V a = static_cast<V>(alpha), w = static_cast<V>(omega);
+    if (cpu_) {
+      const auto d = openmp::pipelined_bicgstab_residuals<V>(a, w, v);
+      return start_sums({d.begin(), d.end()});
+    }
+    if constexpr (!is_complex_v<V>) {
+      const auto d = cuda::pipelined_bicgstab_residuals<V>(*cex_, a, w, v, *scratch_);
+      start_sums({d.begin(), d.end()});
+    }
+  }
+  std::vector<Scalar> finish_dots() {
     if (pending_sum_) pending_sum_->wait();
     pending_sum_.reset();
     return pending_dots_;
@@ -309,7 +339,7 @@ class KrylovOps {
   int cheb_degree_ = 0;
   mutable Vector cheb_res_, cheb_d_, cheb_t_;
   // start_dots' sums, and their all-reduce in flight.
-  std::vector<double> pending_dots_;
+  std::vector<Scalar> pending_dots_;
   std::unique_ptr<CommExchange> pending_sum_;
 };
 

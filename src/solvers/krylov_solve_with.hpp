@@ -44,8 +44,8 @@ inline void check_preconditioner_options(const SolverOptions& o) {
 // The solve (see the file's comment).
 template <class V, class Op>
 SolverResult solve_with(const Op& op, const PreconditionerSource<V>& source, const Array<V>& b, Array<V>& x, const SolverOptions& o) {
-  if (o.tolerance < 0 || o.max_iterations < 0 || o.restart < 1) {
-    throw Error(ErrorCode::invalid_argument, "solver options: tolerance and max_iterations must be >= 0, restart >= 1");
+  if (o.tolerance < 0 || o.max_iterations < 0 || o.restart < 1 || !(o.divergence_tolerance > 0)) {
+    throw Error(ErrorCode::invalid_argument, "solver options: tolerance and max_iterations must be >= 0, restart >= 1, divergence_tolerance > 0");
   }
   check_preconditioner_options(o);
   const Preconditioner pre = o.preconditioner;
@@ -79,6 +79,7 @@ SolverResult solve_with(const Op& op, const PreconditionerSource<V>& source, con
       break;
     case KrylovMethod::gmres: r = detail::krylov_gmres(ops, b, x, o); break;
     case KrylovMethod::bicgstab: r = detail::krylov_bicgstab(ops, b, x, o); break;
+    case KrylovMethod::pipelined_bicgstab: r = detail::krylov_pipelined_bicgstab(ops, b, x, o); break;
   }
   op.executor()->synchronize();
   r.setup_seconds += preconditioner_s;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <cmath>
 #include <map>
 
 #include "hsparse/analysis/matrix_analysis.hpp"
@@ -166,7 +167,7 @@ TEST(Generators, EveryCatalogGeneratorBuildsAndAnalyses) {
       {"fem", "fem:n=3,block=4"},               {"powerlaw", "powerlaw:rows=3000"},
       {"random", "random:rows=500,per_row=4"},  {"banded", "banded:n=300,bandwidth=4"},
       {"dense", "dense:rows=30"},               {"shortwide", "shortwide:rows=8,cols=20000,per_row=500"},
-      {"circuit", "circuit:n=5000,dense_rows=3"}};
+      {"circuit", "circuit:n=5000,dense_rows=3"}, {"convdiff2d", "convdiff2d:n=12,peclet=100"}};
   for (const auto& g : generator_catalog()) {
     if (g.name == "replicate") continue;
     ASSERT_TRUE(small.count(g.name)) << g.name << " has no small spec in this test";
@@ -178,6 +179,26 @@ TEST(Generators, EveryCatalogGeneratorBuildsAndAnalyses) {
   }
 }
 
+// convdiff2d: the 5-point Laplacian plus central convection at 45 degrees:
+// diagonal 4, x neighbours -1 -+ c and y neighbours likewise, c = peclet
+// sqrt(1/2) / (2 (n + 1)); nonsymmetric for peclet > 0, the Laplacian at 0.
+TEST(Generators, ConvectionDiffusionHasItsStencil) {
+  const auto a = gen("convdiff2d:n=9,peclet=200");
+  const double c = 200 * std::sqrt(0.5) / (2.0 * 10);
+  ASSERT_EQ(a.rows, 81);
+  const std::int32_t r = 4 * 9 + 4;  // an interior point
+  std::map<std::int32_t, double> row;
+  for (auto k = a.row_ptr[r]; k < a.row_ptr[r + 1]; ++k) row[a.col_idx[k]] = a.values[k];
+  ASSERT_EQ(row.size(), 5u);
+  EXPECT_DOUBLE_EQ(row[r], 4.0);
+  EXPECT_DOUBLE_EQ(row[r - 1], -1.0 - c);
+  EXPECT_DOUBLE_EQ(row[r + 1], -1.0 + c);
+  EXPECT_DOUBLE_EQ(row[r - 9], -1.0 - c);
+  EXPECT_DOUBLE_EQ(row[r + 9], -1.0 + c);
+  EXPECT_GT(symmetry_defect(a).relative, 0.1);
+  EXPECT_EQ(symmetry_defect(gen("convdiff2d:n=9,peclet=0")).relative, 0.0);
+}
+
 TEST(Generators, SpecErrorsAreClear) {
   auto message = [](const std::string& spec) {
     try {
@@ -187,7 +208,8 @@ TEST(Generators, SpecErrorsAreClear) {
     }
     return std::string("(accepted)");
   };
-  EXPECT_EQ(message("stencil4d:n=3"), "generator spec 'stencil4d:n=3': unknown generator 'stencil4d' (known: stencil2d, stencil3d, fem, powerlaw, circuit, random, banded, dense, shortwide, replicate)");
+  EXPECT_EQ(message("stencil4d:n=3"), "generator spec 'stencil4d:n=3': unknown generator 'stencil4d' (known: stencil2d, convdiff2d, stencil3d, fem, powerlaw, circuit, random, banded, dense, shortwide, replicate)");
+  EXPECT_NE(message("convdiff2d:peclet=-1").find("peclet"), std::string::npos) << message("convdiff2d:peclet=-1");
   EXPECT_NE(message("stencil3d:m=3").find("unknown key 'm' for stencil3d"), std::string::npos);
   EXPECT_NE(message("stencil3d:n=abc").find("value 'abc' of n is not a number"), std::string::npos);
   EXPECT_NE(message("stencil3d:n=2.5").find("value '2.5' of n is not an integer: n must be an integer >= 0"), std::string::npos);

@@ -329,13 +329,17 @@ TEST_P(Krylov, ReportsBreakdownNonConvergenceAndBadInput) {
 // iterations, block Jacobi on the FEM matrix's 3 x 3 node blocks fewer than
 // Jacobi); the block size is detected; misuse is an error saying what to do.
 TEST_P(Krylov, BiCgStabBlockJacobiAndChebyshev) {
-  const KrylovMethod methods[] = {KrylovMethod::cg, KrylovMethod::pipelined_cg_gv, KrylovMethod::gmres, KrylovMethod::bicgstab};
+  const KrylovMethod methods[] = {KrylovMethod::cg, KrylovMethod::pipelined_cg_gv, KrylovMethod::gmres, KrylovMethod::bicgstab,
+                                  KrylovMethod::pipelined_bicgstab};
   for (const char* spec : {"stencil2d:n=40", "stencil3d:n=12,points=7", "fem:n=5,block=3"}) {
     const auto a = io::load_matrix<double, std::int32_t>(spec);
     for (KrylovMethod m : methods) {
       for (Preconditioner p : {Preconditioner::block_jacobi, Preconditioner::chebyshev}) solve_and_check<double>(ex, a, {m, p}, 1e-10, spec);
     }
-    for (Preconditioner p : {Preconditioner::none, Preconditioner::jacobi}) solve_and_check<double>(ex, a, {KrylovMethod::bicgstab, p}, 1e-10, spec);
+    for (Preconditioner p : {Preconditioner::none, Preconditioner::jacobi}) {
+      solve_and_check<double>(ex, a, {KrylovMethod::bicgstab, p}, 1e-10, spec);
+      solve_and_check<double>(ex, a, {KrylovMethod::pipelined_bicgstab, p}, 1e-10, spec);
+    }
     const int jacobi = solve_and_check<double>(ex, a, {KrylovMethod::cg, Preconditioner::jacobi}, 1e-10, spec).iterations;
     const auto cheb = solve_and_check<double>(ex, a, {KrylovMethod::cg, Preconditioner::chebyshev}, 1e-10, spec);
     // The stencils' iterations follow the condition number (the small FEM
@@ -352,7 +356,9 @@ TEST_P(Krylov, BiCgStabBlockJacobiAndChebyshev) {
   for (const char* spec : {"convdiff2d:n=40,peclet=100", "convdiff2d:n=30,peclet=10"}) {
     const auto a = io::load_matrix<double, std::int32_t>(spec);
     for (Preconditioner p : {Preconditioner::none, Preconditioner::jacobi, Preconditioner::block_jacobi}) {
-      solve_and_check<double>(ex, a, {KrylovMethod::bicgstab, p}, 1e-10, spec);
+      const int plain = solve_and_check<double>(ex, a, {KrylovMethod::bicgstab, p}, 1e-10, spec).iterations;
+      // The same method in exact arithmetic: a few iterations apart.
+      EXPECT_NEAR(solve_and_check<double>(ex, a, {KrylovMethod::pipelined_bicgstab, p}, 1e-10, spec).iterations, plain, plain / 10 + 3) << spec;
       solve_and_check<double>(ex, a, {KrylovMethod::gmres, p}, 1e-10, spec);
     }
   }
@@ -400,16 +406,30 @@ TEST_P(Krylov, BiCgStabBlockJacobiAndChebyshev) {
   const SpmvPlan<double, std::int32_t> pi(ex, ind, {});
   o.preconditioner = Preconditioner::chebyshev;
   EXPECT_NE(message_of(ind, pi, o).find("not positive definite"), std::string::npos) << message_of(ind, pi, o);
-  // BiCGStab: the iteration limit, and NaN in b.
-  SolverOptions few;
-  few.method = KrylovMethod::bicgstab;
-  few.max_iterations = 3;
-  const auto r3 = solve<double, std::int32_t>(s2, plan, b, x, few);
-  EXPECT_EQ(r3.status, SolverStatus::max_iterations);
-  EXPECT_EQ(r3.iterations, 3);
-  b[7] = std::numeric_limits<double>::quiet_NaN();
+  // Both BiCGStabs: the iteration limit, and NaN in b.
+  for (KrylovMethod m : {KrylovMethod::bicgstab, KrylovMethod::pipelined_bicgstab}) {
+    SolverOptions few;
+    few.method = m;
+    few.max_iterations = 3;
+    std::vector<double> bb(b.size(), 1.0);
+    std::fill(x.begin(), x.end(), 0.0);
+    const auto r3 = solve<double, std::int32_t>(s2, plan, bb, x, few);
+    EXPECT_EQ(r3.status, SolverStatus::max_iterations) << to_string(m);
+    EXPECT_EQ(r3.iterations, 3) << to_string(m);
+    bb[7] = std::numeric_limits<double>::quiet_NaN();
+    std::fill(x.begin(), x.end(), 0.0);
+    EXPECT_EQ((solve<double, std::int32_t>(s2, plan, bb, x, few).status), SolverStatus::non_finite) << to_string(m);
+  }
+  // A residual grown past divergence_tolerance stops as diverged, saying so.
+  SolverOptions diverge;
+  diverge.method = KrylovMethod::bicgstab;
+  std::vector<double> bd = test::test_vector<double>(b.size(), 9);
+  diverge.divergence_tolerance = 1e-3;  // below the starting residual of 1: the first recorded residual above it stops
   std::fill(x.begin(), x.end(), 0.0);
-  EXPECT_EQ((solve<double, std::int32_t>(s2, plan, b, x, few).status), SolverStatus::non_finite);
+  const auto rd2 = solve<double, std::int32_t>(s2, plan, bd, x, diverge);
+  EXPECT_EQ(rd2.status, SolverStatus::diverged) << rd2.message;
+  EXPECT_EQ(rd2.iterations, 0) << rd2.message;
+  EXPECT_NE(rd2.message.find("diverged"), std::string::npos) << rd2.message;
 }
 
 // ILU(0) and IC(0) as preconditioners of every method but pipecg, on every
@@ -421,7 +441,7 @@ TEST_P(Krylov, IncompleteFactorizationPreconditioners) {
     const auto a = io::load_matrix<double, std::int32_t>(spec);
     const int jacobi = solve_and_check<double>(ex, a, {KrylovMethod::cg, Preconditioner::jacobi}, 1e-10, spec).iterations;
     for (Preconditioner p : {Preconditioner::ilu0, Preconditioner::ic0}) {
-      for (KrylovMethod m : {KrylovMethod::cg, KrylovMethod::pipelined_cg_gv, KrylovMethod::gmres, KrylovMethod::bicgstab}) {
+      for (KrylovMethod m : {KrylovMethod::cg, KrylovMethod::pipelined_cg_gv, KrylovMethod::gmres, KrylovMethod::bicgstab, KrylovMethod::pipelined_bicgstab}) {
         const auto r = solve_and_check<double>(ex, a, {m, p}, 1e-10, spec);
         if (m == KrylovMethod::cg) EXPECT_LT(r.iterations, jacobi) << spec << " " << r.preconditioner;
         EXPECT_NE(r.preconditioner.find(p == Preconditioner::ilu0 ? "ILU(0)" : "IC(0)"), std::string::npos) << r.preconditioner;
@@ -516,7 +536,7 @@ TEST_P(Krylov, SolvesComplexSystems) {
     solve_and_check<C>(ex, hermitian, {KrylovMethod::cg, p}, 1e-10, "hermitian");
   }
   for (const auto* a : {&hermitian, &general}) {
-    for (KrylovMethod m : {KrylovMethod::gmres, KrylovMethod::bicgstab}) {
+    for (KrylovMethod m : {KrylovMethod::gmres, KrylovMethod::bicgstab, KrylovMethod::pipelined_bicgstab}) {
       for (Preconditioner p : {Preconditioner::none, Preconditioner::jacobi, Preconditioner::ilu0}) {
         solve_and_check<C>(ex, *a, {m, p}, 1e-10, a == &general ? "complex convdiff" : "hermitian");
       }

@@ -38,9 +38,12 @@ namespace hsparse {
 /// The Krylov method: cg, pipelined_cg (Rupp's fused recurrences),
 /// pipelined_cg_gv (Ghysels and Vanroose's: its one reduction overlapped
 /// with the preconditioner and the SpMV, for many ranks), gmres
-/// (restarted, CGS2) or bicgstab (van der Vorst's BiCGStab, right-
-/// preconditioned: for nonsymmetric systems without GMRES's basis).
-enum class KrylovMethod { cg, pipelined_cg, gmres, pipelined_cg_gv, bicgstab };
+/// (restarted, CGS2), bicgstab (van der Vorst's BiCGStab, right-
+/// preconditioned: for nonsymmetric systems without GMRES's basis) or
+/// pipelined_bicgstab (Cools and Vanroose's: two reduction points per
+/// iteration, each overlapped with a preconditioner and an SpMV, the vector
+/// updates fused).
+enum class KrylovMethod { cg, pipelined_cg, gmres, pipelined_cg_gv, bicgstab, pipelined_bicgstab };
 /// M^-1, applied to a vector as z = M^-1 r:
 ///   none;
 ///   jacobi: the inverse diagonal;
@@ -56,14 +59,15 @@ enum class SolverStatus {
   max_iterations,  ///< the limit came first
   breakdown,       ///< p'Ap <= 0 (CG on a matrix that is not SPD), or GMRES lost its basis
   non_finite,      ///< a NaN or infinity appeared in a scalar
+  diverged,        ///< ||r|| / ||b|| passed SolverOptions::divergence_tolerance
 };
-/// "cg", "pipecg", "pipecg-gv", "gmres" or "bicgstab" (what parse_krylov_method takes).
+/// "cg", "pipecg", "pipecg-gv", "gmres", "bicgstab" or "pipebicgstab" (what parse_krylov_method takes).
 const char* to_string(KrylovMethod m);
 /// "none", "jacobi", "block-jacobi", "chebyshev", "ilu0" or "ic0".
 const char* to_string(Preconditioner p);
 /// The status in words, e.g. "converged".
 const char* to_string(SolverStatus s);
-KrylovMethod parse_krylov_method(const std::string& name);  ///< cg, pipecg, pipecg-gv, gmres, bicgstab
+KrylovMethod parse_krylov_method(const std::string& name);  ///< cg, pipecg, pipecg-gv, gmres, bicgstab, pipebicgstab
 Preconditioner parse_preconditioner(const std::string& name);  ///< none, jacobi, block-jacobi, chebyshev, ilu0, ic0
 
 /// How solve() runs and when it stops.
@@ -71,6 +75,11 @@ struct SolverOptions {
   KrylovMethod method = KrylovMethod::cg;  ///< the method
   Preconditioner preconditioner = Preconditioner::none;  ///< the preconditioner
   double tolerance = 1e-8;   ///< on ||r|| / ||b||
+  /// Stop as diverged once ||r|| / ||b|| exceeds this (PETSc's dtol
+  /// default): a residual grown 10^5-fold will not come back, and
+  /// iterating on costs time and ends in overflow. Not checked by pipelined
+  /// CG, whose scalars stay on the device.
+  double divergence_tolerance = 1e5;
   int max_iterations = 10000;  ///< the iteration limit
   int restart = 30;          ///< GMRES(m): m, capped at the number of unknowns (gmres_restart())
   /// Block Jacobi's block size, 1..32; 0: detected (block_jacobi_size()).

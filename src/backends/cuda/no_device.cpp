@@ -14,6 +14,7 @@
 #include "hsparse/backends/cuda/gather.hpp"
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/backends/cuda/lma_spmv.hpp"
+#include "hsparse/backends/cuda/pipelined_bicgstab.hpp"
 #include "hsparse/backends/cuda/stream_order.hpp"
 #include "hsparse/backends/cuda/timing.hpp"
 #include "hsparse/backends/cuda/tridiagonal.hpp"
@@ -158,6 +159,19 @@ HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_ABSENT)
 #undef HSPARSE_ABSENT
 
 void pipelined_cg_advance(const Executor&, PipelinedCgState*, const double*, bool, double*, int) { absent("pipelined CG"); }
+
+// Pipelined BiCGStab's fused kernels (float and double, as the CUDA build).
+#define HSPARSE_ABSENT(V)                                                                                                              \
+  template <> std::array<double, 2> pipelined_bicgstab_directions(const Executor&, bool, V, V, V, const PipelinedBicgstabVectors<V>&, \
+                                                                  ReductionScratch&) {                                                 \
+    absent("pipelined BiCGStab");                                                                                                       \
+  }                                                                                                                                     \
+  template <> std::array<double, 5> pipelined_bicgstab_residuals(const Executor&, V, V, const PipelinedBicgstabVectors<V>&, ReductionScratch&) { \
+    absent("pipelined BiCGStab");                                                                                                       \
+  }
+HSPARSE_ABSENT(float)
+HSPARSE_ABSENT(double)
+#undef HSPARSE_ABSENT
 
 // The halo's gather and the remote part's scatter (every value type, as the CUDA build).
 #define HSPARSE_ABSENT(V) \
