@@ -59,7 +59,8 @@ class _SpmvPlan:
     def _time_host(self, x: Any, out: Any, repetitions: int) -> float: ...
 
 def _solve(matrix: _Matrix, b: Any, x: Any, method: str, precond: str, tol: float, maxiter: int, restart: int, device: str, format: str,
-           callback: Optional[Callable[[int, float], None]], block_size: int = 0, chebyshev_degree: int = 4) -> Dict[str, Any]: ...
+           callback: Optional[Callable[[int, float], None]], block_size: int = 0, chebyshev_degree: int = 4, triangular: str = "auto",
+           sweeps: int = 3, single_factors: bool = False) -> Dict[str, Any]: ...
 class _Preconditioner:
     description: str
     rows: int

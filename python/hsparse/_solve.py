@@ -30,7 +30,8 @@ class SolveInfo:
 def solve(A: Any, b: Any, method: str = "cg", precond: Optional[str] = None, tol: float = 1e-8, maxiter: int = 10000,
           restart: int = 30, x0: Optional[Any] = None, device: str = "auto", format: str = "csr",
           callback: Optional[Callable[[int, float], None]] = None, block_size: int = 0,
-          chebyshev_degree: int = 4) -> Tuple[np.ndarray, SolveInfo]:
+          chebyshev_degree: int = 4, triangular: str = "auto", sweeps: int = 3,
+          single_factors: bool = False) -> Tuple[np.ndarray, SolveInfo]:
     """Solves A x = b; returns (x, SolveInfo).
 
     ``method``: "cg", "pipecg" or "pipecg-gv" (symmetric positive definite
@@ -40,6 +41,10 @@ def solve(A: Any, b: Any, method: str = "cg", precond: Optional[str] = None, tol
     "block-jacobi" (diagonal blocks of ``block_size`` rows inverted; 0:
     detected), "chebyshev" (a polynomial of ``chebyshev_degree`` in D^-1 A,
     SpMVs only), "ilu0" or "ic0"; "pipecg" takes None or "jacobi" only.
+    ILU(0)/IC(0)'s factors are applied by ``triangular``: "auto" (the
+    faster exact solve, measured), "level-scheduled", "sync-free" (GPU),
+    "serial" (CPU) or "jacobi" (``sweeps`` Jacobi sweeps per triangle;
+    ``single_factors`` stores them in single precision).
     Stops at ||r|| / ||b|| <= ``tol``, after ``maxiter`` iterations, or at a
     breakdown (never reporting a NaN as converged). ``device`` as for
     SpmvPlan; ``format`` the operator's format ("auto": the advisor's).
@@ -71,7 +76,8 @@ def solve(A: Any, b: Any, method: str = "cg", precond: Optional[str] = None, tol
     if x.shape != (cols,):
         raise ValueError(f"x0: expected shape ({cols},), got {x.shape}")
     report = _hsparse._solve(M._m, np.ascontiguousarray(b, dtype=M.dtype), x, method, precond or "none", float(tol), int(maxiter),
-                             int(restart), device, format, callback, int(block_size), int(chebyshev_degree))
+                             int(restart), device, format, callback, int(block_size), int(chebyshev_degree), triangular, int(sweeps),
+                             bool(single_factors))
     return x, SolveInfo(**report)
 
 

@@ -23,6 +23,9 @@ struct SolveRequest {
   std::string method, precond, device, format;
   double tol = 1e-8;
   int maxiter = 10000, restart = 30, block_size = 0, chebyshev_degree = 4;
+  std::string triangular = "auto";
+  int sweeps = 3;
+  bool single_factors = false;
   py::object callback;  // None, or f(iteration, relative_residual)
 };
 
@@ -41,6 +44,9 @@ py::dict solve_typed(const Csr<V, I>& a, const py::buffer& bb, const py::buffer&
     o.restart = r.restart;
     o.block_size = r.block_size;
     o.chebyshev_degree = r.chebyshev_degree;
+    o.triangular = r.triangular;
+    o.triangular_sweeps = r.sweeps;
+    o.single_factors = r.single_factors;
     std::optional<py::error_already_set> callback_error;
     if (!r.callback.is_none()) {
       // The solver must not throw from progress: a failing callback is kept
@@ -124,17 +130,19 @@ void register_solvers(py::module_& m) {
   m.def(
       "_solve",
       [](const Matrix& a, const py::buffer& b, const py::buffer& x, const std::string& method, const std::string& precond, double tol, int maxiter,
-         int restart, const std::string& device, const std::string& format, const py::object& callback, int block_size, int chebyshev_degree) {
+         int restart, const std::string& device, const std::string& format, const py::object& callback, int block_size, int chebyshev_degree,
+         const std::string& triangular, int sweeps, bool single_factors) {
         if (!(tol > 0)) throw py::value_error("tol: must be > 0");
         if (maxiter < 1) throw py::value_error("maxiter: must be >= 1, got " + std::to_string(maxiter));
         if (restart < 1) throw py::value_error("restart: must be >= 1, got " + std::to_string(restart));
         if (block_size < 0 || block_size > 32) throw py::value_error("block_size: must be in 0..32 (0: detected), got " + std::to_string(block_size));
         if (chebyshev_degree < 1 || chebyshev_degree > 64) throw py::value_error("chebyshev_degree: must be in 1..64, got " + std::to_string(chebyshev_degree));
-        const SolveRequest r{method, precond, device, format, tol, maxiter, restart, block_size, chebyshev_degree, callback};
+        const SolveRequest r{method, precond, device, format, tol, maxiter, restart, block_size, chebyshev_degree, triangular, sweeps, single_factors, callback};
         return std::visit([&](const auto& csr) { return solve_typed(csr, b, x, r); }, *a.csr);
       },
       py::arg("matrix"), py::arg("b"), py::arg("x"), py::arg("method"), py::arg("precond"), py::arg("tol"), py::arg("maxiter"), py::arg("restart"),
-      py::arg("device"), py::arg("format"), py::arg("callback"), py::arg("block_size") = 0, py::arg("chebyshev_degree") = 4,
+      py::arg("device"), py::arg("format"), py::arg("callback"), py::arg("block_size") = 0, py::arg("chebyshev_degree") = 4, py::arg("triangular") = "auto",
+      py::arg("sweeps") = 3, py::arg("single_factors") = false,
       "Solves A x = b in place of x (the initial guess); returns the solver's report as a dict.");
   m.def(
       "_machine",

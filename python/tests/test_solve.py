@@ -214,3 +214,16 @@ def test_bicgstab_converges_where_scipy_does():
         assert np.linalg.norm(S @ x - b) <= 1e-6 * np.linalg.norm(b), name
         checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("triangular,single", [("auto", False), ("serial", False), ("jacobi", False), ("jacobi", True)])
+def test_ilu0_triangular_options(triangular, single):
+    A = hsparse.generate("convdiff2d:n=30,peclet=50")
+    S = A.to_scipy()
+    b = np.random.default_rng(6).uniform(-1, 1, A.shape[0])
+    x, info = hsparse.solve(A, b, method="bicgstab", precond="ilu0", tol=1e-10, device="cpu", triangular=triangular, single_factors=single)
+    assert info.converged, info.message
+    assert np.linalg.norm(S @ x - b) <= 1e-9 * np.linalg.norm(b)
+    assert ("Jacobi sweeps" in info.preconditioner) == (triangular == "jacobi")
+    with pytest.raises(hsparse.InvalidArgumentError):
+        hsparse.solve(A, b, method="bicgstab", precond="ilu0", device="cpu", triangular="sync-free")

@@ -124,7 +124,7 @@ PreconditionerPtr<V> make_from_matrix(const ExecutorPtr& ex, const Csr<V, I>& a,
         return make_block_jacobi(ex, a, options.block_size);
       }
     case Preconditioner::ilu0:
-    case Preconditioner::ic0: return make_incomplete(ex, a, options.preconditioner);
+    case Preconditioner::ic0: return make_incomplete(ex, a, options);
     default: break;
   }
   throw Error(ErrorCode::invalid_argument, std::string("the preconditioner ") + to_string(options.preconditioner) + " is not built from the matrix here");

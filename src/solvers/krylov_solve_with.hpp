@@ -39,6 +39,16 @@ inline void check_preconditioner_options(const SolverOptions& o) {
   if (o.chebyshev_degree < 1 || o.chebyshev_degree > 64) {
     throw Error(ErrorCode::invalid_argument, "solver options: chebyshev_degree " + std::to_string(o.chebyshev_degree) + " is outside 1..64");
   }
+  const std::string& t = o.triangular;
+  if (t != "auto" && t != "level-scheduled" && t != "sync-free" && t != "serial" && t != "jacobi") {
+    throw Error(ErrorCode::invalid_argument, "solver options: triangular '" + t + "': valid values are auto, level-scheduled, sync-free, serial and jacobi");
+  }
+  if (o.triangular_sweeps < 1 || o.triangular_sweeps > 50) {
+    throw Error(ErrorCode::invalid_argument, "solver options: triangular_sweeps " + std::to_string(o.triangular_sweeps) + " is outside 1..50");
+  }
+  if (o.single_factors && t != "jacobi") {
+    throw Error(ErrorCode::invalid_argument, "solver options: single_factors stores the factors for Jacobi sweeps; set triangular to jacobi");
+  }
 }
 
 // The solve (see the file's comment).

@@ -36,8 +36,10 @@ PreconditionerPtr<V> make_block_jacobi(const ExecutorPtr& ex, const Csr<V, I>& a
 
 // ILU(0) or IC(0) of `a` on `ex` (incomplete_lu.cpp): the factorisation's
 // Error names the row of a zero or non-positive pivot.
+// options.preconditioner is ilu0 or ic0; options.triangular, triangular_sweeps
+// and single_factors say how the factors are applied.
 template <class V, class I>
-PreconditionerPtr<V> make_incomplete(const ExecutorPtr& ex, const Csr<V, I>& a, Preconditioner kind);
+PreconditionerPtr<V> make_incomplete(const ExecutorPtr& ex, const Csr<V, I>& a, const SolverOptions& options);
 
 // M^-1 from the assembled matrix for options.preconditioner: block Jacobi,
 // ILU(0) or IC(0) (Error(invalid_argument) for another).

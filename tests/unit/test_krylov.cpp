@@ -455,6 +455,49 @@ TEST_P(Krylov, IncompleteFactorizationPreconditioners) {
     solve_and_check<double>(ex, a, {KrylovMethod::gmres, Preconditioner::ilu0}, 1e-10, spec);
   }
   solve_and_check<float>(ex, io::load_matrix<float, std::int32_t>("stencil2d:n=30"), {KrylovMethod::cg, Preconditioner::ic0}, 1e-4, "float ic0");
+  // Every way of applying the factors: the backend's two exact solves forced,
+  // and Jacobi sweeps (in double and with single-precision factors): the same
+  // solution; exact solves take the same iterations, sweeps a few more.
+  {
+    const auto a = io::load_matrix<double, std::int32_t>("stencil2d:n=40");
+    const SpmvPlan<double, std::int32_t> plan(ex, a, {});
+    const auto xt = test::test_vector<double>(static_cast<std::size_t>(a.rows), 7);
+    std::vector<double> b(xt.size());
+    reference::csr_spmv<double, std::int32_t>(1.0, a, std::span<const double>(xt), 0.0, std::span<double>(b));
+    const bool cpu = GetParam() == Backend::cpu;
+    for (Preconditioner p : {Preconditioner::ilu0, Preconditioner::ic0}) {
+      int exact = -1;
+      for (const char* how : {"auto", "level-scheduled", cpu ? "serial" : "sync-free", "jacobi", "jacobi single"}) {
+        SolverOptions o;
+        o.preconditioner = p;
+        o.tolerance = 1e-10;
+        o.triangular = std::string(how).starts_with("jacobi") ? "jacobi" : how;
+        o.single_factors = std::string(how) == "jacobi single";
+        std::vector<double> x(b.size(), 0.0);
+        const auto r = solve<double, std::int32_t>(a, plan, std::span<const double>(b), std::span<double>(x), o);
+        const std::string what = std::string(to_string(p)) + " " + how + ": " + r.preconditioner;
+        EXPECT_TRUE(r.converged()) << what << ": " << r.message;
+        EXPECT_LE((true_relative_residual<double, std::int32_t>(a, b, x)), 1e-9) << what;
+        if (o.triangular != "jacobi") {
+          if (exact < 0) exact = r.iterations;
+          EXPECT_NEAR(r.iterations, exact, 1) << what;
+          if (o.triangular != "auto") EXPECT_NE(r.preconditioner.find(std::string("L ") + how), std::string::npos) << what;
+        } else {
+          EXPECT_NE(r.preconditioner.find("3 Jacobi sweeps"), std::string::npos) << what;
+          EXPECT_LE(r.iterations, 3 * exact) << what;
+          if (o.single_factors) EXPECT_NE(r.preconditioner.find("csr16-single"), std::string::npos) << what;
+        }
+      }
+    }
+    SolverOptions wrong;
+    wrong.preconditioner = Preconditioner::ilu0;
+    wrong.triangular = cpu ? "sync-free" : "serial";
+    std::vector<double> x(b.size(), 0.0);
+    EXPECT_THROW((solve<double, std::int32_t>(a, plan, std::span<const double>(b), std::span<double>(x), wrong)), Error);
+    wrong.triangular = "auto";
+    wrong.single_factors = true;  // only with jacobi sweeps
+    EXPECT_THROW((solve<double, std::int32_t>(a, plan, std::span<const double>(b), std::span<double>(x), wrong)), Error);
+  }
   // M^-1 r against U^-1 L^-1 r with the reference's factors, r poisoned-free, z poisoned first.
   const auto a = io::load_matrix<double, std::int32_t>("convdiff2d:n=20,peclet=50");
   const auto [l, u] = split_lu(reference::ilu0(a));

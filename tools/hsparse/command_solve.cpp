@@ -36,7 +36,9 @@ struct SolveCliOptions {
   std::string rhs_file, out_file, history_file, json_file;
   std::string method = "cg", precond = "none", backend = "auto", format = "csr", kernel;
   double tolerance = 1e-8;
-  int max_iterations = 10000, restart = 30, check_every = 16, block_size = 0, chebyshev_degree = 4;
+  int max_iterations = 10000, restart = 30, check_every = 16, block_size = 0, chebyshev_degree = 4, sweeps = 3;
+  std::string triangular = "auto";
+  bool single_factors = false;
   bool single = false, skip_symmetry_check = false;
   std::string cut = "nonzeros";  // several ranks: how a file's rows are cut
   std::string transport = "automatic";  // several GPU ranks: how the halo travels
@@ -109,6 +111,9 @@ SolverOptions solver_options(const SolveCliOptions& c) {
   o.check_every = c.check_every;
   o.block_size = c.block_size;
   o.chebyshev_degree = c.chebyshev_degree;
+  o.triangular = c.triangular;
+  o.triangular_sweeps = c.sweeps;
+  o.single_factors = c.single_factors;
   o.progress = terminal_progress();
   return o;
 }
@@ -237,6 +242,11 @@ Action add_solve_command(CLI::App& app) {
   cmd->add_option("--precond", o->precond, "none, jacobi, block-jacobi (--block-size), chebyshev (--chebyshev-degree; needs D^-1 A positive definite), ilu0 or ic0 (pipecg: none or jacobi)")->check(CLI::IsMember({"none", "jacobi", "block-jacobi", "chebyshev", "ilu0", "ic0"}))->capture_default_str();
   cmd->add_option("--block-size", o->block_size, "block-jacobi: rows per diagonal block (0: detected from the matrix's pattern, else 4)")->check(integer_in(0, 32))->capture_default_str();
   cmd->add_option("--chebyshev-degree", o->chebyshev_degree, "chebyshev: the polynomial's degree (degree - 1 SpMVs per application)")->check(integer_in(1, 64))->capture_default_str();
+  cmd->add_option("--triangular", o->triangular, "ilu0/ic0: how the factors are applied: auto (the faster exact solve, measured), level-scheduled, sync-free (GPU), serial (CPU), or jacobi (--sweeps Jacobi sweeps per triangle: no level synchronisation, an approximate M^-1)")
+      ->check(CLI::IsMember({"auto", "level-scheduled", "sync-free", "serial", "jacobi"}))
+      ->capture_default_str();
+  cmd->add_option("--sweeps", o->sweeps, "--triangular jacobi: sweeps per triangle")->check(integer_in(1, 50))->capture_default_str();
+  cmd->add_flag("--single-factors", o->single_factors, "--triangular jacobi: the factors' strict triangles in single precision (csr16-single), applied in double");
   cmd->add_option("--json", o->json_file, "Write the result here as JSON: method, preconditioner, iterations, residual history, setup and solve times, true residual");
   add_backend_option(cmd, o->backend);
   cmd->add_option("--format", o->format, "The operator's storage format (auto: the advisor's)")

@@ -86,6 +86,22 @@ struct SolverOptions {
   int block_size = 0;
   /// Chebyshev's polynomial degree (SpMVs per application: degree - 1), 1..64.
   int chebyshev_degree = 4;
+  /// ILU(0) and IC(0): how their triangular factors are applied.
+  ///   "auto": exact solves, each triangle the faster of its backend's two
+  ///     algorithms (GPU: level-scheduled, sync-free; CPU: level-scheduled,
+  ///     serial), timed at setup;
+  ///   "level-scheduled", "sync-free" (GPU) or "serial" (CPU): that one;
+  ///   "jacobi": `triangular_sweeps` sweeps of Jacobi's iteration on each
+  ///     triangle (Anzt, Chow and Dongarra, "Iterative sparse triangular
+  ///     solves for preconditioning", Euro-Par 2015): SpMVs with the strict
+  ///     triangles and no level synchronisation, an approximate M^-1 that may
+  ///     cost iterations.
+  std::string triangular = "auto";
+  int triangular_sweeps = 3;  ///< "jacobi": sweeps per triangle, 1..50
+  /// ILU(0) and IC(0) with triangular = "jacobi": the strict triangles
+  /// stored in single precision (the csr16-single format, applied in
+  /// double), which halves the bytes the sweeps read.
+  bool single_factors = false;
   bool record_history = true;  ///< keep ||r||/||b|| of every iteration in SolverResult::history
   /// GPU pipelined CG keeps its scalars on the device and the host looks at
   /// them every `check_every` iterations (one synchronisation per check);
