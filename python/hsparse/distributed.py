@@ -115,8 +115,8 @@ class DistributedMatrix:
         Collective."""
         if method not in ("cg", "pipecg", "pipecg-gv", "gmres"):
             raise ValueError(f"method: expected one of cg, pipecg, pipecg-gv, gmres, got {method!r}")
-        if precond not in (None, "none", "jacobi", "chebyshev"):
-            raise ValueError(f"precond: expected None, 'jacobi' or 'chebyshev' (the preconditioners of a distributed matrix so far), got {precond!r}")
+        if precond not in (None, "none", "jacobi", "chebyshev", "block-jacobi", "ilu0", "ic0"):
+            raise ValueError(f"precond: expected None, 'jacobi', 'chebyshev', or 'block-jacobi', 'ilu0', 'ic0' (on each rank's diagonal block), got {precond!r}")
         if not tol > 0 or maxiter < 1 or restart < 1:
             raise ValueError("tol must be > 0, maxiter and restart >= 1")
         r = self._d.rank

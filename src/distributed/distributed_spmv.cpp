@@ -59,6 +59,7 @@ struct DistributedSpmv<V, I>::State {
   RowPartition row_partition, column_partition;
   HaloPattern pattern;
   std::optional<SpmvPlan<V, I>> local, remote;
+  std::optional<Csr<V, I>> local_block;  // keep_local_block
   std::vector<V> diagonal;
   bool overlap = true, profile = false, cpu = true;
   DistributedSpmvTimes times;
@@ -174,6 +175,7 @@ DistributedSpmv<V, I>::DistributedSpmv(CommunicatorPtr comm, ExecutorPtr ex, con
   s.cols = split->local.cols;
   on_every_rank(c, [&] {
     s.local.emplace(s.ex, split->local, options.local);
+    if (options.keep_local_block) s.local_block = split->local;
     if (split->remote.cols > 0) {
       // The remote part keeps its non-empty rows only when they are fewer
       // than half: a product over all rows reads and writes every entry of
@@ -341,6 +343,8 @@ template <class V, class I>
 const SpmvPlan<V, I>* DistributedSpmv<V, I>::remote_plan() const { return s_->remote ? &*s_->remote : nullptr; }
 template <class V, class I>
 const std::vector<V>& DistributedSpmv<V, I>::diagonal() const { return s_->diagonal; }
+template <class V, class I>
+const Csr<V, I>* DistributedSpmv<V, I>::local_block() const { return s_->local_block ? &*s_->local_block : nullptr; }
 
 template <class V, class I>
 std::string DistributedSpmv<V, I>::description() const {

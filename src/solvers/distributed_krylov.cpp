@@ -7,8 +7,25 @@
 
 #include "hsparse/core/types.hpp"
 #include "krylov_solve_with.hpp"
+#include "preconditioner_op.hpp"
 
 namespace hsparse {
+
+namespace {
+
+// M^-1 of each rank's diagonal block, said so in its description.
+template <class V>
+class RankBlocks final : public detail::PreconditionerOp<V> {
+ public:
+  explicit RankBlocks(detail::PreconditionerPtr<V> inner) : inner_(std::move(inner)) {}
+  void apply(const V* r, V* z) const override { inner_->apply(r, z); }
+  std::string description() const override { return "on each rank's diagonal block (block Jacobi over the ranks): " + inner_->description(); }
+
+ private:
+  detail::PreconditionerPtr<V> inner_;
+};
+
+}  // namespace
 
 template <class V, class I>
 SolverResult solve(const distributed::DistributedSpmv<V, I>& op, const Array<V>& b, Array<V>& x, const SolverOptions& o) {
@@ -35,10 +52,23 @@ SolverResult solve(const distributed::DistributedSpmv<V, I>& op, const Array<V>&
     }
   }
   agree_on_failure(comm, problem);
-  // Block Jacobi, ILU(0) and IC(0) on the ranks' local blocks (PETSc's
-  // bjacobi) are not built here yet: without from_matrix, solve_with says so.
+  // Block Jacobi, ILU(0) and IC(0) apply to each rank's diagonal block
+  // (PETSc's bjacobi): no communication in M^-1, at the price of the
+  // couplings between ranks, which the Krylov method has to make up.
   detail::PreconditionerSource<V> source;
   source.inverse_diagonal = [&] { return dinv; };
+  // Built here, so that a rank whose block fails (a zero pivot) tells the
+  // others before the solve's first collective (on_every_rank).
+  const Preconditioner pre = o.preconditioner;
+  detail::PreconditionerPtr<V> built;
+  if (const Csr<V, I>* block = op.local_block();
+      block && (pre == Preconditioner::block_jacobi || pre == Preconditioner::ilu0 || pre == Preconditioner::ic0)) {
+    on_every_rank(comm, [&] {
+      detail::check_preconditioner_options(o);
+      built = std::make_unique<RankBlocks<V>>(detail::make_from_matrix(op.executor(), *block, o));
+    });
+    source.from_matrix = [&built](const SolverOptions&) { return std::move(built); };
+  }
   return detail::solve_with(op, source, b, x, o);
 }
 

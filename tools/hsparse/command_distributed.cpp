@@ -163,6 +163,7 @@ int solve_on_ranks(const DistributedRun& run, const SolverOptions& options, cons
   c.allreduce_sum(sums, 4);
   if (me == 0) {
     std::printf("solver      %s, preconditioner %s, operator %s (rank 0)\n", to_string(o.method), to_string(o.preconditioner), d.local_plan().description().c_str());
+    if (!r.preconditioner.empty()) std::printf("M^-1        %s (rank 0's)\n", r.preconditioner.c_str());
     std::printf("status      %s: %s\n", to_string(r.status), r.message.c_str());
     std::printf("iterations  %d\n", r.iterations);
     std::printf("time        setup %.3f ms, iterations %.3f ms, %.2f us per iteration (rank 0's clock)\n", r.setup_seconds * 1e3, r.seconds * 1e3,

@@ -63,6 +63,12 @@ struct DistributedSpmvOptions {
   /// synchronisation after the local product, so leave it off when timing
   /// the product as a whole).
   bool profile = false;
+  /// Keep this rank's diagonal block (its rows and its own columns) on the
+  /// host, for the solvers' preconditioners built from a matrix: block
+  /// Jacobi, ILU(0) and IC(0) applied to each rank's block (PETSc's
+  /// bjacobi). false saves the block's host memory; those preconditioners
+  /// are then refused.
+  bool keep_local_block = true;
 
   /// SpmvOptions with format "auto".
   static SpmvOptions auto_format() {
@@ -175,6 +181,9 @@ class DistributedSpmv {
   /// This rank's diagonal entries A(g, g) for its rows g (0 where absent),
   /// for Jacobi; the matrix must be square with equal partitions.
   const std::vector<V>& diagonal() const;
+  /// This rank's diagonal block (rows() x cols(), local column indices) on
+  /// the host, or null where DistributedSpmvOptions::keep_local_block was false.
+  const Csr<V, I>* local_block() const;
   /// "local csr/adaptive (n rows, nnz), remote coo (...), halo ..." in one line.
   std::string description() const;
 
