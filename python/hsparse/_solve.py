@@ -50,9 +50,9 @@ def solve(A: Any, b: Any, method: str = "cg", precond: Optional[str] = None, tol
     SpmvPlan; ``format`` the operator's format ("auto": the advisor's).
     ``callback(iteration, relative_residual)`` is called as it goes (every
     iteration on the CPU; at every host check of the GPU's pipelined CG).
-    Real matrices (float32, float64) on either device; complex ones
-    (complex64, complex128) on the CPU with "cg" (Hermitian positive
-    definite A), "gmres" or "bicgstab", and None, "jacobi", "ilu0" or
+    Real matrices (float32, float64); complex ones (complex64, complex128)
+    with "cg" (Hermitian positive definite A), "gmres", "bicgstab" (and
+    "pipebicgstab" on the CPU), and None, "jacobi", "chebyshev", "ilu0" or
     "ic0". The GIL is released while solving."""
     from . import _as_matrix
     M = _as_matrix(A)

@@ -208,7 +208,7 @@ struct SweptTriangle {
       const V* d = dinv.data();
 #pragma omp parallel for schedule(static)
       for (long long i = 0; i < static_cast<long long>(n); ++i) out[i] = d[i] * in[i];
-    } else if constexpr (!is_complex_v<V>) {
+    } else {
       cuda::scale_by<V>(cuda_executor(*ex, "a Jacobi sweep"), static_cast<long long>(n), dinv.data(), in, out);
     }
   }

@@ -49,9 +49,6 @@ class KrylovOps {
   KrylovOps(const Op& op, std::size_t n, const std::vector<V>& dinv, PreconditionerPtr<V> general = nullptr)
       : op_(op), ex_(op.executor()), n_(n), cpu_(ex_->backend() == Backend::cpu), general_(std::move(general)) {
     if (!dinv.empty()) dinv_ = Array<V>(ex_, std::span<const V>(dinv));
-    if constexpr (is_complex_v<V>) {
-      if (!cpu_) throw Error(ErrorCode::unsupported, "complex Krylov solves run on the CPU so far (--backend cpu); the GPU's vector kernels are real");
-    }
     if (!cpu_) {
       cex_ = &cuda_executor(*ex_, "a GPU solve");
       scratch_ = std::make_unique<cuda::ReductionScratch>();
@@ -110,14 +107,14 @@ class KrylovOps {
   void mdot(const Vector& w, const std::vector<const Vector*>& basis, std::span<Scalar> result) const {
     if (cpu_) {
       openmp::mdot<V>(in(w), pointers(basis), result);
-    } else if constexpr (!is_complex_v<V>) {
+    } else {
       cuda::mdot_host<V>(*cex_, n(), w.data(), pointers(basis), result, *scratch_);
     }
     sum_over_ranks(result);
   }
   void maxpy_sub(std::span<const Scalar> coef, const std::vector<const Vector*>& basis, Vector& w) const {
     if (cpu_) return openmp::maxpy_sub<V>(coef, pointers(basis), out(w));
-    if constexpr (!is_complex_v<V>) cuda::maxpy_sub<V>(*cex_, n(), coef, pointers(basis), w.data());
+    cuda::maxpy_sub<V>(*cex_, n(), coef, pointers(basis), w.data());
   }
 
   // ---- the same on pointers to n entries in the executor's memory (the multi-RHS solve's columns) ----
@@ -146,7 +143,9 @@ class KrylovOps {
       const auto d = openmp::pipelined_bicgstab_directions<V>(first, a, b, w, v);
       return start_sums({d.begin(), d.end()});
     }
-    if constexpr (!is_complex_v<V>) {
+    if constexpr (is_complex_v<V>) {
+      throw Error(ErrorCode::unsupported, "pipebicgstab's fused GPU kernels are real; a complex system on the GPU takes bicgstab or gmres");
+    } else {
       const auto d = cuda::pipelined_bicgstab_directions<V>(*cex_, first, a, b, w, v, *scratch_);
       start_sums({d.begin(), d.end()});
     }
@@ -157,7 +156,9 @@ class KrylovOps {
       const auto d = openmp::pipelined_bicgstab_residuals<V>(a, w, v);
       return start_sums({d.begin(), d.end()});
     }
-    if constexpr (!is_complex_v<V>) {
+    if constexpr (is_complex_v<V>) {
+      throw Error(ErrorCode::unsupported, "pipebicgstab's fused GPU kernels are real; a complex system on the GPU takes bicgstab or gmres");
+    } else {
       const auto d = cuda::pipelined_bicgstab_residuals<V>(*cex_, a, w, v, *scratch_);
       start_sums({d.begin(), d.end()});
     }
@@ -169,7 +170,7 @@ class KrylovOps {
   }
   void axpby(V a, const V* x, V b, V* y) const {
     if (cpu_) return openmp::axpby<V>(a, {x, n_}, b, {y, n_});
-    if constexpr (!is_complex_v<V>) cuda::axpby<V>(*cex_, n(), a, x, b, y);
+    cuda::axpby<V>(*cex_, n(), a, x, b, y);
   }
   void precondition(const V* r, V* z) const {
     if (general_) return general_->apply(r, z);
@@ -185,7 +186,7 @@ class KrylovOps {
       for (long long i = 0; i < nn; ++i) z[i] = d[i] * r[i];
       return;
     }
-    if constexpr (!is_complex_v<V>) cuda::scale_by<V>(*cex_, n(), dinv_.data(), r, z);
+    cuda::scale_by<V>(*cex_, n(), dinv_.data(), r, z);
   }
 
   // ---- pipelined CG: the state (kernels/pipelined_cg_step.hpp) in the executor's memory ----
@@ -285,8 +286,7 @@ class KrylovOps {
   long long n() const { return static_cast<long long>(n_); }
   // This rank's <a, b> (a synchronisation on a GPU).
   Scalar local_dot(const V* a, const V* b) const {
-    if constexpr (is_complex_v<V>) return openmp::dot<V>({a, n_}, {b, n_});  // complex runs on the CPU (the constructor says so)
-    else return cpu_ ? openmp::dot<V>({a, n_}, {b, n_}) : cuda::dot_host<V>(*cex_, n(), a, b, *scratch_);
+    return cpu_ ? openmp::dot<V>({a, n_}, {b, n_}) : cuda::dot_host<V>(*cex_, n(), a, b, *scratch_);
   }
   // A distributed iteration's four local sums (the update's <r, z>, <r, r>,
   // if one is pending, and the SpMV's <p, Ap>, <Ap, M^-1 Ap>), added over

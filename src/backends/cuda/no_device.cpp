@@ -160,6 +160,27 @@ HSPARSE_FOR_EACH_REAL_VALUE_INDEX(HSPARSE_ABSENT)
 
 void pipelined_cg_advance(const Executor&, PipelinedCgState*, const double*, bool, double*, int) { absent("pipelined CG"); }
 
+// The complex vector kernels (complex_vector_ops.cu).
+#define HSPARSE_ABSENT(R)                                                                                                              \
+  template <> void mdot_host(const Executor&, long long, const std::complex<R>*, const std::vector<const std::complex<R>*>&,          \
+                             std::span<std::complex<double>>, ReductionScratch&) {                                                    \
+    absent("mdot");                                                                                                                     \
+  }                                                                                                                                     \
+  template <> std::complex<double> dot_host(const Executor&, long long, const std::complex<R>*, const std::complex<R>*, ReductionScratch&) { \
+    absent("dot");                                                                                                                      \
+  }                                                                                                                                     \
+  template <> void axpby(const Executor&, long long, std::complex<R>, const std::complex<R>*, std::complex<R>, std::complex<R>*) {   \
+    absent("axpby");                                                                                                                    \
+  }                                                                                                                                     \
+  template <> void maxpy_sub(const Executor&, long long, std::span<const std::complex<double>>, const std::vector<const std::complex<R>*>&, \
+                             std::complex<R>*) {                                                                                      \
+    absent("maxpy");                                                                                                                    \
+  }                                                                                                                                     \
+  template <> void scale_by(const Executor&, long long, const std::complex<R>*, const std::complex<R>*, std::complex<R>*) { absent("scale_by"); }
+HSPARSE_ABSENT(float)
+HSPARSE_ABSENT(double)
+#undef HSPARSE_ABSENT
+
 // Pipelined BiCGStab's fused kernels (float and double, as the CUDA build).
 #define HSPARSE_ABSENT(V)                                                                                                              \
   template <> std::array<double, 2> pipelined_bicgstab_directions(const Executor&, bool, V, V, V, const PipelinedBicgstabVectors<V>&, \

@@ -143,7 +143,7 @@ void dot(const Executor& ex, long long n, const V* a, const V* b, double* out, R
 }
 
 template <class V>
-void mdot_host(const Executor& ex, long long n, const V* w, const std::vector<const V*>& vs, std::span<double> out, ReductionScratch& scratch) {
+void mdot_host(const Executor& ex, long long n, const V* w, const std::vector<const V*>& vs, std::span<dot_t<V>> out, ReductionScratch& scratch) {
   check_count("mdot", vs.size(), out.size());
   for (std::size_t k = 0; k < vs.size(); k += ReductionScratch::kMaxValues) {
     const std::size_t count = std::min<std::size_t>(ReductionScratch::kMaxValues, vs.size() - k);
@@ -154,7 +154,7 @@ void mdot_host(const Executor& ex, long long n, const V* w, const std::vector<co
 }
 
 template <class V>
-double dot_host(const Executor& ex, long long n, const V* a, const V* b, ReductionScratch& scratch) {
+dot_t<V> dot_host(const Executor& ex, long long n, const V* a, const V* b, ReductionScratch& scratch) {
   double r = 0;
   mdot_host<V>(ex, n, a, {b}, std::span<double>(&r, 1), scratch);
   return r;
@@ -168,7 +168,7 @@ void axpby(const Executor& ex, long long n, V alpha, const V* x, V beta, V* y) {
 }
 
 template <class V>
-void maxpy_sub(const Executor& ex, long long n, std::span<const double> coef, const std::vector<const V*>& vs, V* y) {
+void maxpy_sub(const Executor& ex, long long n, std::span<const dot_t<V>> coef, const std::vector<const V*>& vs, V* y) {
   check_count("maxpy", vs.size(), coef.size());
   if (n <= 0) return;
   const auto s = detail::stream_of(ex);

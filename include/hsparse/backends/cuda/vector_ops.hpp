@@ -13,6 +13,7 @@
 
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/kernels/pipelined_cg_step.hpp"
+#include "hsparse/kernels/vector_ops.hpp"
 
 namespace hsparse::cuda {
 
@@ -44,18 +45,21 @@ void dot(const Executor& ex, long long n, const V* a, const V* b, double* out, R
 template <class V>
 void mdot_scaled(const Executor& ex, long long n, const V* w, const std::vector<const V*>& vs, V alpha, V beta, V* out, long long stride,
                  ReductionScratch& scratch);
-// The same, results copied to the host (a synchronisation).
+// The same, results copied to the host (a synchronisation): out[k] =
+// <v_k, w> = sum conj(v_k) w, and dot_host = <a, b>. These, axpby,
+// maxpy_sub, fill_zero and scale_by also take the complex types
+// (complex_vector_ops.cu), whose sums are complex<double> (dot_t).
 template <class V>
-void mdot_host(const Executor& ex, long long n, const V* w, const std::vector<const V*>& vs, std::span<double> out, ReductionScratch& scratch);
+void mdot_host(const Executor& ex, long long n, const V* w, const std::vector<const V*>& vs, std::span<dot_t<V>> out, ReductionScratch& scratch);
 template <class V>
-double dot_host(const Executor& ex, long long n, const V* a, const V* b, ReductionScratch& scratch);
+dot_t<V> dot_host(const Executor& ex, long long n, const V* a, const V* b, ReductionScratch& scratch);
 
 // y = alpha*x + beta*y (beta == 0: y not read).
 template <class V>
 void axpby(const Executor& ex, long long n, V alpha, const V* x, V beta, V* y);
 // y -= sum_k coef[k] * v_k (host coefficients), y read and written once per batch of up to 8.
 template <class V>
-void maxpy_sub(const Executor& ex, long long n, std::span<const double> coef, const std::vector<const V*>& vs, V* y);
+void maxpy_sub(const Executor& ex, long long n, std::span<const dot_t<V>> coef, const std::vector<const V*>& vs, V* y);
 // y = 0.
 template <class V>
 void fill_zero(const Executor& ex, long long n, V* y);
