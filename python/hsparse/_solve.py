@@ -40,7 +40,7 @@ def solve(A: Any, b: Any, method: str = "cg", precond: Optional[str] = None, tol
     overlapped with the preconditioner and the SpMV). ``precond``: None, "jacobi",
     "block-jacobi" (diagonal blocks of ``block_size`` rows inverted; 0:
     detected), "chebyshev" (a polynomial of ``chebyshev_degree`` in D^-1 A,
-    SpMVs only), "ilu0" or "ic0"; "pipecg" takes None or "jacobi" only.
+    SpMVs only), "ilu0" or "ic0".
     ILU(0)/IC(0)'s factors are applied by ``triangular``: "auto" (the
     faster exact solve, measured), "level-scheduled", "sync-free" (GPU),
     "serial" (CPU) or "jacobi" (``sweeps`` Jacobi sweeps per triangle;

@@ -82,8 +82,8 @@ def test_bad_preconditioner_options_are_errors():
         hsparse.solve(A, b, precond="block-jacobi", block_size=40)
     with pytest.raises(ValueError, match="kind"):
         hsparse.preconditioner(A, "none")
-    with pytest.raises(Exception, match="pipecg-gv, gmres or bicgstab"):
-        hsparse.solve(A, b, method="pipecg", precond="chebyshev", device="cpu")
+    x, info = hsparse.solve(A, b, method="pipecg", precond="chebyshev", device="cpu")
+    assert info.converged, info.message
 
 
 def test_x0_and_callback():

@@ -222,6 +222,55 @@ SolverResult krylov_pipelined_cg(Ops& ops, const typename Ops::Vector& b, typena
   return res;
 }
 
+// Rupp's pipelined CG with a preconditioner that is not a diagonal (block
+// Jacobi, Chebyshev, ILU(0), IC(0)): its fused kernels apply Jacobi inside
+// the update, so here the same recurrences run on the basic vector
+// operations. z = M^-1 r follows r's own recurrence, z -= alpha q with
+// q = M^-1 Ap, the one application per iteration that also gives
+// <Ap, M^-1 Ap> (Ghysels and Vanroose keep u = M^-1 r the same way); alpha
+// and beta come from the SpMV's two dots as in the fused version. One SpMV
+// and one M^-1 per iteration, as CG; the scalars go through the host.
+template <class Ops>
+SolverResult krylov_pipelined_cg_general(Ops& ops, const typename Ops::Vector& b, typename Ops::Vector& x, const SolverOptions& o) {
+  using V = typename Ops::value_type;
+  SolverResult res;
+  KrylovMonitor m{o, res};
+  Stopwatch watch;
+  CgVectors<Ops> v(ops);
+  if (v.start(b, x, m)) {
+    res.setup_seconds = watch.seconds();
+    return res;
+  }
+  auto q = ops.vector();
+  double rz = v.rz, alpha = 0, beta = 0;
+  // Ap = A p, q = M^-1 Ap and their dots; the next alpha and beta. True when the solve must stop.
+  auto spmv_dots = [&](int k) {
+    ops.spmv(v.p, v.ap);
+    ops.precondition(v.ap, q);
+    const double pap = std::real(ops.dot(v.p, v.ap)), apq = std::real(ops.dot(v.ap, q));
+    if (!std::isfinite(apq)) return m.stop(SolverStatus::non_finite, "<Ap, M^-1 Ap> = " + KrylovMonitor::short_number(apq) + " " + KrylovMonitor::in_iteration(k));
+    if (m.bad_curvature(pap, k)) return true;
+    alpha = rz / pap;
+    beta = (alpha * alpha * apq - rz) / rz;
+    return false;
+  };
+  const bool stopped = spmv_dots(1);
+  res.setup_seconds = watch.seconds();
+  watch.restart();
+  for (int k = 1; k <= o.max_iterations && !stopped; ++k) {
+    ops.axpy(static_cast<V>(alpha), v.p, x);
+    ops.axpy(static_cast<V>(-alpha), v.ap, v.r);
+    ops.axpy(static_cast<V>(-alpha), q, v.z);
+    ops.axpby(V(1), v.z, static_cast<V>(beta), v.p);
+    rz = std::real(ops.dot(v.r, v.z));
+    if (m.record(k, ops.norm(v.r))) break;
+    if (spmv_dots(k + 1)) break;
+  }
+  m.out_of_iterations();
+  res.seconds = watch.seconds();
+  return res;
+}
+
 // Pipelined CG after Ghysels and Vanroose ("Hiding global synchronization
 // latency in the preconditioned Conjugate Gradient algorithm", Parallel
 // Computing 40, 2014, Algorithm 4): the iteration's one reduction, <r, u>,

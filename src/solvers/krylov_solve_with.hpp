@@ -70,10 +70,6 @@ SolverResult solve_with(const Op& op, const PreconditionerSource<V>& source, con
     throw Error(ErrorCode::unsupported, std::string("the pipelined CG methods are real so far; a complex Hermitian system takes cg, a general one gmres or bicgstab, not ") +
                                             to_string(o.method));
   }
-  if (o.method == KrylovMethod::pipelined_cg && pre != Preconditioner::none && pre != Preconditioner::jacobi) {
-    throw Error(ErrorCode::invalid_argument, std::string("pipecg fuses a diagonal M^-1 into its vector update, so it takes none or jacobi, not ") +
-                                                 to_string(pre) + "; with " + to_string(pre) + " use cg, pipecg-gv, gmres or bicgstab");
-  }
   Stopwatch setup;
   detail::KrylovOps<V, Op> ops(op, x.size(), diagonal ? source.inverse_diagonal() : std::vector<V>{}, matrix ? source.from_matrix(o) : nullptr);
   if (pre == Preconditioner::chebyshev) ops.use_chebyshev(o.chebyshev_degree, kChebyshevLanczosSteps);
@@ -81,8 +77,8 @@ SolverResult solve_with(const Op& op, const PreconditionerSource<V>& source, con
   SolverResult r;
   switch (o.method) {
     case KrylovMethod::cg: r = detail::krylov_cg(ops, b, x, o); break;
-    case KrylovMethod::pipelined_cg:
-      if constexpr (!is_complex_v<V>) r = detail::krylov_pipelined_cg(ops, b, x, o);
+    case KrylovMethod::pipelined_cg:  // the fused kernels apply a diagonal M^-1; any other goes the general way
+      if constexpr (!is_complex_v<V>) r = ops.diagonal_or_none() ? detail::krylov_pipelined_cg(ops, b, x, o) : detail::krylov_pipelined_cg_general(ops, b, x, o);
       break;
     case KrylovMethod::pipelined_cg_gv:
       if constexpr (!is_complex_v<V>) r = detail::krylov_pipelined_cg_gv(ops, b, x, o);
