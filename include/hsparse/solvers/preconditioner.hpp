@@ -15,6 +15,7 @@
 
 namespace hsparse {
 
+/// M^-1 of a square matrix, built once on an executor and applied to vectors.
 template <class V, class I>
 class PreconditionerPlan {
  public:
@@ -25,16 +26,16 @@ class PreconditionerPlan {
   /// for Chebyshev); Error(invalid_argument) for none.
   PreconditionerPlan(ExecutorPtr ex, const Csr<V, I>& a, const SolverOptions& options);
   ~PreconditionerPlan();
-  PreconditionerPlan(PreconditionerPlan&&) noexcept;
-  PreconditionerPlan& operator=(PreconditionerPlan&&) noexcept;
+  PreconditionerPlan(PreconditionerPlan&&) noexcept;             ///< takes the other's M^-1
+  PreconditionerPlan& operator=(PreconditionerPlan&&) noexcept;  ///< releases this one's, takes the other's
   /// z = M^-1 r: n entries each in the executor's memory (z != r).
   void apply(const V* r, V* z) const;
   /// The same with host spans (copied to the executor and back); sizes checked.
   void apply(std::span<const V> r, std::span<V> z) const;
   /// What M^-1 is, in words ("block Jacobi, 400 blocks of 4 (detected)").
   std::string description() const;
-  std::int64_t rows() const;
-  const ExecutorPtr& executor() const;
+  std::int64_t rows() const;             ///< the matrix's rows (and columns)
+  const ExecutorPtr& executor() const;   ///< where M^-1 applies
 
  private:
   struct State;
