@@ -1,19 +1,15 @@
 // PETSc's MatMult and KSPCG as the distributed bench's CPU baseline
 // (petsc_baseline.hpp). The matrix goes to PETSc as an MPIAIJ matrix with
-// hsparse's partition (MatCreateMPIAIJWithArrays: local CSR rows, global
-// columns), so both split the rows into PETSc's diagonal and off-diagonal
-// blocks the same way and exchange the same halo.
+// hsparse's partition (petsc_interop.hpp: local CSR rows, global columns),
+// so both split the rows into PETSc's diagonal and off-diagonal blocks the
+// same way and exchange the same halo.
 #include "petsc_baseline.hpp"
 
-#include <cstdlib>
-#include <vector>
-
 #include "hsparse/core/communicator.hpp"
-#include "hsparse/core/error.hpp"
 #include "hsparse/core/timer.hpp"
 
 #ifdef HSPARSE_HAVE_PETSC
-#include <petscksp.h>
+#include "petsc_interop.hpp"
 #endif
 
 namespace hsparse::bench {
@@ -22,20 +18,7 @@ namespace hsparse::bench {
 
 namespace {
 
-void check(PetscErrorCode e, const char* what) {
-  if (e != 0) throw Error(ErrorCode::internal, std::string("PETSc: ") + what + " failed (error " + std::to_string(static_cast<int>(e)) + ")");
-}
-
-// PETSc starts once, after hsparse's MPI (world_communicator), and ends
-// before it: atexit runs the later registration first.
-void start_petsc() {
-  static bool started = false;
-  if (started) return;
-  world_communicator();
-  check(PetscInitializeNoArguments(), "PetscInitialize");
-  std::atexit([] { PetscFinalize(); });
-  started = true;
-}
+using petsc::check;
 
 // The slowest rank's seconds.
 double slowest(double seconds) {
@@ -49,22 +32,13 @@ double slowest(double seconds) {
 PetscFigures petsc_baseline(const Csr<double, std::int64_t>& rows, const distributed::RowPartition& partition, int cg_iterations, bool jacobi,
                             double min_time_s) {
   PetscFigures f;
-  start_petsc();
+  petsc::start();
   const int me = world_communicator()->rank();
-  char version[128];
-  check(PetscGetVersion(version, sizeof version), "PetscGetVersion");
-  f.version = version;
-  const auto release = f.version.find("Release Version ");  // "Petsc Release Version 3.18.5, Feb 27, 2023 "
-  if (release != std::string::npos) f.version = "PETSc " + f.version.substr(release + 16, f.version.find(',', release) - release - 16);
-  // PETSc's indices (PetscInt: 32-bit in Debian's build): refused, not wrapped.
-  if (rows.cols > static_cast<std::int64_t>(PETSC_MAX_INT) || rows.nnz() > static_cast<std::size_t>(PETSC_MAX_INT)) {
-    f.why_not = "the matrix exceeds PETSc's " + std::to_string(sizeof(PetscInt) * 8) + "-bit indices";
-    return f;
-  }
-  std::vector<PetscInt> ptr(rows.row_ptr.begin(), rows.row_ptr.end()), col(rows.col_idx.begin(), rows.col_idx.end());
-  const auto m = static_cast<PetscInt>(partition.size(me)), n_global = static_cast<PetscInt>(partition.rows());
-  Mat a;
-  check(MatCreateMPIAIJWithArrays(PETSC_COMM_WORLD, m, m, n_global, n_global, ptr.data(), col.data(), rows.values.data(), &a), "MatCreateMPIAIJWithArrays");
+  f.version = petsc::version();
+  f.why_not = petsc::index_refusal(rows);
+  if (!f.why_not.empty()) return f;
+  const auto m = static_cast<PetscInt>(partition.size(me));
+  Mat a = petsc::aij_matrix(PETSC_COMM_WORLD, MATMPIAIJ, rows, partition.rows());
   Vec x, y, b;
   check(MatCreateVecs(a, &x, &y), "MatCreateVecs");
   check(VecDuplicate(y, &b), "VecDuplicate");
@@ -114,11 +88,15 @@ PetscFigures petsc_baseline(const Csr<double, std::int64_t>& rows, const distrib
   return f;
 }
 
+std::string petsc_missing_reason() { return ""; }
+
 #else
+
+std::string petsc_missing_reason() { return "this hsparse was built without PETSc (install petsc-dev: scripts/install-deps.sh)"; }
 
 PetscFigures petsc_baseline(const Csr<double, std::int64_t>&, const distributed::RowPartition&, int, bool, double) {
   PetscFigures f;
-  f.why_not = "this hsparse was built without PETSc (install petsc-dev: scripts/install-deps.sh)";
+  f.why_not = petsc_missing_reason();
   return f;
 }
 

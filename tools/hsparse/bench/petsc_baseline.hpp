@@ -27,4 +27,7 @@ struct PetscFigures {
 PetscFigures petsc_baseline(const Csr<double, std::int64_t>& rows, const distributed::RowPartition& partition, int cg_iterations, bool jacobi,
                             double min_time_s);
 
+// Empty in a build with PETSc; else why the PETSc baselines do not run.
+std::string petsc_missing_reason();
+
 }  // namespace hsparse::bench

@@ -1,21 +1,26 @@
 // hsparse bench --solvers, time to solution (solution_bench.hpp): every
 // solver and preconditioner of a problem from x = 0 to the tolerance, timed
-// once after an untimed warm-up solve; on a GPU, then, the triangular
+// once after an untimed warm-up solve; on the CPU, PETSc's KSP beside each
+// variant that PETSc has (petsc_solve.hpp); on a GPU, the triangular
 // comparison (triangular_compare.cpp) on the same matrix.
 #include "solution_bench.hpp"
 
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <span>
 
 #include "baseline_cg.hpp"
 #include "hsparse/backends/cuda/cusparse_baselines.hpp"
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/array.hpp"
+#include "hsparse/formats/convert.hpp"
 #include "hsparse/io/matrix_source.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
 #include "hsparse/solvers/krylov.hpp"
 #include "option_checks.hpp"
+#include "petsc_baseline.hpp"
+#include "petsc_solve.hpp"
 #include "right_hand_side.hpp"
 #include "solution_parts.hpp"
 
@@ -72,6 +77,28 @@ std::string solver_name(const Variant& v) {
   return to_string(v.method);
 }
 
+// PETSc's method and preconditioner (petsc_solve's names) for an hsparse
+// variant that PETSc has: CG, BiCGStab and GMRES with none, Jacobi, ILU(0)
+// and IC(0). Not pipelined CG, Chebyshev or block Jacobi: PETSc's bjacobi is
+// ILU(0) on each process's block, not hsparse's small diagonal blocks.
+struct PetscVariant {
+  const char* method;
+  const char* pc;
+};
+
+std::optional<PetscVariant> petsc_counterpart(const Variant& v) {
+  using M = KrylovMethod;
+  using P = Preconditioner;
+  const char* method = v.method == M::cg ? "cg" : v.method == M::bicgstab ? "bicgstab" : v.method == M::gmres ? "gmres" : nullptr;
+  const char* pc = v.preconditioner == P::none     ? "none"
+                   : v.preconditioner == P::jacobi ? "jacobi"
+                   : v.preconditioner == P::ilu0   ? "ilu"
+                   : v.preconditioner == P::ic0    ? "icc"
+                                                   : nullptr;
+  if (v.baseline || method == nullptr || pc == nullptr) return std::nullopt;
+  return PetscVariant{method, pc};
+}
+
 // A problem's matrix, right-hand side and operator, made once for all its variants.
 struct LoadedProblem {
   Problem problem;
@@ -114,14 +141,20 @@ SolverResult solve_from_zero(LoadedProblem& p, const Variant& v) {
   return r;
 }
 
-SolveRow time_to_solution(LoadedProblem& p, const Variant& v) {
+// A row's problem and variant, before anything is measured.
+SolveRow row_for(const LoadedProblem& p, const Variant& v) {
   SolveRow row;
   row.problem = p.problem.spec;
   row.unknowns = p.a.rows;
   row.nonzeros = static_cast<long long>(p.a.nnz());
   row.solver = solver_name(v);
   row.preconditioner = to_string(v.preconditioner);
-  row.baseline = v.baseline;
+  if (v.baseline) row.library = "cuSPARSE";
+  return row;
+}
+
+SolveRow time_to_solution(LoadedProblem& p, const Variant& v) {
+  SolveRow row = row_for(p, v);
   try {
     const SolverResult r = after_warm_up([&] { return solve_from_zero(p, v); });
     row.setup_s = r.setup_seconds;
@@ -137,19 +170,57 @@ SolveRow time_to_solution(LoadedProblem& p, const Variant& v) {
   return row;
 }
 
+// PETSc's row beside variant v, timed as hsparse's rows are (petsc_solve).
+// Its setup is the SeqAIJ matrix's creation and KSPSetUp, as hsparse's
+// counts its operator's. `wide`: p.a with the 64-bit indices petsc_solve
+// takes. `note` gains how PETSc ran, once.
+SolveRow petsc_time_to_solution(const LoadedProblem& p, const Csr<V, std::int64_t>& wide, const Variant& v, const PetscVariant& pv, std::string& note) {
+  SolveRow row = row_for(p, v);
+  row.library = "PETSc";
+  row.solver = "PETSc " + row.solver;
+  row.pairs_with = solver_name(v);
+  try {
+    const PetscSolveRow r = petsc_solve(wide, p.b, pv.method, pv.pc, kSolutionTolerance, kSolutionMaxIterations, SolverOptions{}.restart);
+    row.description = r.description;
+    if (!r.available) {
+      row.status = "error: " + r.why_not;
+      return row;
+    }
+    if (note.empty()) {
+      note = r.version + " on one process (PETSC_COMM_SELF, a SeqAIJ matrix): its sparse kernels on one core, its vector operations in the "
+             "system BLAS, which may thread them; hsparse on " + p.ex->description() + ".";
+    }
+    row.setup_s = r.matrix_s + r.setup_s;
+    row.solve_s = r.solve_s;
+    row.iterations = r.iterations;
+    row.status = r.converged ? "converged" : r.reason;  // else PETSc's words: DIVERGED_ITS, DIVERGED_PC_FAILED, ...
+    row.true_residual = r.true_relative_residual;
+  } catch (const std::exception& e) {
+    row.status = std::string("error: ") + e.what();
+  }
+  return row;
+}
+
 void print_solve_row(const SolveRow& r) {
   std::printf("  %-18s %-13s setup %8.3f s  solve %8.3f s  %5d iterations  true residual %8.1e  %s\n", r.solver.c_str(),
               r.preconditioner.c_str(), r.setup_s, r.solve_s, r.iterations, r.true_residual, r.status.c_str());
   std::fflush(stdout);
 }
 
-// One problem: every variant, then (GPU) the triangular comparison on its matrix.
+// One problem: every variant, each followed on the CPU by PETSc's where it
+// has one, then (GPU) the triangular comparison on its matrix.
 void run_problem(const Problem& problem, SolutionResults& results, const std::atomic<bool>& stop) {
   LoadedProblem p(problem, make_executor(results.gpu ? Backend::cuda : Backend::cpu));
   std::printf("%s: %d unknowns, %zu nonzeros, %s\n", problem.spec.c_str(), p.a.rows, p.a.nnz(), problem.spd ? "SPD" : "nonsymmetric");
+  const bool petsc = !results.gpu && petsc_missing_reason().empty();
+  const auto wide = petsc ? convert_types<V, std::int64_t>(p.a) : Csr<V, std::int64_t>{};
   for (const Variant& v : variants(problem.spd, results.gpu)) {
     if (stop) return;
     results.solves.push_back(time_to_solution(p, v));
+    print_solve_row(results.solves.back());
+    const auto pv = petsc_counterpart(v);
+    if (!petsc || !pv || stop) continue;
+    results.solves.push_back(petsc_time_to_solution(p, wide, v, *pv, results.petsc_note));
     print_solve_row(results.solves.back());
   }
   if (results.gpu && !stop) results.triangular.push_back(compare_triangular(p.ex, p.a, problem.spec));
@@ -175,6 +246,8 @@ int run_solution_benchmark(const SolutionBenchOptions& opt, const std::atomic<bo
   results.gpu = tool::resolve_backend(opt.backend) == "cuda";
   results.quick = opt.quick;
   results.device = results.gpu ? cuda::device_description() : "CPU (OpenMP)";
+  if (results.gpu) results.petsc_note = "PETSc's rows (the CPU goal) run with --backend cpu.";
+  else results.petsc_note = petsc_missing_reason();
   std::printf("\nTime to solution (relative residual %.0e, from x = 0)\n", kSolutionTolerance);
   for (const Problem& problem : problems(results.gpu, opt.quick)) {
     if (stop) break;

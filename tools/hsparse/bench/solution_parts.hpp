@@ -19,18 +19,24 @@ namespace hsparse::bench {
 inline constexpr double kSolutionTolerance = 1e-8;
 inline constexpr int kSolutionMaxIterations = 10000;
 
+// The CPU goal: hsparse's time to solution at most 1/1.3 of
+// PETSc's, same method and preconditioner, on the same run's problems.
+inline constexpr double kPetscSpeedupGoal = 1.3;
+
 // One solve of one problem by one solver and preconditioner.
 struct SolveRow {
   std::string problem;  // the generator spec
   long long unknowns = 0, nonzeros = 0;
-  std::string solver;          // "cg", "pipecg", "gmres(30)", "bicgstab", "cuSPARSE PCG", "cuSPARSE BiCGStab"
-  std::string preconditioner;  // the variant: none, jacobi, block-jacobi, chebyshev, ilu0, ic0
-  std::string description;     // what M^-1 was, in the solver's words
-  bool baseline = false;       // NVIDIA's libraries, not hsparse
+  std::string library = "hsparse";  // or a baseline's: "cuSPARSE" (PCG and BiCGStab on cuSPARSE + cuBLAS), "PETSc" (KSP)
+  std::string solver;          // "cg", "pipecg", "gmres(30)", "bicgstab", "cuSPARSE PCG", "cuSPARSE BiCGStab", "PETSc cg", ...
+  std::string preconditioner;  // the variant: none, jacobi, block-jacobi, chebyshev, ilu0, ic0 (a baseline: its counterpart's)
+  std::string description;     // what M^-1 was, in the solver's words (PETSc: its KSP and PC)
+  std::string pairs_with;      // a PETSc row: the hsparse solver it is compared with, same preconditioner ("cg", "gmres(30)")
   double setup_s = 0, solve_s = 0;
   int iterations = 0;
   std::string status;          // the solver's (converged, max iterations, ...) or "error: <message>"
   double true_residual = NAN;  // ||b - A x|| / ||b|| on the host; NaN after an error
+  bool baseline() const { return library != "hsparse"; }
   double total_s() const { return setup_s + solve_s; }
   bool converged() const { return status == "converged"; }
 };
@@ -57,6 +63,7 @@ struct SolutionResults {
   std::vector<TriangularRow> triangular;
   std::map<std::string, int> skipped;  // shared matrices the triangular comparison left out, by reason
   std::string triangular_note;         // what the comparison covers, or why it did not run
+  std::string petsc_note;              // how PETSc ran, or why its rows are missing
 };
 
 // Runs fn() twice and returns the second result: the first pays the one-off

@@ -1,6 +1,6 @@
 // solutions.md and solutions.json of hsparse bench --solvers' time-to-solution
-// part (solution_parts.hpp): a table of solves per problem, the triangular
-// comparison, and the goals, computed once for both files.
+// part (solution_parts.hpp): a table of solves per problem, the pairs with
+// PETSc, the triangular comparison, and the goals, computed once for both files.
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -73,13 +73,41 @@ Goal speedup_goal(double goal, const Pick& ours, const Pick& theirs, const std::
 std::vector<Goal> solve_goals(const SolutionResults& r) {
   const auto rows = largest_spd_problem(r);
   const std::string cg = "unpreconditioned hsparse CG", pcg = "cuSPARSE PCG with IC(0)";
-  const Pick best = fastest(rows, "the preconditioned hsparse solves", [](const SolveRow& s) { return !s.baseline && s.preconditioner != "none"; });
+  const Pick best = fastest(rows, "the preconditioned hsparse solves", [](const SolveRow& s) { return !s.baseline() && s.preconditioner != "none"; });
   std::vector<Goal> goals = {
-      speedup_goal(2.0, best, fastest(rows, cg, [](const SolveRow& s) { return !s.baseline && s.solver == "cg" && s.preconditioner == "none"; }), cg),
-      speedup_goal(3.0, best, fastest(rows, pcg, [](const SolveRow& s) { return s.baseline && s.preconditioner == "ic0"; }), pcg)};
+      speedup_goal(2.0, best, fastest(rows, cg, [](const SolveRow& s) { return !s.baseline() && s.solver == "cg" && s.preconditioner == "none"; }), cg),
+      speedup_goal(3.0, best, fastest(rows, pcg, [](const SolveRow& s) { return s.library == "cuSPARSE" && s.preconditioner == "ic0"; }), pcg)};
   const std::string where = rows.empty() ? "" : " on " + rows.front().problem;
   for (auto& g : goals) g.what += where;
   return goals;
+}
+
+// An hsparse row and PETSc's beside it (same problem, method and
+// preconditioner), against the CPU goal: hsparse's total at most
+// 1/kPetscSpeedupGoal of PETSc's. Compared where both converged.
+struct PetscPair {
+  const SolveRow* ours = nullptr;
+  const SolveRow* petsc = nullptr;
+  std::optional<double> ratio;  // hsparse's total over PETSc's
+  std::string missing;          // why there is no ratio
+  std::string verdict() const { return !ratio ? "not compared" : *ratio <= 1.0 / kPetscSpeedupGoal ? "met" : "missed"; }
+};
+
+std::vector<PetscPair> petsc_pairs(const std::vector<SolveRow>& rows) {
+  std::vector<PetscPair> pairs;
+  for (const auto& t : rows) {
+    if (t.library != "PETSc") continue;
+    const auto ours = std::find_if(rows.begin(), rows.end(), [&](const SolveRow& s) {
+      return !s.baseline() && s.problem == t.problem && s.solver == t.pairs_with && s.preconditioner == t.preconditioner;
+    });
+    if (ours == rows.end()) continue;
+    PetscPair p{&*ours, &t, std::nullopt, ""};
+    if (!ours->converged()) p.missing = "hsparse: " + ours->status;
+    else if (!t.converged()) p.missing = "PETSc: " + t.status;
+    else p.ratio = ours->total_s() / t.total_s();
+    pairs.push_back(p);
+  }
+  return pairs;
 }
 
 double geometric_mean(const std::vector<double>& v) {
@@ -115,10 +143,28 @@ TriangularSummary summarize_triangular(const std::vector<TriangularRow>& rows) {
 }
 
 json to_json(const SolveRow& s) {
-  return {{"problem", s.problem},  {"unknowns", s.unknowns},     {"nonzeros", s.nonzeros},   {"solver", s.solver},
-          {"preconditioner", s.preconditioner}, {"description", s.description}, {"baseline", s.baseline}, {"setup_s", s.setup_s},
-          {"solve_s", s.solve_s},  {"total_s", s.total_s()},     {"iterations", s.iterations}, {"status", s.status},
-          {"true_relative_residual", s.true_residual}};
+  json j = {{"problem", s.problem},  {"unknowns", s.unknowns},     {"nonzeros", s.nonzeros},   {"library", s.library},
+            {"solver", s.solver},    {"preconditioner", s.preconditioner}, {"description", s.description}, {"baseline", s.baseline()},
+            {"setup_s", s.setup_s},  {"solve_s", s.solve_s},      {"total_s", s.total_s()},   {"iterations", s.iterations},
+            {"status", s.status},    {"true_relative_residual", s.true_residual}};
+  if (!s.pairs_with.empty()) j["pairs_with"] = s.pairs_with;
+  return j;
+}
+
+json to_json(const PetscPair& p) {
+  json j = {{"problem", p.ours->problem},
+            {"solver", p.ours->solver},
+            {"preconditioner", p.ours->preconditioner},
+            {"petsc", p.petsc->description},
+            {"hsparse_total_s", p.ours->total_s()},
+            {"petsc_total_s", p.petsc->total_s()},
+            {"hsparse_iterations", p.ours->iterations},
+            {"petsc_iterations", p.petsc->iterations},
+            {"goal_ratio", 1.0 / kPetscSpeedupGoal},
+            {"verdict", p.verdict()}};
+  if (p.ratio) j["hsparse_over_petsc"] = *p.ratio;
+  else j["missing"] = p.missing;
+  return j;
 }
 
 json to_json(const TriangularRow& t) {
@@ -141,11 +187,12 @@ json to_json(const Goal& g) {
   return j;
 }
 
-json report_json(const SolutionResults& r, const std::vector<Goal>& goals, const TriangularSummary& t) {
+json report_json(const SolutionResults& r, const std::vector<Goal>& goals, const std::vector<PetscPair>& pairs, const TriangularSummary& t) {
   json j = {{"device", r.device}, {"quick", r.quick}, {"tolerance", kSolutionTolerance}, {"max_iterations", kSolutionMaxIterations},
-            {"solves", json::array()}, {"triangular", json::array()}, {"triangular_skipped", r.skipped}, {"triangular_note", r.triangular_note},
-            {"goals", json::array()}};
+            {"solves", json::array()}, {"petsc_note", r.petsc_note}, {"petsc_pairs", json::array()}, {"triangular", json::array()},
+            {"triangular_skipped", r.skipped}, {"triangular_note", r.triangular_note}, {"goals", json::array()}};
   for (const auto& s : r.solves) j["solves"].push_back(to_json(s));
+  for (const auto& p : pairs) j["petsc_pairs"].push_back(to_json(p));
   for (const auto& x : r.triangular) j["triangular"].push_back(to_json(x));
   for (const auto& g : goals) j["goals"].push_back(to_json(g));
   for (const auto& g : t.goals) j["goals"].push_back(to_json(g));
@@ -187,6 +234,30 @@ void write_solve_tables(std::ostream& md, const std::vector<SolveRow>& rows) {
   }
 }
 
+void write_petsc_pairs(std::ostream& md, const SolutionResults& r, const std::vector<PetscPair>& pairs) {
+  md << "\n## Against PETSc: time to solution on the CPU\n\n" << (r.petsc_note.empty() ? "No PETSc row ran." : r.petsc_note) << "\n";
+  if (pairs.empty()) return;
+  int met = 0, compared = 0;
+  for (const auto& p : pairs) {
+    compared += p.ratio ? 1 : 0;
+    met += p.verdict() == "met" ? 1 : 0;
+  }
+  md << "\nEach hsparse variant beside PETSc's KSP with the same method, preconditioner and stopping test (the PETSc rows above). Goal: "
+     << "hsparse <= 1/" << fmt("%.1f", kPetscSpeedupGoal) << " of PETSc's time to solution (hsparse / PETSc <= " << fmt("%.2f", 1.0 / kPetscSpeedupGoal)
+     << "), in total time (setup + solve). Met in " << met << " of " << compared << " pairs compared.\n\n"
+     << "| problem | hsparse | PETSc | hsparse total (s) | PETSc total (s) | hsparse / PETSc | goal | iterations (hsparse / PETSc) |\n"
+     << "|---|---|---|---:|---:|---:|---|---:|\n";
+  for (const auto& p : pairs) {
+    md << "| " << p.ours->problem << " | " << p.ours->solver << " + " << p.ours->preconditioner << " | " << cell(p.petsc->description) << " | ";
+    if (!p.ratio) {
+      md << "- | - | - | not compared (" << cell(p.missing) << ") | " << p.ours->iterations << " / " << p.petsc->iterations << " |\n";
+      continue;
+    }
+    md << fmt("%.3f", p.ours->total_s()) << " | " << fmt("%.3f", p.petsc->total_s()) << " | " << fmt("%.2f", *p.ratio) << " | " << p.verdict() << " | "
+       << p.ours->iterations << " / " << p.petsc->iterations << " |\n";
+  }
+}
+
 void write_triangular(std::ostream& md, const SolutionResults& r, const TriangularSummary& t) {
   md << "\n## Incomplete factorisation and triangular solves against cuSPARSE\n\n" << r.triangular_note << "\n";
   if (r.triangular.empty()) return;
@@ -210,7 +281,7 @@ void write_triangular(std::ostream& md, const SolutionResults& r, const Triangul
   for (const auto& [why, count] : r.skipped) md << "- left out, " << why << ": " << count << " shared matrices\n";
 }
 
-std::string report_markdown(const SolutionResults& r, const std::vector<Goal>& goals, const TriangularSummary& t) {
+std::string report_markdown(const SolutionResults& r, const std::vector<Goal>& goals, const std::vector<PetscPair>& pairs, const TriangularSummary& t) {
   std::ostringstream md;
   md << "# Krylov solvers: time to solution\n\n"
      << "- " << r.device << ", double precision.\n"
@@ -220,12 +291,14 @@ std::string report_markdown(const SolutionResults& r, const std::vector<Goal>& g
         "- Each variant is timed once, after one untimed warm-up solve.\n"
         "- Operator: CSR (hsparse's SpMV plan; cuSPARSE's SpMV in the cuSPARSE + cuBLAS baselines).\n"
         "- Setup: for hsparse the operator's upload, the preconditioner, the workspace and the first residual; for cuSPARSE the "
-        "upload, the SpMV preprocessing, the factorisation, the triangular solves' analyses and the first residual.\n";
+        "upload, the SpMV preprocessing, the factorisation, the triangular solves' analyses and the first residual; for PETSc the "
+        "SeqAIJ matrix's creation from the CSR arrays and KSPSetUp (the factorisation).\n";
   write_solve_tables(md, r.solves);
   md << "\n## Goals: time to solution\n\n";
   for (const auto& g : goals) write_goal(md, g);
   if (r.gpu && r.quick) md << "\nThe goals are stated for the 10^7-unknown Poisson problem, which --quick leaves out.\n";
   if (!r.gpu) md << "\nThe goals are stated for a GPU and the 10^7-unknown Poisson problem; this CPU run solves smaller ones.\n";
+  write_petsc_pairs(md, r, pairs);
   write_triangular(md, r, t);
   if (!t.goals.empty()) md << "\n### Goals: triangular solves\n\n";
   for (const auto& g : t.goals) write_goal(md, g);
@@ -237,9 +310,10 @@ std::string report_markdown(const SolutionResults& r, const std::vector<Goal>& g
 void write_solution_report(const SolutionResults& results, const std::string& out_dir) {
   const auto goals = solve_goals(results);
   const auto triangular = summarize_triangular(results.triangular);
+  const auto pairs = petsc_pairs(results.solves);
   // Each file complete or absent; a failed write is an error naming it (atomic_file.hpp).
-  io::write_file_atomically(out_dir + "/solutions.json", report_json(results, goals, triangular).dump(1) + "\n");
-  io::write_file_atomically(out_dir + "/solutions.md", report_markdown(results, goals, triangular));
+  io::write_file_atomically(out_dir + "/solutions.json", report_json(results, goals, pairs, triangular).dump(1) + "\n");
+  io::write_file_atomically(out_dir + "/solutions.md", report_markdown(results, goals, pairs, triangular));
 }
 
 }  // namespace hsparse::bench
