@@ -76,10 +76,24 @@ void triangular_solve(const Csr<V, I>& t, const LevelSchedule& s, Triangle which
   if (bad >= 0) detail::throw_triangle_fault(fault(bad), bad, which);
 }
 
+template <class V, class I>
+void triangular_solve_unchecked(const Csr<V, I>& strict, const V* dinv, const LevelSchedule& s, const V* b, V* x) {
+  const I* rp = strict.row_ptr.data();
+  const I* ci = strict.col_idx.data();
+  const V* va = strict.values.data();
+  run_levels(s, [&](long long i) {
+    V sum = b[i];
+    for (I p = rp[i]; p < rp[i + 1]; ++p) sum -= va[p] * x[ci[p]];
+    x[i] = dinv ? sum * dinv[i] : sum;
+    return true;
+  });
+}
+
 #define HSPARSE_INSTANTIATE(V, I)                           \
   template Csr<V, I> ilu0(const Csr<V, I>&);                \
   template Csr<V, I> ic0(const Csr<V, I>&);                 \
-  template void triangular_solve(const Csr<V, I>&, const LevelSchedule&, Triangle, bool, std::span<const V>, std::span<V>);
+  template void triangular_solve(const Csr<V, I>&, const LevelSchedule&, Triangle, bool, std::span<const V>, std::span<V>); \
+  template void triangular_solve_unchecked(const Csr<V, I>&, const V*, const LevelSchedule&, const V*, V*);
 HSPARSE_FOR_EACH_VALUE_INDEX(HSPARSE_INSTANTIATE)
 #undef HSPARSE_INSTANTIATE
 
