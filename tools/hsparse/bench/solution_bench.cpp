@@ -5,6 +5,8 @@
 // comparison (triangular_compare.cpp) on the same matrix.
 #include "solution_bench.hpp"
 
+#include <omp.h>
+
 #include <cstdio>
 #include <exception>
 #include <optional>
@@ -246,6 +248,7 @@ int run_solution_benchmark(const SolutionBenchOptions& opt, const std::atomic<bo
   results.gpu = tool::resolve_backend(opt.backend) == "cuda";
   results.quick = opt.quick;
   results.device = results.gpu ? cuda::device_description() : "CPU (OpenMP)";
+  results.hsparse_threads = omp_get_max_threads();
   if (results.gpu) results.petsc_note = "PETSc's rows (the CPU goal) run with --backend cpu.";
   else results.petsc_note = petsc_missing_reason();
   std::printf("\nTime to solution (relative residual %.0e, from x = 0)\n", kSolutionTolerance);

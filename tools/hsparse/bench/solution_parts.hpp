@@ -64,6 +64,7 @@ struct SolutionResults {
   std::map<std::string, int> skipped;  // shared matrices the triangular comparison left out, by reason
   std::string triangular_note;         // what the comparison covers, or why it did not run
   std::string petsc_note;              // how PETSc ran, or why its rows are missing
+  int hsparse_threads = 1;             // OpenMP threads of the hsparse rows: PETSc runs one process on one core
 };
 
 // Runs fn() twice and returns the second result: the first pays the one-off
