@@ -7,6 +7,8 @@
 // scheduled and synchronisation-free (Liu et al., Euro-Par 2016), at setup
 // and keeps the faster: which wins depends on the levels' count and width,
 // so it is measured per matrix rather than predicted.
+#include <omp.h>
+
 #include <algorithm>
 #include <complex>
 #include <optional>
@@ -107,6 +109,10 @@ struct CpuTriangle {
   }
   // The faster of the two, or the one `forced` names ("level-scheduled", "serial"; "auto": both timed).
   void choose(const V* b, V* x, const std::string& forced) {
+    if (forced == "auto" && omp_get_max_threads() == 1) {  // one thread: the level order only costs locality; nothing to time
+      parallel = false;
+      return;
+    }
     double best = -1;
     bool best_parallel = true;
     for (bool p : {true, false}) {
@@ -132,8 +138,12 @@ struct CpuTriangle {
   }
   std::string describe(const char* name) const {
     char s[160];
-    std::snprintf(s, sizeof s, "%s %s (%lld levels, %.1f us at setup)", name, parallel ? "level-scheduled" : "serial", static_cast<long long>(levels.levels()),
-                  seconds * 1e6);
+    if (seconds == 0) {
+      std::snprintf(s, sizeof s, "%s serial (one thread)", name);
+    } else {
+      std::snprintf(s, sizeof s, "%s %s (%lld levels, %.1f us at setup)", name, parallel ? "level-scheduled" : "serial",
+                    static_cast<long long>(levels.levels()), seconds * 1e6);
+    }
     return s;
   }
 };
