@@ -31,16 +31,32 @@ void expect_distributed_solves_match(const CommunicatorPtr& comm, const Executor
     EXPECT_THROW(d.set_reduces_on_device(true), Error) << "sums on the device without NCCL";
   }
   const SpmvPlan<double, std::int64_t> whole(ex, a, {});
+  auto options = [&](KrylovMethod method, Preconditioner pre) {
+    SolverOptions o;
+    o.method = method;
+    o.preconditioner = pre;
+    o.tolerance = tol;
+    o.restart = 40;
+    o.max_iterations = 2000;
+    return o;
+  };
+  // ||x - x_serial|| / ||x_serial|| over all ranks, x this rank's part.
+  auto solution_error = [&](const Array<double>& xv, const std::vector<double>& xs) {
+    const std::vector<double> x = xv.to_host();
+    double sums[2] = {0, 0};
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const double s = xs[static_cast<std::size_t>(part.begin(me)) + i];
+      sums[0] += (x[i] - s) * (x[i] - s);
+      sums[1] += s * s;
+    }
+    comm->allreduce_sum(sums, 2);
+    return std::sqrt(sums[0] / sums[1]);
+  };
   for (bool device_sums : on_device) {
     d.set_reduces_on_device(device_sums);
     for (KrylovMethod method : {KrylovMethod::cg, KrylovMethod::pipelined_cg, KrylovMethod::pipelined_cg_gv, KrylovMethod::gmres}) {
       for (Preconditioner pre : {Preconditioner::none, Preconditioner::jacobi}) {
-        SolverOptions o;
-        o.method = method;
-        o.preconditioner = pre;
-        o.tolerance = tol;
-        o.restart = 40;
-        o.max_iterations = 2000;
+        const SolverOptions o = options(method, pre);
         const std::string what = std::string(to_string(method)) + "/" + to_string(pre) + ", rank " + std::to_string(me) + " of " + std::to_string(comm->size()) +
                                  (device_sums ? ", sums on the device" : "");
         std::vector<double> xs(b.size(), 0.0);
@@ -51,16 +67,7 @@ void expect_distributed_solves_match(const CommunicatorPtr& comm, const Executor
         EXPECT_EQ(r.status, serial.status) << what << ": " << r.message;
         EXPECT_LE(std::abs(r.iterations - serial.iterations), 1) << what;
         EXPECT_EQ(r.history.size(), static_cast<std::size_t>(r.iterations) + 1) << what;
-        const std::vector<double> x = xv.to_host();
-        double diff = 0, norm = 0;
-        for (std::size_t i = 0; i < x.size(); ++i) {
-          const double s = xs[static_cast<std::size_t>(part.begin(me)) + i];
-          diff += (x[i] - s) * (x[i] - s);
-          norm += s * s;
-        }
-        double sums[2] = {diff, norm};
-        comm->allreduce_sum(sums, 2);
-        EXPECT_LE(std::sqrt(sums[0] / sums[1]), 2 * kappa * tol) << what;
+        EXPECT_LE(solution_error(xv, xs), 2 * kappa * tol) << what;
       }
     }
   }
@@ -69,12 +76,7 @@ void expect_distributed_solves_match(const CommunicatorPtr& comm, const Executor
   // one rank's (the blocks cut couplings), the solution may not.
   for (KrylovMethod method : {KrylovMethod::cg, KrylovMethod::gmres, KrylovMethod::bicgstab, KrylovMethod::pipelined_bicgstab}) {
     for (Preconditioner pre : {Preconditioner::none, Preconditioner::block_jacobi, Preconditioner::chebyshev, Preconditioner::ilu0, Preconditioner::ic0}) {
-      SolverOptions o;
-      o.method = method;
-      o.preconditioner = pre;
-      o.tolerance = tol;
-      o.restart = 40;
-      o.max_iterations = 2000;
+      const SolverOptions o = options(method, pre);
       const std::string what = std::string(to_string(method)) + "/" + to_string(pre) + ", rank " + std::to_string(me) + " of " + std::to_string(comm->size());
       std::vector<double> xs(b.size(), 0.0);
       solve(a, whole, std::span<const double>(b), std::span<double>(xs), o);
@@ -83,15 +85,7 @@ void expect_distributed_solves_match(const CommunicatorPtr& comm, const Executor
       const SolverResult r = solve(d, bv, xv, o);
       EXPECT_EQ(r.status, SolverStatus::converged) << what << ": " << r.message;
       if (pre == Preconditioner::ilu0 || pre == Preconditioner::ic0) EXPECT_NE(r.preconditioner.find("each rank's diagonal block"), std::string::npos) << what;
-      const std::vector<double> x = xv.to_host();
-      double sums[2] = {0, 0};
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        const double s = xs[static_cast<std::size_t>(part.begin(me)) + i];
-        sums[0] += (x[i] - s) * (x[i] - s);
-        sums[1] += s * s;
-      }
-      comm->allreduce_sum(sums, 2);
-      EXPECT_LE(std::sqrt(sums[0] / sums[1]), 2 * kappa * tol) << what;
+      EXPECT_LE(solution_error(xv, xs), 2 * kappa * tol) << what;
     }
   }
   // A rank whose block has a zero pivot fails every rank with its message.
