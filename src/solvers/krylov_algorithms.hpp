@@ -61,14 +61,18 @@ struct KrylovMonitor {
     if (!std::isfinite(pap)) return stop(SolverStatus::non_finite, "p'Ap = " + std::to_string(pap) + " " + in_iteration(iteration));
     if (pap <= 0) {
       return stop(SolverStatus::breakdown, "p'Ap = " + short_number(pap) + " <= 0 " + in_iteration(iteration) +
-                                               ": the matrix (or preconditioner) is not positive definite");
+                                               ": the matrix (or preconditioner) is not positive definite; try gmres or bicgstab");
     }
     return false;
   }
   void out_of_iterations() {
     if (result.message.empty()) {
+      // What to try next: a preconditioner where there was none, else a stronger one or more iterations.
+      const std::string hint = options.preconditioner == Preconditioner::none
+                                   ? "try a preconditioner (ilu0; ic0 for a symmetric positive definite matrix) or more iterations"
+                                   : "try more iterations or a stronger preconditioner (ilu0, ic0)";
       stop(SolverStatus::max_iterations, "not converged in " + std::to_string(options.max_iterations) + " iterations (||r||/||b|| = " +
-                                             short_number(result.relative_residual) + ")");
+                                             short_number(result.relative_residual) + "): " + hint);
     }
   }
   // "in iteration 3 (2 completed)": the status line's count is the completed ones.

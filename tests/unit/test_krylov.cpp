@@ -297,6 +297,7 @@ TEST_P(Krylov, ReportsBreakdownNonConvergenceAndBadInput) {
     EXPECT_EQ(r.iterations, 3) << to_string(m);
     EXPECT_GT(r.relative_residual, 1e-3);
     EXPECT_NE(r.message.find("not converged in 3"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("try a preconditioner"), std::string::npos) << r.message;  // what to try next
   }
   // b = 0: x = 0 at once. NaN in b: non-finite, never converged.
   std::vector<double> zero(ba.size(), 0.0);
