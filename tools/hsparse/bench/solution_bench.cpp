@@ -16,6 +16,7 @@
 #include "hsparse/backends/cuda/cusparse_baselines.hpp"
 #include "hsparse/backends/cuda/device.hpp"
 #include "hsparse/core/array.hpp"
+#include "hsparse/fem/poisson.hpp"
 #include "hsparse/formats/convert.hpp"
 #include "hsparse/io/matrix_source.hpp"
 #include "hsparse/plans/spmv_plan.hpp"
@@ -41,11 +42,25 @@ struct Problem {
 // The GPU's sizes: 10^6 and 10^7 unknowns of 3D Poisson (the 10^7 one holds
 // the goals), 10^6 of convection-diffusion. The CPU's: what a 2-core machine
 // solves with every variant within minutes.
+// Also the finite-element issue's system: Q2 Poisson on an N x N mesh
+// (fem/poisson.hpp), (2N - 1)^2 unknowns of 25 entries a row, SPD, given as
+// "fem-q2:N" (the generators have no finite-element assembly).
 std::vector<Problem> problems(bool gpu, bool quick) {
   std::vector<Problem> p = {{gpu ? "stencil3d:n=100,points=7" : "stencil3d:n=60,points=7", true}};
   if (gpu && !quick) p.push_back({"stencil3d:n=215,points=7", true});
+  p.push_back({gpu && !quick ? "fem-q2:500" : gpu ? "fem-q2:250" : "fem-q2:100", true});
   p.push_back({gpu && !quick ? "convdiff2d:n=1000,peclet=100" : "convdiff2d:n=300,peclet=100", false});
   return p;
+}
+
+// A problem's matrix: a generator spec or file, or "fem-q2:N".
+Csr<V, I> load_problem(const std::string& spec) {
+  constexpr const char* kFem = "fem-q2:";
+  if (!spec.starts_with(kFem)) return io::load_matrix<V, I>(spec);
+  fem::PoissonOptions o;
+  o.degree = 2;
+  o.elements = std::stoll(spec.substr(std::string(kFem).size()));
+  return fem::assemble_poisson<V, I>(o).matrix;
 }
 
 struct Variant {
@@ -113,7 +128,7 @@ struct LoadedProblem {
   // counted in every hsparse row, as the baselines count theirs.
   SpmvPlan<V, I> plan;
   LoadedProblem(const Problem& p, ExecutorPtr e)
-      : problem(p), ex(std::move(e)), a(io::load_matrix<V, I>(p.spec)), b(right_hand_side(a)), db(ex, std::span<const V>(b)),
+      : problem(p), ex(std::move(e)), a(load_problem(p.spec)), b(right_hand_side(a)), db(ex, std::span<const V>(b)),
         x(ex, b.size()), plan(after_warm_up([&] { return SpmvPlan<V, I>(ex, a); })) {}
 };
 
