@@ -7,6 +7,7 @@
 #include <complex>
 
 #include "device_common.cuh"
+#include "elementwise.cuh"
 #include "hsparse/backends/cuda/vector_ops.hpp"
 #include "hsparse/core/error.hpp"
 #include "reduction.cuh"
@@ -42,25 +43,6 @@ __global__ void complex_mdot_kernel(long long n, const C<R>* __restrict__ w, Com
 #pragma unroll
     for (int j = 0; j < 2 * B; ++j) out[j] = s[j];
   }
-}
-
-template <class R>
-__global__ void complex_axpby_kernel(long long n, C<R> alpha, const C<R>* __restrict__ x, C<R> beta, C<R>* __restrict__ y, bool read_y) {
-  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    y[i] = read_y ? alpha * x[i] + beta * y[i] : alpha * x[i];
-  }
-}
-
-template <class R>
-__global__ void complex_scale_kernel(long long n, const C<R>* __restrict__ d, const C<R>* __restrict__ r, C<R>* __restrict__ z) {
-  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    z[i] = d[i] * r[i];
-  }
-}
-
-unsigned blocks_for(long long n) {
-  const long long b = (n + 255) / 256;
-  return static_cast<unsigned>(b < 1 ? 1 : b > 65535 ? 65535 : b);
 }
 
 template <class R>
@@ -112,7 +94,7 @@ void complex_mdot_host(const Executor& ex, long long n, const std::complex<R>* w
   template <>                                                                                                                          \
   void axpby(const Executor& ex, long long n, std::complex<R> alpha, const std::complex<R>* x, std::complex<R> beta, std::complex<R>* y) { \
     if (n <= 0) return;                                                                                                                 \
-    complex_axpby_kernel<R><<<blocks_for(n), 256, 0, detail::stream_of(ex)>>>(n, C<R>(alpha.real(), alpha.imag()), dev(x),               \
+    detail::axpby_kernel<C<R>><<<detail::elementwise_blocks(n), 256, 0, detail::stream_of(ex)>>>(n, C<R>(alpha.real(), alpha.imag()), dev(x),               \
                                                                              C<R>(beta.real(), beta.imag()), dev(y), beta != std::complex<R>(0)); \
     HSPARSE_CUDA_CHECK(cudaGetLastError());                                                                                             \
   }                                                                                                                                    \
@@ -129,7 +111,7 @@ void complex_mdot_host(const Executor& ex, long long n, const std::complex<R>* w
   template <>                                                                                                                          \
   void scale_by(const Executor& ex, long long n, const std::complex<R>* d, const std::complex<R>* r, std::complex<R>* z) {            \
     if (n <= 0) return;                                                                                                                 \
-    complex_scale_kernel<R><<<blocks_for(n), 256, 0, detail::stream_of(ex)>>>(n, dev(d), dev(r), dev(z));                             \
+    detail::scale_by_kernel<C<R>><<<detail::elementwise_blocks(n), 256, 0, detail::stream_of(ex)>>>(n, dev(d), dev(r), dev(z));                             \
     HSPARSE_CUDA_CHECK(cudaGetLastError());                                                                                             \
   }
 HSPARSE_COMPLEX_OPS(float)

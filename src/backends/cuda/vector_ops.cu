@@ -7,6 +7,7 @@
 
 #include "../common/batches.hpp"
 #include "device_common.cuh"
+#include "elementwise.cuh"
 #include "hsparse/core/error.hpp"
 #include "cublas_handle.hpp"
 #include "reduction.cuh"
@@ -63,25 +64,9 @@ __global__ void maxpy_kernel(long long n, Batch<V> batch, V* __restrict__ y) {
   }
 }
 
-template <class V>
-__global__ void axpby_kernel(long long n, V alpha, const V* __restrict__ x, V beta, V* __restrict__ y, bool read_y) {
-  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    y[i] = read_y ? alpha * x[i] + beta * y[i] : alpha * x[i];
-  }
-}
-
-template <class V>
-__global__ void scale_by_kernel(long long n, const V* __restrict__ d, const V* __restrict__ r, V* __restrict__ z) {
-  for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n; i += static_cast<long long>(gridDim.x) * blockDim.x) {
-    z[i] = d[i] * r[i];
-  }
-}
-
-// Elementwise kernels: enough blocks to fill the GPU, grid-stride beyond.
-unsigned elementwise_blocks(long long n) {
-  const long long b = (n + 255) / 256;
-  return static_cast<unsigned>(b < 1 ? 1 : b > 65535 ? 65535 : b);
-}
+using detail::axpby_kernel;
+using detail::elementwise_blocks;
+using detail::scale_by_kernel;
 
 template <class V>
 Batch<V> make_batch(const std::vector<const V*>& vs, std::size_t first, int b, const double* coef) {
