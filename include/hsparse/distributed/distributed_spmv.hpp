@@ -142,9 +142,11 @@ class DistributedSpmv {
   /// sum: `values` (n doubles in the executor's memory) in place, ordered on
   /// the executor's stream. Collective. device_allreduce_sum throws
   /// Error(invalid_argument) where the transport is not nccl.
-  /// Neither path wins everywhere (docs/results/2026-11-28-distributed-h200x4:
-  /// on 2 H200s the device's sum made pipelined CG faster, on 4 slower), so
-  /// each switch to NCCL times both, the slowest rank's, and keeps the faster.
+  /// Which is faster depends on the machine: NCCL's all-reduce of a few
+  /// doubles against two copies around MPI's (on 1-4 H200s the device's
+  /// took 9-11 us, the host's 15-18 us: docs/results/2026-11-28-distributed-h200x4),
+  /// and MPI's grows with the ranks differently from NCCL's. So each switch
+  /// to NCCL times both, the slowest rank's, and keeps the faster.
   bool reduces_on_device() const;
   void device_allreduce_sum(double* values, std::size_t n) const;
   /// Chooses the path (true: on the device; needs the nccl transport, else
